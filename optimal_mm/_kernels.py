@@ -1,0 +1,111 @@
+"""Hot numerical kernels, compiled with numba.
+
+Everything here works on plain arrays: codes as ``(N, P)`` uint8 arrays of colour
+numbers, answers as uint8 ids (``black * (P + 1) + white``, or ``black`` for
+black-only scoring). Each numba kernel has a slow, obviously correct NumPy twin
+(``*_reference``) with the same signature; the tests check that both agree, so a
+faster implementation can replace a kernel without touching its callers.
+
+The JIT cache is kept on disk (``cache=True``): only the first run on a machine pays
+the compilation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, inline="always")
+def _score_pair(g, s, n_colours, black_only, gcount, scount):
+    pegs = g.shape[0]
+    black = 0
+    for i in range(pegs):
+        if g[i] == s[i]:
+            black += 1
+    if black_only:
+        return black
+    for c in range(n_colours):
+        gcount[c] = 0
+        scount[c] = 0
+    for i in range(pegs):
+        gcount[g[i]] += 1
+        scount[s[i]] += 1
+    common = 0
+    for c in range(n_colours):
+        common += min(gcount[c], scount[c])
+    return black * (pegs + 1) + common - black
+
+
+@njit(cache=True)
+def score_rows(guess, secrets, n_colours, black_only):
+    """Answers of one guess (``(P,)`` colours) against ``(S, P)`` secrets."""
+    out = np.empty(secrets.shape[0], dtype=np.uint8)
+    gcount = np.zeros(n_colours, dtype=np.int32)
+    scount = np.zeros(n_colours, dtype=np.int32)
+    for j in range(secrets.shape[0]):
+        out[j] = _score_pair(guess, secrets[j], n_colours, black_only, gcount, scount)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def score_table(codes, n_colours, black_only):
+    """The ``(N, N)`` table of answers, ``table[guess, secret]``."""
+    n = codes.shape[0]
+    out = np.empty((n, n), dtype=np.uint8)
+    for i in prange(n):
+        gcount = np.zeros(n_colours, dtype=np.int32)
+        scount = np.zeros(n_colours, dtype=np.int32)
+        g = codes[i]
+        for j in range(n):
+            out[i, j] = _score_pair(g, codes[j], n_colours, black_only, gcount, scount)
+    return out
+
+
+def score_table_reference(codes, n_colours, black_only):
+    """NumPy twin of :func:`score_table`."""
+    codes = np.asarray(codes, dtype=np.int64)
+    pegs = codes.shape[1]
+    black = (codes[:, None, :] == codes[None, :, :]).sum(axis=2)
+    if black_only:
+        return black.astype(np.uint8)
+    counts = np.stack([(codes == c).sum(axis=1) for c in range(n_colours)], axis=1)
+    common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(axis=2)
+    return (black * (pegs + 1) + common - black).astype(np.uint8)
+
+
+@njit(cache=True, parallel=True)
+def partition_counts(table, guesses, secrets, n_slots):
+    """Part sizes: ``out[k, a]`` = secrets that answer ``a`` to guess ``guesses[k]``."""
+    out = np.zeros((guesses.shape[0], n_slots), dtype=np.int32)
+    for k in prange(guesses.shape[0]):
+        row = table[guesses[k]]
+        for j in range(secrets.shape[0]):
+            out[k, row[secrets[j]]] += 1
+    return out
+
+
+def partition_counts_reference(table, guesses, secrets, n_slots):
+    """NumPy twin of :func:`partition_counts`."""
+    sub = np.asarray(table)[np.ix_(np.asarray(guesses), np.asarray(secrets))]
+    out = np.zeros((len(guesses), n_slots), dtype=np.int32)
+    for k in range(len(guesses)):
+        out[k] = np.bincount(sub[k], minlength=n_slots)[:n_slots]
+    return out
+
+
+@njit(cache=True, parallel=True)
+def partition_counts_codes(codes, guesses, secrets, n_colours, black_only, n_slots):
+    """Like :func:`partition_counts` but scoring on the fly from ``(N, P)`` codes.
+
+    For games whose answer table does not fit in memory.
+    """
+    out = np.zeros((guesses.shape[0], n_slots), dtype=np.int32)
+    for k in prange(guesses.shape[0]):
+        gcount = np.zeros(n_colours, dtype=np.int32)
+        scount = np.zeros(n_colours, dtype=np.int32)
+        g = codes[guesses[k]]
+        for j in range(secrets.shape[0]):
+            a = _score_pair(g, codes[secrets[j]], n_colours, black_only, gcount, scount)
+            out[k, a] += 1
+    return out

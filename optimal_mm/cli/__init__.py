@@ -1,0 +1,56 @@
+"""The ``optimal-mm`` command line: a thin layer over the library.
+
+Each sub-command lives in a module of this package that defines
+``register(subparsers)``; the registered function takes the parsed arguments and
+returns the exit status. Every :class:`~optimal_mm.errors.OptimalMMError` (and
+any other ``ValueError`` or ``OSError`` from bad input) ends as one line on stderr
+and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from ..errors import OptimalMMError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import analysis_cmds, play_cmds, solve_cmds, tree_cmds
+
+    parser = argparse.ArgumentParser(
+        prog="optimal-mm",
+        description="Exact optimal strategies for Mastermind-family games: solve, prove, "
+                    "export and replay.",
+    )
+    parser.add_argument("--version", action="version", version=f"optimal_mm {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for module in (solve_cmds, analysis_cmds, tree_cmds, play_cmds):
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("optimal-mm: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (OptimalMMError, ValueError) as exc:
+        print(f"optimal-mm {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        name = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
+        print(f"optimal-mm {args.command}: error: {exc.strerror or exc}{name}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

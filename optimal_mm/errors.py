@@ -1,0 +1,34 @@
+"""Errors raised by optimal_mm.
+
+Every error a user can provoke with bad input is a small subclass of
+:class:`ValueError` whose message quotes the offending input, so the command-line
+interface can print it on one line and exit non-zero without a traceback.
+"""
+
+
+class OptimalMMError(ValueError):
+    """Base class of every user-facing error of the package."""
+
+
+class InvalidGameError(OptimalMMError):
+    """A game spec or size that the package does not support."""
+
+
+class InvalidCodeError(OptimalMMError):
+    """A code of the wrong length, with a symbol outside the alphabet, or with a repeat."""
+
+
+class InvalidAnswerError(OptimalMMError):
+    """An answer that cannot be parsed or can never occur in the game."""
+
+
+class InvalidTreeError(OptimalMMError):
+    """A strategy tree that is malformed, for another game, or fails replay."""
+
+
+class InfeasibleError(OptimalMMError):
+    """A search that was asked for something impossible (a cap that cannot be met)."""
+
+
+class TooLargeError(OptimalMMError):
+    """A game or search too large for the requested operation."""

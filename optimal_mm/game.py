@@ -1,0 +1,491 @@
+"""The rules of Mastermind-family games: codes, answers and scoring.
+
+A game is fixed by four things: the number of pegs ``P``, the number of colours
+``C``, whether a code may repeat a colour, and how a guess is scored. The
+codemaker hides a *secret*; the codebreaker plays *guesses*; each guess gets an
+*answer*:
+
+* **black-white** scoring (Mastermind, Bulls and Cows): ``black`` pegs are right
+  in colour and place; ``white`` pegs count the remaining colour matches, colours
+  counted with multiplicity. Guess ``1123`` against secret ``4221`` scores one
+  black (the ``2`` in third place) and one white (a ``1``).
+* **black** scoring: only the black count is told.
+
+Codes are strings over the game's alphabet (``"1123"``); internally every code is
+also an *index* into :attr:`Game.codes`, the array of all legal codes in
+lexicographic order, and every answer is a small integer
+(``black * (P + 1) + white``, or ``black`` for black-only games) so that whole
+partitions can be computed with vectorised kernels.
+
+Spec strings name games compactly: ``p4c6`` is 4 pegs and 6 colours with repeats,
+a trailing ``n`` forbids repeats (``p4c10n`` is Bulls and Cows) and a trailing
+``b`` selects black-only scoring (``p3c5b``, ``p4c8nb``). A few presets have
+names: ``mastermind``, ``bulls-and-cows``, ``logik``.
+
+Memory: the full answer table of a game with ``N`` codes is ``N * N`` bytes
+(mastermind 1.7 MB, p4c7 5.8 MB, Bulls and Cows 25 MB, p4c8 17 MB, p5c8 1.1 GB).
+:meth:`Game.answer_table` builds it when it fits under a limit
+(:data:`TABLE_BYTES_LIMIT`, 512 MB by default); beyond that, answers are computed
+on the fly from the codes.
+
+>>> g = Game.from_spec("mastermind")
+>>> g.answer_str(g.score("1123", "4221"))
+'1B1W'
+>>> g.n_codes
+1296
+>>> Game.from_spec("p4c10n").alphabet
+'0123456789'
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError
+
+MIN_PEGS, MAX_PEGS = 1, 10
+MIN_COLOURS, MAX_COLOURS = 2, 36
+#: Games with more codes than this are never enumerated.
+MAX_ENUMERATED_CODES = 20_000_000
+#: The full answer table is built only below this many bytes.
+TABLE_BYTES_LIMIT = 512 * 1024 * 1024
+
+SCORINGS = ("black-white", "black")
+_SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+PRESETS = {
+    "mastermind": ("p4c6", "123456"),
+    "bulls-and-cows": ("p4c10n", "0123456789"),
+    "logik": ("p5c8", None),
+}
+_ALIASES = {
+    "mm": "mastermind",
+    "bulls_and_cows": "bulls-and-cows",
+    "bullsandcows": "bulls-and-cows",
+    "bulls": "bulls-and-cows",
+    "cows-and-bulls": "bulls-and-cows",
+    "ab": "bulls-and-cows",
+}
+_SPEC_RE = re.compile(r"^p(\d+)c(\d+)(n?)(b?)$")
+
+
+def default_alphabet(colours: int) -> str:
+    """The conventional alphabet: ``1..k`` for k <= 9, else ``0..9A..Z``.
+
+    >>> default_alphabet(6), default_alphabet(10)
+    ('123456', '0123456789')
+    """
+    if colours <= 9:
+        return "123456789"[:colours]
+    return _SYMBOLS[:colours]
+
+
+def count_codes(pegs: int, colours: int, repeats: bool) -> int:
+    """Number of legal codes: ``C**P`` with repeats, ``C!/(C-P)!`` without."""
+    if repeats:
+        return colours**pegs
+    if pegs > colours:
+        return 0
+    return math.perm(colours, pegs)
+
+
+@dataclass(frozen=True)
+class Game:
+    """An immutable Mastermind-family game.
+
+    Parameters
+    ----------
+    pegs, colours : int
+        Code length (1..10) and number of colours (2..36).
+    repeats : bool
+        Whether codes (secrets and guesses alike) may repeat a colour.
+    scoring : {"black-white", "black"}
+        Whether answers tell black and white pegs or black pegs only.
+    alphabet : str, optional
+        One distinct character per colour; defaults to :func:`default_alphabet`.
+
+    Raises
+    ------
+    InvalidGameError
+        For sizes out of range, an unknown scoring or a bad alphabet.
+    """
+
+    pegs: int
+    colours: int
+    repeats: bool = True
+    scoring: str = "black-white"
+    alphabet: str = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self):
+        if not isinstance(self.pegs, int) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
+            raise InvalidGameError(f"pegs must be {MIN_PEGS}..{MAX_PEGS}, got {self.pegs!r}")
+        if not isinstance(self.colours, int) or not MIN_COLOURS <= self.colours <= MAX_COLOURS:
+            raise InvalidGameError(
+                f"colours must be {MIN_COLOURS}..{MAX_COLOURS}, got {self.colours!r}"
+            )
+        if self.scoring not in SCORINGS:
+            raise InvalidGameError(f"scoring must be one of {SCORINGS}, got {self.scoring!r}")
+        if not self.repeats and self.pegs > self.colours:
+            raise InvalidGameError(
+                f"a game without repeats needs at least as many colours as pegs "
+                f"(got {self.pegs} pegs, {self.colours} colours)"
+            )
+        alphabet = self.alphabet or default_alphabet(self.colours)
+        if len(alphabet) != self.colours or len(set(alphabet)) != self.colours:
+            raise InvalidGameError(
+                f"alphabet must have {self.colours} distinct characters, got {alphabet!r}"
+            )
+        if any(ch.isspace() for ch in alphabet):
+            raise InvalidGameError(f"alphabet may not contain white space: {alphabet!r}")
+        object.__setattr__(self, "alphabet", alphabet)
+
+    # ------------------------------------------------------------------ naming
+    @classmethod
+    def from_spec(cls, spec: str, alphabet: str | None = None) -> "Game":
+        """Find a game by preset name or spec string.
+
+        >>> Game.from_spec("p3c5b")
+        Game(pegs=3, colours=5, repeats=True, scoring='black', alphabet='12345')
+        >>> Game.from_spec("p0c3")
+        Traceback (most recent call last):
+        ...
+        optimal_mm.errors.InvalidGameError: pegs must be 1..10, got 0
+        """
+        if not isinstance(spec, str):
+            raise InvalidGameError(f"game spec must be a string, got {spec!r}")
+        key = spec.strip().lower()
+        key = _ALIASES.get(key, key)
+        if key in PRESETS:
+            base, preset_alphabet = PRESETS[key]
+            return cls.from_spec(base, alphabet or preset_alphabet)
+        m = _SPEC_RE.match(key)
+        if not m:
+            names = ", ".join(PRESETS)
+            raise InvalidGameError(
+                f"unknown game {spec!r}: use a preset ({names}) or a spec like "
+                f"p4c6, p4c10n (no repeats), p3c5b (black-only)"
+            )
+        pegs, colours = int(m.group(1)), int(m.group(2))
+        return cls(pegs, colours, repeats=not m.group(3),
+                   scoring="black" if m.group(4) else "black-white", alphabet=alphabet)
+
+    @property
+    def spec(self) -> str:
+        """The spec string, e.g. ``p4c10n`` or ``p3c5b``."""
+        return (f"p{self.pegs}c{self.colours}" + ("" if self.repeats else "n")
+                + ("b" if self.scoring == "black" else ""))
+
+    @property
+    def name(self) -> str:
+        """The preset name when the game is a preset with its usual alphabet, else the spec."""
+        for name, (base, alpha) in PRESETS.items():
+            if base == self.spec and self.alphabet == (alpha or default_alphabet(self.colours)):
+                return name
+        return self.spec
+
+    def to_dict(self) -> dict:
+        """The ``game`` object of the strategy-tree format."""
+        return {"pegs": self.pegs, "colours": self.colours, "repeats": self.repeats,
+                "scoring": self.scoring, "alphabet": self.alphabet}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Inverse of :meth:`to_dict`; raises :class:`InvalidGameError` on bad fields."""
+        if not isinstance(data, dict):
+            raise InvalidGameError(f"game must be an object, got {data!r}")
+        try:
+            pegs, colours = data["pegs"], data["colours"]
+            repeats, scoring = data["repeats"], data["scoring"]
+        except KeyError as exc:
+            raise InvalidGameError(f"game is missing the field {exc.args[0]!r}") from None
+        if not isinstance(repeats, bool):
+            raise InvalidGameError(f"game.repeats must be true or false, got {repeats!r}")
+        return cls(pegs, colours, repeats, scoring, data.get("alphabet"))
+
+    # ------------------------------------------------------------------- codes
+    @property
+    def n_codes(self) -> int:
+        """Number of legal codes (possible secrets, and possible guesses)."""
+        return count_codes(self.pegs, self.colours, self.repeats)
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """All legal codes as an ``(N, P)`` uint8 array of colour numbers, lexicographic.
+
+        Row ``i`` is the code with index ``i``.
+        """
+        n = self.n_codes
+        if n > MAX_ENUMERATED_CODES:
+            raise TooLargeError(
+                f"{self.spec} has {n:,} codes, more than the {MAX_ENUMERATED_CODES:,} "
+                f"this tool enumerates"
+            )
+        if self.repeats:
+            idx = np.arange(n, dtype=np.int64)
+            out = np.empty((n, self.pegs), dtype=np.uint8)
+            for pos in range(self.pegs - 1, -1, -1):
+                out[:, pos] = idx % self.colours
+                idx //= self.colours
+            return out
+        rows = itertools.permutations(range(self.colours), self.pegs)
+        return np.fromiter(itertools.chain.from_iterable(rows), dtype=np.uint8,
+                           count=n * self.pegs).reshape(n, self.pegs)
+
+    @cached_property
+    def _index_of(self) -> dict | None:
+        if self.repeats:
+            return None
+        return {bytes(row): i for i, row in enumerate(self.codes)}
+
+    def index_of_colours(self, colours) -> int:
+        """Index of the code given as a sequence of colour numbers (assumed legal)."""
+        if self.repeats:
+            idx = 0
+            for c in colours:
+                idx = idx * self.colours + int(c)
+            return idx
+        return self._index_of[bytes(bytearray(int(c) for c in colours))]
+
+    def parse_code(self, text: str) -> tuple[int, ...]:
+        """Colour numbers of a code string, checking length, alphabet and repeats.
+
+        >>> Game.from_spec("mastermind").parse_code("1123")
+        (0, 0, 1, 2)
+        >>> Game.from_spec("bulls-and-cows").parse_code("1123")
+        Traceback (most recent call last):
+        ...
+        optimal_mm.errors.InvalidCodeError: code '1123' repeats a colour, which p4c10n forbids
+        """
+        if not isinstance(text, str):
+            raise InvalidCodeError(f"code must be a string, got {text!r}")
+        code = text.strip()
+        if len(code) != self.pegs:
+            raise InvalidCodeError(
+                f"code {text!r} has {len(code)} symbols; {self.spec} codes have {self.pegs}"
+            )
+        colours = []
+        for ch in code:
+            c = self.alphabet.find(ch)
+            if c < 0:
+                c = self.alphabet.find(ch.upper()) if ch.upper() != ch else -1
+            if c < 0:
+                raise InvalidCodeError(
+                    f"code {text!r} has symbol {ch!r} outside the alphabet {self.alphabet!r}"
+                )
+            colours.append(c)
+        if not self.repeats and len(set(colours)) != len(colours):
+            raise InvalidCodeError(f"code {text!r} repeats a colour, which {self.spec} forbids")
+        return tuple(colours)
+
+    def code_index(self, code: "str | int") -> int:
+        """Index of a code given as a string (validated) or already as an index."""
+        if isinstance(code, (int, np.integer)):
+            i = int(code)
+            if not 0 <= i < self.n_codes:
+                raise InvalidCodeError(f"code index {i} out of range 0..{self.n_codes - 1}")
+            return i
+        return self.index_of_colours(self.parse_code(code))
+
+    def code_str(self, index: int) -> str:
+        """The string of the code with the given index."""
+        return "".join(self.alphabet[c] for c in self.code_colours(index))
+
+    def code_colours(self, index: int) -> tuple[int, ...]:
+        """Colour numbers of the code with the given index."""
+        if self.repeats:
+            out = []
+            i = int(index)
+            for _ in range(self.pegs):
+                out.append(i % self.colours)
+                i //= self.colours
+            return tuple(reversed(out))
+        return tuple(int(c) for c in self.codes[int(index)])
+
+    # ----------------------------------------------------------------- answers
+    @property
+    def black_only(self) -> bool:
+        return self.scoring == "black"
+
+    @property
+    def n_answer_slots(self) -> int:
+        """Size of the integer range that answer ids occupy."""
+        return self.pegs + 1 if self.black_only else (self.pegs + 1) ** 2
+
+    @property
+    def win(self) -> int:
+        """Answer id of the all-black answer, which ends the game."""
+        return self.encode_answer(self.pegs, 0)
+
+    def encode_answer(self, black: int, white: int = 0) -> int:
+        """Answer id of (black, white); white is ignored for black-only games."""
+        return black if self.black_only else black * (self.pegs + 1) + white
+
+    def decode_answer(self, answer: int) -> tuple[int, int]:
+        """(black, white) of an answer id (white is 0 for black-only games)."""
+        if self.black_only:
+            return int(answer), 0
+        return divmod(int(answer), self.pegs + 1)
+
+    @cached_property
+    def possible_answers(self) -> tuple[int, ...]:
+        """Answer ids that some guess/secret pair produces, in increasing order.
+
+        Exact (read off the answer table) for games of at most 4096 codes; for
+        bigger games a superset from counting arguments: ``b + w <= P``, never
+        ``P - 1`` black with 1 white, and without repeats ``b + w >= 2P - C``
+        (two codes of P distinct colours out of C share at least that many).
+        """
+        if self.n_codes <= 4096:
+            return tuple(int(a) for a in np.unique(self.answer_table()))
+        p = self.pegs
+        out = set()
+        for b in range(p + 1):
+            for w in range(0 if self.black_only else p + 1 - b):
+                if b == p - 1 and w == 1:
+                    continue
+                if not self.repeats and b + w < 2 * p - self.colours:
+                    continue
+                out.add(self.encode_answer(b, w))
+            if self.black_only:
+                out.add(self.encode_answer(b, 0))
+        return tuple(sorted(out))
+
+    def is_possible_answer(self, answer: int) -> bool:
+        return answer in self.possible_answers
+
+    def answer_str(self, answer: int) -> str:
+        """The format's answer key: ``"1B2W"``, or ``"2B"`` for black-only games."""
+        b, w = self.decode_answer(answer)
+        return f"{b}B" if self.black_only else f"{b}B{w}W"
+
+    def parse_answer(self, text: str) -> int:
+        """Answer id from user text.
+
+        Accepted forms: the format's keys (``"1B2W"``, ``"2B"``), two numbers
+        (``"2 1"``, ``"2,1"``), two digits (``"21"``), or one number for
+        black-only games. Answers that can never occur (3 black 1 white on 4 pegs)
+        are refused.
+
+        >>> g = Game.from_spec("mastermind")
+        >>> [g.answer_str(g.parse_answer(t)) for t in ("2 1", "2B1W", "21", "0b")]
+        ['2B1W', '2B1W', '2B1W', '0B0W']
+        """
+        if not isinstance(text, str):
+            raise InvalidAnswerError(f"answer must be text, got {text!r}")
+        raw = text.strip()
+        s = raw.upper().replace(" ", ",").replace("/", ",").replace("-", ",")
+        m = re.fullmatch(r"(\d+)B(?:,*(\d+)W)?", s.replace(",", "")) or re.fullmatch(
+            r"(\d+)W", s.replace(",", ""))
+        if m and s.replace(",", "").endswith("W") and s.replace(",", "").count("B") == 0:
+            black, white = 0, int(m.group(1))
+        elif m:
+            black, white = int(m.group(1)), int(m.group(2) or 0)
+        else:
+            parts = [p for p in s.split(",") if p]
+            if not parts or not all(p.isdigit() for p in parts):
+                raise InvalidAnswerError(self._answer_help(raw))
+            if len(parts) == 1 and len(parts[0]) == 2 and not self.black_only:
+                black, white = int(parts[0][0]), int(parts[0][1])
+            elif len(parts) == 1:
+                black, white = int(parts[0]), 0
+                if not self.black_only:
+                    raise InvalidAnswerError(self._answer_help(raw))
+            elif len(parts) == 2:
+                black, white = int(parts[0]), int(parts[1])
+            else:
+                raise InvalidAnswerError(self._answer_help(raw))
+        if self.black_only and white:
+            raise InvalidAnswerError(
+                f"answer {raw!r} gives white pegs, but {self.spec} scores black pegs only"
+            )
+        if black + white > self.pegs:
+            raise InvalidAnswerError(
+                f"answer {raw!r} is impossible: {black} black + {white} white exceeds "
+                f"{self.pegs} pegs"
+            )
+        answer = self.encode_answer(black, white)
+        if answer not in self.possible_answers:
+            raise InvalidAnswerError(f"answer {raw!r} can never occur in {self.spec}")
+        return answer
+
+    def _answer_help(self, raw: str) -> str:
+        if self.black_only:
+            return f"malformed answer {raw!r}: give the number of black pegs, e.g. 2 or 2B"
+        return f"malformed answer {raw!r}: give black and white, e.g. '2 1', '2B1W' or '21'"
+
+    # ----------------------------------------------------------------- scoring
+    def score(self, guess: "str | int", secret: "str | int") -> int:
+        """Answer id for a guess against a secret (codes as strings or indices)."""
+        g = self._colours_of(guess)
+        s = self._colours_of(secret)
+        black = sum(a == b for a, b in zip(g, s))
+        if self.black_only:
+            return black
+        common = sum(min(g.count(c), s.count(c)) for c in set(g))
+        return self.encode_answer(black, common - black)
+
+    def _colours_of(self, code) -> tuple[int, ...]:
+        if isinstance(code, (int, np.integer)):
+            return self.code_colours(self.code_index(code))
+        return self.parse_code(code)
+
+    def answers(self, guess: int, secrets: "np.ndarray | None" = None) -> np.ndarray:
+        """Answer ids of one guess (an index) against many secrets (indices; all by default)."""
+        from . import _kernels
+
+        codes = self.codes
+        sec = codes if secrets is None else codes[np.asarray(secrets, dtype=np.int64)]
+        return _kernels.score_rows(codes[int(guess)], sec, self.colours, self.black_only)
+
+    def table_bytes(self) -> int:
+        """Bytes the full answer table would need (``N * N``)."""
+        return self.n_codes * self.n_codes
+
+    def answer_table(self, limit_bytes: int = TABLE_BYTES_LIMIT) -> np.ndarray:
+        """The ``(N, N)`` uint8 table of answer ids, ``table[guess, secret]``.
+
+        Cached on the game once built. Raises :class:`TooLargeError` above
+        ``limit_bytes``.
+        """
+        cached = self.__dict__.get("_answer_table")
+        if cached is not None:
+            return cached
+        if self.table_bytes() > limit_bytes:
+            raise TooLargeError(
+                f"the answer table of {self.spec} needs {self.table_bytes() / 2**20:,.0f} MiB, "
+                f"over the limit of {limit_bytes / 2**20:,.0f} MiB"
+            )
+        from . import _kernels
+
+        table = _kernels.score_table(self.codes, self.colours, self.black_only)
+        self.__dict__["_answer_table"] = table
+        return table
+
+    def has_table(self, limit_bytes: int = TABLE_BYTES_LIMIT) -> bool:
+        """Whether the full answer table fits under ``limit_bytes``."""
+        return self.n_codes <= MAX_ENUMERATED_CODES and self.table_bytes() <= limit_bytes
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def partition_counts(game: Game, guesses, secrets) -> np.ndarray:
+    """``(G, A)`` int32 part sizes of ``secrets`` under each of ``guesses`` (indices).
+
+    Uses the answer table when it fits, else scores on the fly.
+    """
+    from . import _kernels
+
+    guesses = np.ascontiguousarray(guesses, dtype=np.int64)
+    secrets = np.ascontiguousarray(secrets, dtype=np.int64)
+    if game.has_table():
+        return _kernels.partition_counts(game.answer_table(), guesses, secrets,
+                                         game.n_answer_slots)
+    return _kernels.partition_counts_codes(game.codes, guesses, secrets, game.colours,
+                                           game.black_only, game.n_answer_slots)

@@ -1,0 +1,449 @@
+"""Strategy trees: the codebreaker's complete plan, and its replay.
+
+A strategy tree has one guess per node and one branch per answer that can actually
+occur; the all-black answer ends the game and never appears as a branch. The
+format (``shared/FORMAT.md``, documented again in ``docs/FORMAT.md``) is exactly
+what :meth:`Strategy.to_dict` writes and :meth:`Strategy.from_dict` reads.
+
+Correctness is defined by *replay*: for every possible secret, start at the root,
+score the node's guess, stop on all black, else follow the branch of the answer,
+which must exist. :meth:`Strategy.validate` does exactly that, for all secrets at
+once (it carries the set of secrets that reach each node down the tree), and
+raises :class:`~optimal_mm.errors.InvalidTreeError` naming the first defect:
+
+* a guess that is not a legal code of the game;
+* a guess that cannot be the secret in a consistent-only tree;
+* a missing branch (an answer some secret produces, with no node);
+* an unreachable branch (a node no secret reaches);
+* a tree deeper than its declared guess cap;
+* declared stats that differ from what replay finds.
+
+Saving is atomic (a temporary file renamed over the target), and files ending in
+``.gz`` are gzip-compressed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError
+from .game import Game
+
+FORMAT_NAME = "optimal-mm-strategy"
+FORMAT_VERSION = 1
+GUESS_RULES = ("any", "consistent")
+
+
+@dataclass
+class Node:
+    """One decision: play ``guess``; on answer key ``k`` continue at ``next[k]``."""
+
+    guess: str
+    next: dict[str, "Node"] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        out = {"guess": self.guess, "next": {}}
+        # Explicit stack: trees can be deeper than Python's recursion limit.
+        stack = [(self, out)]
+        while stack:
+            node, d = stack.pop()
+            for key, child in node.next.items():
+                cd = {"guess": child.guess, "next": {}}
+                d["next"][key] = cd
+                stack.append((child, cd))
+        return out
+
+    @classmethod
+    def from_dict(cls, data, path: str = "root") -> "Node":
+        if not isinstance(data, dict):
+            raise InvalidTreeError(f"{path}: a node must be an object, got {_short(data)}")
+        root = cls(_node_guess(data, path))
+        stack = [(root, data, path)]
+        while stack:
+            node, d, p = stack.pop()
+            nxt = d.get("next", {})
+            if nxt is None:
+                nxt = {}
+            if not isinstance(nxt, dict):
+                raise InvalidTreeError(f"{p}: 'next' must be an object, got {_short(nxt)}")
+            for key, cd in nxt.items():
+                cp = f"{p} > {key}"
+                if not isinstance(cd, dict):
+                    raise InvalidTreeError(f"{cp}: a node must be an object, got {_short(cd)}")
+                child = cls(_node_guess(cd, cp))
+                node.next[key] = child
+                stack.append((child, cd, cp))
+        return root
+
+    def iter_nodes(self):
+        """Yield ``(depth, node)`` for every node, root at depth 1, depth-first."""
+        stack = [(1, self)]
+        while stack:
+            depth, node = stack.pop()
+            yield depth, node
+            for key in sorted(node.next, reverse=True):
+                stack.append((depth + 1, node.next[key]))
+
+    def count(self) -> int:
+        """Number of nodes."""
+        return sum(1 for _ in self.iter_nodes())
+
+
+def _node_guess(d: dict, path: str) -> str:
+    guess = d.get("guess")
+    if not isinstance(guess, str):
+        raise InvalidTreeError(f"{path}: node has no string 'guess' (got {_short(guess)})")
+    extra = set(d) - {"guess", "next"}
+    if extra:
+        raise InvalidTreeError(f"{path}: unknown node field(s) {sorted(extra)}")
+    return guess
+
+
+def _short(value) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What replay finds: secrets, guesses summed over them, the worst case, depths."""
+
+    secrets: int
+    total: int
+    max: int
+    depth_counts: tuple[int, ...]
+
+    @property
+    def average(self) -> float:
+        return self.total / self.secrets if self.secrets else 0.0
+
+    def to_dict(self) -> dict:
+        return {"secrets": self.secrets, "total": self.total, "max": self.max,
+                "depth_counts": list(self.depth_counts)}
+
+    @classmethod
+    def from_counts(cls, depth_counts) -> "Stats":
+        counts = [int(c) for c in depth_counts]
+        while counts and counts[-1] == 0:
+            counts.pop()
+        total = sum((i + 1) * c for i, c in enumerate(counts))
+        return cls(sum(counts), total, len(counts), tuple(counts))
+
+    def __str__(self) -> str:
+        counts = "/".join(str(c) for c in self.depth_counts)
+        return (f"secrets {self.secrets}, total {self.total}, average {self.average:.4f}, "
+                f"max {self.max}, depth counts {counts}")
+
+
+_ANSWER_BW = re.compile(r"^(\d+)B(\d+)W$")
+_ANSWER_B = re.compile(r"^(\d+)B$")
+
+
+def answer_from_key(game: Game, key: str, path: str = "") -> int:
+    """Answer id of a format answer key (``"1B2W"``, or ``"2B"`` for black-only)."""
+    m = (_ANSWER_B if game.black_only else _ANSWER_BW).match(key) if isinstance(key, str) else None
+    if not m:
+        form = "'{b}B'" if game.black_only else "'{b}B{w}W'"
+        raise InvalidTreeError(f"{path}: malformed answer key {key!r} (expected {form})")
+    b = int(m.group(1))
+    w = 0 if game.black_only else int(m.group(2))
+    if b + w > game.pegs:
+        raise InvalidTreeError(f"{path}: answer key {key!r} exceeds {game.pegs} pegs")
+    return game.encode_answer(b, w)
+
+
+@dataclass
+class Strategy:
+    """A complete strategy tree with its rules and provenance.
+
+    Parameters
+    ----------
+    game : Game
+    root : Node
+    guesses : {"any", "consistent"}
+        Whether every guess must be a code still possible given its path.
+    objective : str
+        ``"worst-case"``, ``"expected"`` or the heuristic's name.
+    max_guesses : int or None
+        The cap the tree was built under.
+    optimal : bool
+        True only when a solver proved no tree under the same rules does better.
+    declared : Stats or None
+        The stats a loaded file declares (checked by :meth:`validate`).
+    meta : dict
+        Free-form provenance.
+    """
+
+    game: Game
+    root: Node
+    guesses: str = "any"
+    objective: str = "expected"
+    max_guesses: int | None = None
+    optimal: bool = False
+    declared: Stats | None = None
+    meta: dict = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- replay
+    def validate(self) -> Stats:
+        """Replay every secret; return the stats or raise naming the first defect.
+
+        Also checks the declared stats (when present) and the guess cap.
+        """
+        stats = self._replay()
+        if self.max_guesses is not None and stats.max > self.max_guesses:
+            raise InvalidTreeError(
+                f"tree needs {stats.max} guesses but declares max_guesses {self.max_guesses}"
+            )
+        if self.declared is not None and self.declared != stats:
+            raise InvalidTreeError(
+                f"stats mismatch: file declares {self.declared.to_dict()}, "
+                f"replay finds {stats.to_dict()}"
+            )
+        return stats
+
+    def stats(self) -> Stats:
+        """Stats found by replay (raises like :meth:`validate` on a broken tree)."""
+        return self._replay()
+
+    def _replay(self) -> Stats:
+        game = self.game
+        if self.guesses not in GUESS_RULES:
+            raise InvalidTreeError(f"'guesses' must be one of {GUESS_RULES}, got {self.guesses!r}")
+        n = game.n_codes
+        counts: dict[int, int] = {}
+        stack = [(self.root, np.arange(n, dtype=np.int64), 1, "root")]
+        while stack:
+            node, secrets, depth, path = stack.pop()
+            try:
+                g = game.code_index(node.guess)
+            except (InvalidCodeError, InvalidGameError) as exc:
+                raise InvalidTreeError(f"{path}: illegal guess: {exc}") from None
+            if self.guesses == "consistent" and not np.any(secrets == g):
+                raise InvalidTreeError(
+                    f"{path}: guess {node.guess} is inconsistent with the answers on its path "
+                    f"in a consistent-guesses tree"
+                )
+            answers = game.answers(g, secrets)
+            won = int(np.count_nonzero(answers == game.win))
+            if won:
+                counts[depth] = counts.get(depth, 0) + won
+            keys = {}
+            for key in node.next:
+                a = answer_from_key(game, key, path)
+                if a == game.win:
+                    raise InvalidTreeError(f"{path}: the winning answer {key} may not be a branch")
+                if a in keys:
+                    raise InvalidTreeError(f"{path}: answer {key} appears twice")
+                keys[a] = key
+            present = np.unique(answers)
+            for a in present:
+                a = int(a)
+                if a == game.win:
+                    continue
+                if a not in keys:
+                    example = game.code_str(int(secrets[np.argmax(answers == a)]))
+                    raise InvalidTreeError(
+                        f"{path}: missing branch {game.answer_str(a)} after guess {node.guess} "
+                        f"(secret {example} reaches it)"
+                    )
+            present_set = {int(a) for a in present}
+            for a, key in keys.items():
+                if a not in present_set:
+                    raise InvalidTreeError(
+                        f"{path}: unreachable branch {key} after guess {node.guess} "
+                        f"(no remaining secret gives that answer)"
+                    )
+            for a, key in sorted(keys.items(), reverse=True):
+                stack.append((node.next[key], secrets[answers == a], depth + 1,
+                              f"{path} > {node.guess} {key}"))
+        depth_counts = [counts.get(d, 0) for d in range(1, max(counts) + 1)]
+        return Stats.from_counts(depth_counts)
+
+    def path_for(self, secret: "str | int") -> list[str]:
+        """The guesses the tree plays against ``secret``, the winning guess last."""
+        game = self.game
+        s = game.code_index(secret)
+        node, out = self.root, []
+        while True:
+            out.append(node.guess)
+            a = game.score(node.guess, s)
+            if a == game.win:
+                return out
+            key = game.answer_str(a)
+            if key not in node.next:
+                raise InvalidTreeError(f"tree has no branch {key} after {'/'.join(out)}")
+            node = node.next[key]
+
+    # ------------------------------------------------------------ JSON form
+    def to_dict(self, stats: Stats | None = None) -> dict:
+        """The interchange document (stats computed by replay unless given)."""
+        stats = stats or self.validate()
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "game": self.game.to_dict(),
+            "guesses": self.guesses,
+            "objective": self.objective,
+            "max_guesses": self.max_guesses,
+            "optimal": bool(self.optimal),
+            "stats": stats.to_dict(),
+            "root": self.root.to_dict(),
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_dict(cls, doc) -> "Strategy":
+        """Read an interchange document; raises :class:`InvalidTreeError` on bad shape."""
+        if not isinstance(doc, dict):
+            raise InvalidTreeError(f"a strategy document must be a JSON object, got {_short(doc)}")
+        if doc.get("format") != FORMAT_NAME:
+            raise InvalidTreeError(
+                f"wrong format {doc.get('format')!r}: expected {FORMAT_NAME!r}")
+        if doc.get("version") != FORMAT_VERSION:
+            raise InvalidTreeError(
+                f"unsupported version {doc.get('version')!r}: this reader knows version "
+                f"{FORMAT_VERSION}")
+        for key in ("game", "guesses", "objective", "root"):
+            if key not in doc:
+                raise InvalidTreeError(f"document is missing the field {key!r}")
+        try:
+            game = Game.from_dict(doc["game"])
+        except InvalidGameError as exc:
+            raise InvalidTreeError(f"bad game: {exc}") from None
+        guesses = doc["guesses"]
+        if guesses not in GUESS_RULES:
+            raise InvalidTreeError(f"'guesses' must be one of {GUESS_RULES}, got {guesses!r}")
+        objective = doc["objective"]
+        if not isinstance(objective, str) or not objective:
+            raise InvalidTreeError(f"'objective' must be a non-empty string, got {objective!r}")
+        cap = doc.get("max_guesses")
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+            raise InvalidTreeError(f"'max_guesses' must be a positive integer or null, got {cap!r}")
+        optimal = doc.get("optimal", False)
+        if not isinstance(optimal, bool):
+            raise InvalidTreeError(f"'optimal' must be true or false, got {optimal!r}")
+        declared = None
+        if doc.get("stats") is not None:
+            declared = _stats_from_doc(doc["stats"])
+        meta = doc.get("meta") or {}
+        if not isinstance(meta, dict):
+            raise InvalidTreeError(f"'meta' must be an object, got {_short(meta)}")
+        return cls(game, Node.from_dict(doc["root"]), guesses, objective, cap, optimal,
+                   declared, meta)
+
+    # ---------------------------------------------------------------- files
+    def save(self, path: "str | os.PathLike", indent: int | None = None) -> Stats:
+        """Validate, then write atomically (gzip when the name ends in ``.gz``)."""
+        stats = self.validate()
+        text = json.dumps(self.to_dict(stats), sort_keys=True, indent=indent,
+                          separators=None if indent else (",", ":"), ensure_ascii=False)
+        data = text.encode("utf-8")
+        if str(path).endswith(".gz"):
+            data = gzip.compress(data, mtime=0)
+        atomic_write_bytes(path, data)
+        return stats
+
+    @classmethod
+    def load(cls, path: "str | os.PathLike") -> "Strategy":
+        """Read a ``.json`` or ``.json.gz`` tree (shape checked, not yet replayed)."""
+        return cls.from_dict(read_json(path))
+
+
+def _stats_from_doc(s) -> Stats:
+    if not isinstance(s, dict):
+        raise InvalidTreeError(f"'stats' must be an object, got {_short(s)}")
+    try:
+        counts = s["depth_counts"]
+        if not isinstance(counts, list) or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            raise TypeError
+        return Stats(int(s["secrets"]), int(s["total"]), int(s["max"]), tuple(counts))
+    except (KeyError, TypeError, ValueError):
+        raise InvalidTreeError(
+            f"'stats' must hold integers secrets, total, max and a list depth_counts, "
+            f"got {_short(s)}") from None
+
+
+def read_json(path: "str | os.PathLike"):
+    """Parse a JSON (optionally gzip) file, mapping every failure to one clear error."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InvalidTreeError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InvalidTreeError(f"{str(path)!r} is a damaged gzip file: {exc}") from None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidTreeError(f"{str(path)!r} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        what = "truncated" if exc.pos >= len(raw.rstrip()) - 1 else "malformed"
+        raise InvalidTreeError(
+            f"{str(path)!r} is {what} JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+
+
+def atomic_write_bytes(path: "str | os.PathLike", data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
+    """Text version of :func:`atomic_write_bytes` (UTF-8)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def grow(game: Game, choose, secrets=None) -> Node:
+    """Build a complete tree by asking ``choose(secrets, depth)`` for each node's guess.
+
+    ``secrets`` is the int64 array of code indices that reach the node (all codes
+    at the root); ``choose`` returns a code index. Raises :class:`InvalidTreeError`
+    if a guess leaves a non-empty set unchanged while not winning (the tree would
+    never end).
+    """
+    all_secrets = np.arange(game.n_codes, dtype=np.int64) if secrets is None else secrets
+    g = int(choose(all_secrets, 1))
+    root = Node(game.code_str(g))
+    stack = [(root, g, all_secrets, 1)]
+    while stack:
+        node, g, secrets, depth = stack.pop()
+        answers = game.answers(g, secrets)
+        for a in np.unique(answers):
+            a = int(a)
+            if a == game.win:
+                continue
+            part = secrets[answers == a]
+            if len(part) == len(secrets):
+                raise InvalidTreeError(
+                    f"guess {game.code_str(g)} does not split {len(part)} remaining secrets")
+            cg = int(choose(part, depth + 1))
+            child = Node(game.code_str(cg))
+            node.next[game.answer_str(a)] = child
+            stack.append((child, cg, part, depth + 1))
+    return root

@@ -1,0 +1,122 @@
+"""Rules of the games: specs, codes, answers and scoring."""
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from optimal_mm import _kernels
+from optimal_mm.game import partition_counts
+
+
+@pytest.mark.parametrize("spec, pegs, colours, repeats, scoring, n", [
+    ("mastermind", 4, 6, True, "black-white", 1296),
+    ("bulls-and-cows", 4, 10, False, "black-white", 5040),
+    ("logik", 5, 8, True, "black-white", 32768),
+    ("p4c10n", 4, 10, False, "black-white", 5040),
+    ("p3c5b", 3, 5, True, "black", 125),
+    ("p4c8nb", 4, 8, False, "black", 1680),
+])
+def test_specs(spec, pegs, colours, repeats, scoring, n):
+    g = Game.from_spec(spec)
+    assert (g.pegs, g.colours, g.repeats, g.scoring, g.n_codes) == (
+        pegs, colours, repeats, scoring, n)
+    assert Game.from_spec(g.spec) == g
+    assert len(g.codes) == n
+
+
+@pytest.mark.parametrize("spec", ["p0c6", "p11c6", "p4c1", "p4c37", "p5c4n", "q4c6", "", "p4c6x"])
+def test_bad_specs(spec):
+    with pytest.raises(InvalidGameError) as info:
+        Game.from_spec(spec)
+    assert "\n" not in str(info.value)
+
+
+def test_alphabets():
+    assert Game.from_spec("mastermind").alphabet == "123456"
+    assert Game.from_spec("p4c10n").alphabet == "0123456789"
+    assert Game.from_spec("p2c36").alphabet.endswith("XYZ")
+    with pytest.raises(InvalidGameError):
+        Game(4, 6, alphabet="12345")
+    with pytest.raises(InvalidGameError):
+        Game(4, 6, alphabet="112345")
+
+
+# Scoring examples from the games' own descriptions (shared/REFERENCE.md).
+@pytest.mark.parametrize("spec, guess, secret, black, white", [
+    ("mastermind", "1123", "4221", 1, 1),
+    ("mastermind", "6112", "1622", 1, 2),
+    ("bulls-and-cows", "2310", "3219", 1, 2),
+    ("mastermind", "1122", "2211", 0, 4),
+    ("mastermind", "1234", "1234", 4, 0),
+])
+def test_scoring_examples(spec, guess, secret, black, white):
+    g = Game.from_spec(spec)
+    assert g.decode_answer(g.score(guess, secret)) == (black, white)
+    assert g.decode_answer(g.score(secret, guess)) == (black, white)
+
+
+def test_code_round_trip(mastermind, bulls):
+    for g in (mastermind, bulls):
+        for i in (0, 1, 17, g.n_codes - 1):
+            assert g.code_index(g.code_str(i)) == i
+    assert mastermind.code_str(0) == "1111"
+    assert bulls.code_str(0) == "0123"
+
+
+@pytest.mark.parametrize("code, fragment", [
+    ("112", "has 3 symbols"), ("11234", "has 5 symbols"), ("1127", "outside the alphabet"),
+])
+def test_bad_codes(mastermind, code, fragment):
+    with pytest.raises(InvalidCodeError, match=fragment):
+        mastermind.parse_code(code)
+
+
+def test_repeat_refused_without_repeats(bulls):
+    with pytest.raises(InvalidCodeError, match="repeats"):
+        bulls.parse_code("1123")
+
+
+def test_parse_answers(mastermind):
+    g = mastermind
+    for text in ("2 1", "2B1W", "21", "2,1", "2b 1w"):
+        assert g.decode_answer(g.parse_answer(text)) == (2, 1)
+    assert g.decode_answer(g.parse_answer("3W")) == (0, 3)
+    for bad in ("3 1", "5 0", "x", "2 2 2", "", "4"):
+        with pytest.raises(InvalidAnswerError):
+            g.parse_answer(bad)
+    b = Game.from_spec("p4c6b")
+    assert b.parse_answer("2") == 2
+    with pytest.raises(InvalidAnswerError):
+        b.parse_answer("2 1")
+
+
+def test_possible_answers(mastermind):
+    assert len(mastermind.possible_answers) == 14  # 15 (b, w) with b + w <= 4, less 3B1W
+    assert mastermind.encode_answer(3, 1) not in mastermind.possible_answers
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p4c5n", "p3c5b", "p2c6nb", "p1c3"])
+def test_kernels_agree_with_reference(spec):
+    g = Game.from_spec(spec)
+    table = g.answer_table()
+    assert np.array_equal(table, _kernels.score_table_reference(g.codes, g.colours, g.black_only))
+    rng = np.random.default_rng(1)
+    guesses = rng.integers(0, g.n_codes, 20)
+    secrets = np.sort(rng.choice(g.n_codes, min(40, g.n_codes), replace=False))
+    fast = _kernels.partition_counts(table, guesses, secrets, g.n_answer_slots)
+    ref = _kernels.partition_counts_reference(table, guesses, secrets, g.n_answer_slots)
+    onfly = _kernels.partition_counts_codes(g.codes, guesses, secrets, g.colours,
+                                            g.black_only, g.n_answer_slots)
+    assert np.array_equal(fast, ref) and np.array_equal(onfly, ref)
+    # Spot-check the table against the pure-Python scorer.
+    for i, j in zip(guesses[:5], secrets[:5]):
+        assert table[i, j] == g.score(int(i), int(j))
+
+
+def test_bulls_first_guess_partition(bulls):
+    # shared/REFERENCE.md: first guess 0123 on Bulls and Cows.
+    counts = partition_counts(bulls, [bulls.code_index("0123")], np.arange(bulls.n_codes))[0]
+    got = {bulls.decode_answer(a): int(c) for a, c in enumerate(counts) if c}
+    assert got == {(0, 0): 360, (0, 1): 1440, (0, 2): 1260, (0, 3): 264, (0, 4): 9,
+                   (1, 0): 480, (1, 1): 720, (1, 2): 216, (1, 3): 8, (2, 0): 180,
+                   (2, 1): 72, (2, 2): 6, (3, 0): 24, (4, 0): 1}
