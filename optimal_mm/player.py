@@ -1,0 +1,388 @@
+"""Playing a game against a person: the computer as codebreaker or as codemaker.
+
+This module holds the *state* of a game in progress, apart from any input or
+output, so that the command line (``optimal-mm play`` and ``optimal-mm
+challenge``), a test or another program can drive it the same way.
+
+:class:`Codebreaker`
+    The person hides a secret; the computer guesses. The codebreaker keeps the
+    set of *remaining* secrets, the codes that agree with every answer given so
+    far. Each answer filters that set: the secrets kept are those that would have
+    produced the same answer to the same guess. Its guesses come from a strategy
+    tree while the answers follow branches of the tree (instant, and optimal when
+    the tree is), else from a *chooser*, a function
+    ``choose(secrets, depth) -> code index`` such as those of
+    :mod:`optimal_mm.heuristics`.
+
+    People make mistakes when they score by hand. If an answer leaves no secret
+    that agrees with all answers, :meth:`Codebreaker.tell` raises
+    :class:`~optimal_mm.errors.InconsistentAnswersError` and keeps the state it
+    had before that answer, so the answer can simply be entered again;
+    :meth:`Codebreaker.undo` takes back earlier answers.
+
+:class:`Codemaker`
+    The computer hides a secret, drawn with a :class:`random.Random` passed in
+    (never a global seed, so a seeded game replays exactly), and answers the
+    person's guesses.
+
+>>> from optimal_mm import Game
+>>> import random
+>>> game = Game.from_spec("p2c3")
+>>> maker = Codemaker(game, random.Random(1))
+>>> breaker = Codebreaker(game, chooser=lambda secrets, depth: int(secrets[0]))
+>>> while not breaker.solved:
+...     guess = breaker.next_guess()
+...     breaker.tell(maker.guess(guess))
+>>> breaker.secret == maker.reveal(), breaker.guesses == maker.guesses
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Callable
+
+import numpy as np
+
+from .errors import InconsistentAnswersError, InvalidAnswerError, InvalidTreeError, TooLargeError
+from .game import MAX_ENUMERATED_CODES, Game
+from .tree import Node, Strategy
+
+#: ``choose(secrets, depth) -> code index``: picks the next guess for the remaining
+#: ``secrets`` (an int64 array of code indices); ``depth`` is 1 for the first guess.
+Chooser = Callable[[np.ndarray, int], int]
+
+#: The heuristic used when neither a tree nor a chooser is given.
+DEFAULT_HEURISTIC = "knuth"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One guess and the answer it got (an answer id of the game)."""
+
+    guess: str
+    answer: int
+
+
+def describe_answer(game: Game, answer: int) -> str:
+    """The answer in words, for people who do not think in black and white pegs.
+
+    >>> g = Game.from_spec("mastermind")
+    >>> describe_answer(g, g.parse_answer("1B2W"))
+    '1 right colour in the right place, 2 right colours in the wrong place'
+    >>> describe_answer(g, g.parse_answer("0B1W"))
+    '1 right colour in the wrong place'
+    >>> describe_answer(g, g.parse_answer("0 0"))
+    'nothing right'
+    >>> describe_answer(Game.from_spec("bulls-and-cows"), 6)
+    '1 bull, 1 cow'
+    """
+    black, white = game.decode_answer(answer)
+    if answer == game.win:
+        return "all right: solved"
+    if black == 0 and white == 0:
+        return "nothing right"
+    if game.name == "bulls-and-cows":
+        return f"{black} bull{'s' * (black != 1)}, {white} cow{'s' * (white != 1)}"
+    if game.black_only:
+        return f"{black} in the right place"
+    parts = []
+    if black:
+        parts.append(f"{black} right colour{'s' * (black != 1)} in the right place")
+    if white:
+        parts.append(f"{white} right colour{'s' * (white != 1)} in the wrong place")
+    return ", ".join(parts)
+
+
+def shipped_tree_name(game: Game) -> str:
+    """File name of the tree shipped for ``game`` in ``optimal_mm/data``."""
+    return f"{game.name}.json.gz"
+
+
+def load_shipped_strategy(game: Game) -> Strategy | None:
+    """The strategy tree shipped with the package for ``game``, or None if there is none.
+
+    Shipped trees live in ``optimal_mm/data/<game.name>.json.gz`` and are read
+    through :mod:`importlib.resources`, so they are found in an installed wheel
+    as well as in a source checkout.
+    """
+    entry = resources.files("optimal_mm").joinpath("data", shipped_tree_name(game))
+    if not entry.is_file():
+        return None
+    with resources.as_file(entry) as path:
+        return Strategy.load(path)
+
+
+def check_strategy_game(strategy: Strategy, game: Game, where: str = "the tree") -> None:
+    """Raise :class:`InvalidTreeError` unless ``strategy`` was built for ``game``.
+
+    Two games are the same when pegs, colours, repeats, scoring *and* alphabet
+    agree: a tree's codes are strings over its alphabet.
+    """
+    if strategy.game == game:
+        return
+    theirs, ours = strategy.game, game
+    if theirs.spec == ours.spec:
+        raise InvalidTreeError(
+            f"{where} is for {theirs.spec} with alphabet {theirs.alphabet!r}, "
+            f"but the game uses {ours.alphabet!r}")
+    raise InvalidTreeError(f"{where} is for {theirs.name}, not for {ours.name}")
+
+
+class Codebreaker:
+    """The computer guesses a secret that the person keeps.
+
+    Parameters
+    ----------
+    game : Game
+    strategy : Strategy, optional
+        A tree to follow. It must be for ``game`` (else :class:`InvalidTreeError`).
+        Trees are taken as valid: call :meth:`Strategy.validate` first on a file
+        of unknown origin.
+    chooser : callable, optional
+        ``choose(secrets, depth) -> code index``, asked for a guess when there is
+        no tree. Without tree or chooser, the :data:`DEFAULT_HEURISTIC` of
+        :mod:`optimal_mm.heuristics` is made on first use.
+
+    Attributes
+    ----------
+    history : list of Turn
+        The guesses played and the answers they got, in order.
+
+    Raises
+    ------
+    TooLargeError
+        For games with too many codes to enumerate.
+
+    Examples
+    --------
+    With a chooser that plays the first remaining secret, in a 2-peg, 3-colour
+    game, two answers ``0B0W`` leave only one secret, and an answer that
+    contradicts them is refused:
+
+    >>> g = Game.from_spec("p2c3")
+    >>> cb = Codebreaker(g, chooser=lambda secrets, depth: int(secrets[0]))
+    >>> cb.next_guess()
+    '11'
+    >>> cb.tell("0 0"); cb.remaining, cb.next_guess()
+    (4, '22')
+    >>> cb.tell("0B0W"); cb.secret
+    '33'
+    >>> cb.tell("1 0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InconsistentAnswersError: no secret gives all these answers: ...
+    """
+
+    def __init__(self, game: Game, strategy: Strategy | None = None,
+                 chooser: Chooser | None = None):
+        if game.n_codes > MAX_ENUMERATED_CODES:
+            raise TooLargeError(
+                f"{game.spec} has {game.n_codes:,} codes, too many to play as codebreaker")
+        if strategy is not None:
+            check_strategy_game(strategy, game)
+        self.game = game
+        self.strategy = strategy
+        self._chooser = chooser
+        self.history: list[Turn] = []
+        self._secrets = np.arange(game.n_codes, dtype=np.int64)
+        self._node: Node | None = strategy.root if strategy is not None else None
+        self._guess: int | None = None
+        self._solved = False
+        # States before each answer, for undo: (secrets, node).
+        self._before: list[tuple[np.ndarray, Node | None]] = []
+
+    # ---------------------------------------------------------------- state
+    @property
+    def remaining(self) -> int:
+        """Number of secrets that agree with every answer so far."""
+        return int(len(self._secrets))
+
+    @property
+    def remaining_secrets(self) -> list[str]:
+        """The secrets that agree with every answer so far (can be long early on)."""
+        return [self.game.code_str(int(s)) for s in self._secrets]
+
+    @property
+    def solved(self) -> bool:
+        """True once a guess got the all-black answer."""
+        return self._solved
+
+    @property
+    def secret(self) -> str | None:
+        """The secret when the answers determine it (one remaining), else None."""
+        return self.game.code_str(int(self._secrets[0])) if self.remaining == 1 else None
+
+    @property
+    def guesses(self) -> int:
+        """Number of answered guesses, the winning one included."""
+        return len(self.history)
+
+    @property
+    def on_tree(self) -> bool:
+        """Whether the next guess comes from the strategy tree."""
+        return self._node is not None
+
+    # ----------------------------------------------------------------- play
+    def next_guess(self) -> str:
+        """The guess to play now (asking the tree, else the chooser, once per turn).
+
+        Calling it again before :meth:`tell` returns the same guess.
+        """
+        if self._solved:
+            raise RuntimeError("the game is over: the secret was found")
+        if self._guess is None:
+            self._guess = self._choose()
+        return self.game.code_str(self._guess)
+
+    def _choose(self) -> int:
+        if self._node is not None:
+            return self.game.code_index(self._node.guess)
+        if self.remaining == 1:
+            return int(self._secrets[0])
+        if self._chooser is None:
+            self._chooser = default_chooser(self.game)
+        guess = self.game.code_index(int(self._chooser(self._secrets, self.guesses + 1)))
+        answers = self.game.answers(guess, self._secrets)
+        if answers[0] != self.game.win and np.all(answers == answers[0]):
+            # A guess that cannot tell the remaining secrets apart would repeat forever;
+            # any remaining secret always makes progress.
+            guess = int(self._secrets[0])
+        return guess
+
+    def tell(self, answer: "int | str") -> None:
+        """Record the answer to the current guess and keep the secrets that agree.
+
+        Parameters
+        ----------
+        answer : int or str
+            An answer id of the game, or text for :meth:`Game.parse_answer`
+            (``"2 1"``, ``"2B1W"``, ``"21"``).
+
+        Raises
+        ------
+        InvalidAnswerError
+            For text that is malformed or an answer that can never occur.
+        InconsistentAnswersError
+            When no secret agrees with all answers, this one included (or a tree
+            being followed has no branch for it). Nothing is recorded: the state
+            is the one before this call, so the answer can be entered again.
+        """
+        game = self.game
+        if isinstance(answer, str):
+            answer = game.parse_answer(answer)
+        answer = int(answer)
+        if not game.is_possible_answer(answer):
+            raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+        guess_str = self.next_guess()
+        guess = self._guess
+        key = game.answer_str(answer)
+        answers = game.answers(guess, self._secrets)
+        kept = self._secrets[answers == answer]
+        if len(kept) == 0:
+            raise InconsistentAnswersError(
+                f"no secret gives all these answers: {self._describe(guess_str, key)}")
+        node = self._node
+        if answer != game.win and node is not None:
+            if key not in node.next:
+                raise InconsistentAnswersError(
+                    f"the tree has no branch for these answers: {self._describe(guess_str, key)}")
+            node = node.next[key]
+        self._before.append((self._secrets, self._node))
+        self.history.append(Turn(guess_str, answer))
+        self._secrets, self._node, self._guess = kept, node, None
+        self._solved = answer == game.win
+
+    def undo(self) -> Turn:
+        """Take back the last answer (and its guess); returns the turn removed.
+
+        Raises :class:`IndexError` when no answer has been given.
+        """
+        if not self.history:
+            raise IndexError("no answer to take back")
+        self._secrets, self._node = self._before.pop()
+        self._guess, self._solved = None, False
+        return self.history.pop()
+
+    def _describe(self, guess: str, key: str) -> str:
+        turns = [f"{t.guess} {self.game.answer_str(t.answer)}" for t in self.history]
+        return ", ".join(turns + [f"{guess} {key}"])
+
+
+def default_chooser(game: Game, name: str = DEFAULT_HEURISTIC, seed: int = 0,
+                    move_time: float = 60.0) -> Chooser:
+    """The chooser of heuristic ``name`` from :mod:`optimal_mm.heuristics`."""
+    from . import heuristics  # imported here: only needed when no tree is followed
+
+    return heuristics.make_chooser(game, name, seed=seed, move_time=move_time)
+
+
+class Codemaker:
+    """The computer keeps a secret and answers the person's guesses.
+
+    Parameters
+    ----------
+    game : Game
+    rng : random.Random
+        Draws the secret; pass ``random.Random(seed)`` for a game that replays.
+    secret : str, optional
+        Play against this secret instead of drawing one.
+
+    Notes
+    -----
+    The secret is drawn colour by colour, not as an index into all codes, so
+    games far too big to enumerate can still be played.
+
+    Examples
+    --------
+    >>> import random
+    >>> g = Game.from_spec("mastermind")
+    >>> maker = Codemaker(g, random.Random(0), secret="4221")
+    >>> g.answer_str(maker.guess("1123")), maker.guesses, maker.solved
+    ('1B1W', 1, False)
+    >>> g.answer_str(maker.guess("4221")), maker.solved
+    ('4B0W', True)
+    """
+
+    def __init__(self, game: Game, rng: random.Random, secret: str | None = None):
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, got {rng!r}")
+        self.game = game
+        if secret is None:
+            if game.repeats:
+                colours = [rng.randrange(game.colours) for _ in range(game.pegs)]
+            else:
+                colours = rng.sample(range(game.colours), game.pegs)
+            secret = "".join(game.alphabet[c] for c in colours)
+        self._secret = "".join(game.alphabet[c] for c in game.parse_code(secret))
+        self.history: list[Turn] = []
+
+    @property
+    def guesses(self) -> int:
+        """Number of valid guesses answered."""
+        return len(self.history)
+
+    @property
+    def solved(self) -> bool:
+        """True once a guess was the secret."""
+        return bool(self.history) and self.history[-1].answer == self.game.win
+
+    def guess(self, code: str) -> int:
+        """Answer id of ``code`` against the secret; counts the guess.
+
+        Raises :class:`~optimal_mm.errors.InvalidCodeError` (and counts nothing)
+        for a code that is not legal in the game.
+        """
+        if self.solved:
+            raise RuntimeError("the game is over: the secret was found")
+        colours = self.game.parse_code(code)
+        text = "".join(self.game.alphabet[c] for c in colours)
+        answer = self.game.score(text, self._secret)
+        self.history.append(Turn(text, answer))
+        return answer
+
+    def reveal(self) -> str:
+        """The secret."""
+        return self._secret
