@@ -32,3 +32,7 @@ class InfeasibleError(OptimalMMError):
 
 class TooLargeError(OptimalMMError):
     """A game or search too large for the requested operation."""
+
+
+class InconsistentAnswersError(OptimalMMError):
+    """Answers that no secret satisfies all together (some answer must be wrong)."""
