@@ -123,9 +123,11 @@ class Game:
     alphabet: str = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self):
-        if not isinstance(self.pegs, int) or not MIN_PEGS <= self.pegs <= MAX_PEGS:
+        if (not isinstance(self.pegs, int) or isinstance(self.pegs, bool)
+                or not MIN_PEGS <= self.pegs <= MAX_PEGS):
             raise InvalidGameError(f"pegs must be {MIN_PEGS}..{MAX_PEGS}, got {self.pegs!r}")
-        if not isinstance(self.colours, int) or not MIN_COLOURS <= self.colours <= MAX_COLOURS:
+        if (not isinstance(self.colours, int) or isinstance(self.colours, bool)
+                or not MIN_COLOURS <= self.colours <= MAX_COLOURS):
             raise InvalidGameError(
                 f"colours must be {MIN_COLOURS}..{MAX_COLOURS}, got {self.colours!r}"
             )
@@ -137,13 +139,18 @@ class Game:
                 f"(got {self.pegs} pegs, {self.colours} colours)"
             )
         alphabet = self.alphabet or default_alphabet(self.colours)
-        if len(alphabet) != self.colours or len(set(alphabet)) != self.colours:
+        if (not isinstance(alphabet, str) or len(alphabet) != self.colours
+                or len(set(alphabet)) != self.colours):
             raise InvalidGameError(
                 f"alphabet must have {self.colours} distinct characters, got {alphabet!r}"
             )
         if any(ch.isspace() for ch in alphabet):
             raise InvalidGameError(f"alphabet may not contain white space: {alphabet!r}")
         object.__setattr__(self, "alphabet", alphabet)
+
+    def __reduce__(self):
+        # Pickle the rules only, not the cached codes and answer table.
+        return (Game, (self.pegs, self.colours, self.repeats, self.scoring, self.alphabet))
 
     # ------------------------------------------------------------------ naming
     @classmethod

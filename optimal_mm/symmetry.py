@@ -1,0 +1,180 @@
+"""Symmetry: colour and position renamings that leave a search state unchanged.
+
+The group acting on a game is ``S_C x S_P``: rename the colours by a permutation
+``sigma`` and move the pegs by a permutation ``pi``; a code ``c`` maps to ``c'``
+with ``c'[pi(i)] = sigma(c[i])``. Scoring is invariant under the group,
+``score(phi(g), phi(s)) == score(g, s)``, so:
+
+* if ``phi`` fixes every earlier guess of a path, it maps the secrets consistent
+  with the path onto themselves, and two guesses in the same orbit of that
+  *history stabilizer* split the remaining secrets into parts that are images of
+  each other: they have the same value, and only one per orbit needs searching;
+* colours never played yet are interchangeable (any permutation of them fixes the
+  history);
+* colours that no remaining secret contains are interchangeable too: swapping two
+  of them fixes the set of remaining secrets, which is all the value depends on.
+
+The history stabilizer is found without listing the group: for each position
+permutation ``pi`` (``P!`` of them), fixing a guess ``h`` forces
+``sigma(h[i]) = h[pi(i)]``, which determines ``sigma`` on every played colour or
+shows that no ``sigma`` exists. Those elements, plus the transpositions of
+adjacent free colours and of adjacent dead colours, *generate* a subgroup of the
+stabilizer of the state; orbits are the connected components of the graph whose
+edges join each code to its images under the generators.
+
+At the root (no history) this gives the orbits of the full group, e.g. the five
+classes ``1111, 1112, 1122, 1123, 1234`` of Mastermind.
+
+>>> from optimal_mm import Game
+>>> g = Game.from_spec("mastermind")
+>>> [g.code_str(i) for i in orbit_representatives(g, [])]
+['1111', '1112', '1122', '1123', '1234']
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .game import Game
+
+#: Position permutations beyond this many (P = 8 has 40320) are not enumerated;
+#: only adjacent transpositions that fix the history are used then.
+MAX_POSITION_PERMS = 5040
+
+
+def _code_lookup(game: Game) -> np.ndarray:
+    """Dense map from ``sum c[i] * C**(P-1-i)`` to code index (-1 for illegal codes)."""
+    cached = game.__dict__.get("_code_lookup")
+    if cached is not None:
+        return cached
+    codes = game.codes.astype(np.int64)
+    keys = _keys(codes, game.colours)
+    if game.repeats:
+        lookup = np.arange(game.n_codes, dtype=np.int64)
+    else:
+        lookup = np.full(game.colours**game.pegs, -1, dtype=np.int64)
+        lookup[keys] = np.arange(game.n_codes)
+    game.__dict__["_code_lookup"] = lookup
+    return lookup
+
+
+def _keys(codes: np.ndarray, colours: int) -> np.ndarray:
+    keys = np.zeros(len(codes), dtype=np.int64)
+    for i in range(codes.shape[1]):
+        keys = keys * colours + codes[:, i]
+    return keys
+
+
+def apply(game: Game, pi, sigma) -> np.ndarray:
+    """The permutation of code indices induced by positions ``pi`` and colours ``sigma``.
+
+    ``out[i]`` is the index of the image of code ``i``.
+    """
+    codes = game.codes.astype(np.int64)
+    image = np.empty_like(codes)
+    image[:, list(pi)] = np.asarray(sigma, dtype=np.int64)[codes]
+    return _code_lookup(game)[_keys(image, game.colours)]
+
+
+def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]:
+    """Generators (as code-index permutations) of a group fixing the state.
+
+    Parameters
+    ----------
+    history : sequence of int
+        Indices of the guesses played so far (their answers do not matter: a
+        renaming that fixes each guess preserves every answer).
+    secrets : array of int, optional
+        The remaining secrets; colours none of them contains are then treated as
+        interchangeable (dead colours).
+    """
+    pegs, colours = game.pegs, game.colours
+    guesses = [game.code_colours(h) for h in history]
+    played = sorted({c for g in guesses for c in g})
+    free = [c for c in range(colours) if c not in played]
+    gens: list[np.ndarray] = []
+    identity = tuple(range(colours))
+    if len(played) == 0:
+        perms = [tuple(range(pegs))]  # position moves come from the transpositions below
+        perms += [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
+    elif _factorial(pegs) <= MAX_POSITION_PERMS:
+        perms = list(itertools.permutations(range(pegs)))
+    else:
+        perms = [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
+    for pi in perms:
+        sigma = list(identity)
+        assigned = {}
+        ok = True
+        for g in guesses:
+            for i in range(pegs):
+                src, dst = g[i], g[pi[i]]
+                if assigned.setdefault(src, dst) != dst:
+                    ok = False
+                    break
+            if not ok:
+                break
+        if not ok or len(set(assigned.values())) != len(assigned):
+            continue
+        for src, dst in assigned.items():
+            sigma[src] = dst
+        if tuple(pi) == tuple(range(pegs)) and tuple(sigma) == identity:
+            continue
+        gens.append(apply(game, pi, sigma))
+    interchangeable = [free]
+    if secrets is not None and len(played):
+        present = np.zeros(colours, dtype=bool)
+        present[np.unique(game.codes[np.asarray(secrets, dtype=np.int64)])] = True
+        dead = [c for c in played if not present[c]]
+        interchangeable.append(dead)
+    pos_identity = tuple(range(pegs))
+    for group in interchangeable:
+        for a, b in zip(group, group[1:]):
+            gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    return gens
+
+
+def _swap(seq, i, j):
+    out = list(seq)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _factorial(n: int) -> int:
+    out = 1
+    for k in range(2, n + 1):
+        out *= k
+    return out
+
+
+def orbit_labels(n: int, generators) -> np.ndarray:
+    """Smallest index of each element's orbit under the group the generators make."""
+    labels = np.arange(n, dtype=np.int64)
+    if not generators:
+        return labels
+    while True:
+        new = labels.copy()
+        for perm in generators:
+            np.minimum(new, labels[perm], out=new)
+            np.minimum.at(new, perm, labels)
+        new = new[new]
+        if np.array_equal(new, labels):
+            return labels
+        labels = new
+
+
+def orbit_representatives(game: Game, history, secrets=None, candidates=None) -> np.ndarray:
+    """One guess per orbit of the state's symmetry group (the smallest index of each).
+
+    ``candidates`` restricts the guesses considered (e.g. the remaining secrets in
+    consistent-only play; the set must be invariant under the group, which the
+    remaining secrets are).
+    """
+    labels = orbit_labels(game.n_codes, stabilizer_generators(game, history, secrets))
+    reps = np.flatnonzero(labels == np.arange(game.n_codes))
+    if candidates is not None:
+        cand = np.zeros(game.n_codes, dtype=bool)
+        cand[np.asarray(candidates, dtype=np.int64)] = True
+        reps = np.unique(labels[cand])
+    return reps
