@@ -131,12 +131,57 @@ def _in_set(S, n_codes):
     return mask
 
 
+@njit(cache=True)
+def _live_guesses(all_guesses, codes, S, n_colours, repeats):
+    """Guesses that differ from every other kept guess by more than dead colours.
+
+    A *dead* colour is in no secret of ``S``: it never scores, so swapping two dead
+    colours in a guess leaves its partition unchanged (the swap fixes ``S``). With
+    repeats, every dead peg may as well be the smallest dead colour; without, the
+    dead pegs, read left to right, may as well be the smallest dead colours in
+    increasing order. Only guesses in that canonical form are kept.
+    """
+    present = np.zeros(n_colours, dtype=np.bool_)
+    for x in S:
+        for c in codes[x]:
+            present[c] = True
+    dead = np.empty(n_colours, dtype=np.int64)
+    n_dead = 0
+    for c in range(n_colours):
+        if not present[c]:
+            dead[n_dead] = c
+            n_dead += 1
+    if n_dead <= 1:
+        return all_guesses
+    out = np.empty(len(all_guesses), dtype=np.int64)
+    m = 0
+    for g in all_guesses:
+        j = 0
+        ok = True
+        for c in codes[g]:
+            if present[c]:
+                continue
+            if repeats:
+                if c != dead[0]:
+                    ok = False
+                    break
+            else:
+                if c != dead[j]:
+                    ok = False
+                    break
+                j += 1
+        if ok:
+            out[m] = g
+            m += 1
+    return out[:m]
+
+
 # ---------------------------------------------------------------------------
 # Expected case
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
-               consistent, tt, stats):
+               consistent, tt, stats, codes, n_colours, repeats):
     """Fail-soft branch and bound on the total; returns ``(value, best_guess)``.
 
     ``value`` is exact when below ``beta`` (``best_guess`` then achieves it), else a
@@ -182,8 +227,33 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     elif consistent:
         guesses = S
     else:
-        guesses = all_guesses
+        guesses = _live_guesses(all_guesses, codes, S, n_colours, repeats)
     in_s = _in_set(S, table.shape[1])
+    if len(top_guesses) == 0 and bound == 2 * n - 1 and bound < beta:
+        # Small state: a secret that splits the others into singletons is optimal
+        # (cost 2n - 1). Try the secrets first; if none does, every tree costs at
+        # least 2n (no secret at depth 1, or a part of two or more below it).
+        pc = np.zeros(n_slots, dtype=np.int64)
+        for g in S:
+            row = table[g]
+            for a in range(n_slots):
+                pc[a] = 0
+            perfect = True
+            for x in S:
+                a = row[x]
+                pc[a] += 1
+                if pc[a] > 1:
+                    perfect = False
+                    break
+            if perfect:
+                stats[2] += 1
+                _store(tt, use_tt, key, check, bound, True, stats)
+                return bound, g
+        stats[2] += n
+        bound = 2 * n
+        if bound >= beta:
+            _store(tt, use_tt, key, check, bound, False, stats)
+            return bound, -1
     counts = _partition_counts(table, guesses, S, n_slots, stats)
     m = len(guesses)
     qb = np.empty(m, dtype=np.int64)
@@ -234,7 +304,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             part = parts[starts[a]:starts[a + 1]]
             budget = best - acc - rem
             v, _ = exp_search(part, budget, child_d, top_guesses[:0], table, all_guesses, lb,
-                              win, n_slots, consistent, tt, stats)
+                              win, n_slots, consistent, tt, stats, codes, n_colours, repeats)
             acc += v
             if acc + rem >= best:
                 failed = True
@@ -268,7 +338,7 @@ def _store(tt, use_tt, key, check, value, exact, stats):
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
-              tt, stats):
+              tt, stats, codes, n_colours, repeats):
     """Whether ``S`` can be solved within ``d`` guesses; returns ``(ok, guess)``.
 
     ``guess`` is a guess that keeps every part feasible (-2 when the answer came
@@ -307,7 +377,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     elif consistent:
         guesses = S
     else:
-        guesses = all_guesses
+        guesses = _live_guesses(all_guesses, codes, S, n_colours, repeats)
     in_s = _in_set(S, table.shape[1])
     counts = _partition_counts(table, guesses, S, n_slots, stats)
     m = len(guesses)
@@ -346,7 +416,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             if sizes[a] == 0:
                 break
             sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, top_guesses[:0],
-                                  table, all_guesses, lb, win, n_slots, consistent, tt, stats)
+                                  table, all_guesses, lb, win, n_slots, consistent, tt, stats,
+                                  codes, n_colours, repeats)
             if not sub_ok:
                 ok = False
                 break
@@ -378,7 +449,8 @@ def _wc_store(tt, use_tt, key, check, d, feasible, stats):
 
 
 @njit(cache=True)
-def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats):
+def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
+            n_colours, repeats):
     """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total.
 
     Guesses are tried in order of their balanced-tree bound on the total
@@ -388,7 +460,8 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats):
     n = len(S)
     if n == 1:
         return S[0]
-    guesses = S if consistent else all_guesses
+    guesses = S if consistent else _live_guesses(all_guesses, codes, S, n_colours,
+                                                 repeats)
     in_s = _in_set(S, table.shape[1])
     counts = _partition_counts(table, guesses, S, n_slots, stats)
     m = len(guesses)
@@ -419,7 +492,8 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats):
             if a == win or starts[a + 1] == starts[a]:
                 continue
             sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, empty, table,
-                                  all_guesses, lb, win, n_slots, consistent, tt, stats)
+                                  all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
+                                  n_colours, repeats)
             if not sub_ok:
                 ok = False
                 break

@@ -130,6 +130,7 @@ class _Context:
         self.wc_tt = _search.new_table()
         self.counters = np.zeros(5, dtype=np.int64)
         self.counters[4] = table_entries
+        self.rules = (game.codes, game.colours, game.repeats)
 
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
@@ -137,12 +138,12 @@ class _Context:
     def exp(self, S, beta, d, top=None):
         return _search.exp_search(S, beta, d, self._top(top), self.table, self.all_guesses,
                                   self.lb, self.win, self.n_slots, self.consistent,
-                                  self.exp_tt, self.counters)
+                                  self.exp_tt, self.counters, *self.rules)
 
     def wc(self, S, d, top=None) -> bool:
         ok, _ = _search.wc_search(S, d, self._top(top), self.table, self.all_guesses, self.lb,
                                   self.win, self.n_slots, self.consistent, self.wc_tt,
-                                  self.counters)
+                                  self.counters, *self.rules)
         return bool(ok)
 
     def split(self, g, S):
@@ -164,7 +165,8 @@ class _Context:
     def wc_tree(self, S, d):
         """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses."""
         g = int(_search.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
-                                self.n_slots, self.consistent, self.wc_tt, self.counters))
+                                self.n_slots, self.consistent, self.wc_tt, self.counters,
+                                *self.rules))
         if g < 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         return (g, {a: self.wc_tree(part, d - 1) for a, part in self.split(g, S)})
