@@ -432,11 +432,12 @@ class Solver:
             if value is not None and value < best_value:
                 improved.append((value, order.index(g), g))
         pruned = len(order) - 1 - len(rivals)
-        proof.append(f"first guess {game.code_str(best_g)} solved exactly; "
-                     f"{len(rivals)} other first-guess classes searched against it, "
+        proof.append(f"{len(order)} first-guess classes: {game.code_str(best_g)} solved "
+                     f"exactly (total {best_value}); {len(rivals)} searched against it, "
                      f"{pruned} cut by the lower bound")
         if improved:
             best_value, _, best_g = min(improved)
+            proof.append(f"first guess {game.code_str(best_g)} proved better: total {best_value}")
             parts = bounds[best_g][1]
             results = self._run(_exp_part_task, [(best_g, p, _search.INF, child_d, True)
                                                   for _, p in parts])
