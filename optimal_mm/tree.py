@@ -29,6 +29,7 @@ import json
 import os
 import re
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -143,13 +144,15 @@ class Stats:
                 f"max {self.max}, depth counts {counts}")
 
 
-_ANSWER_BW = re.compile(r"^(\d+)B(\d+)W$")
-_ANSWER_B = re.compile(r"^(\d+)B$")
+# Plain ASCII decimal, no leading zeros, nothing around (fullmatch: "$" would allow "\n").
+_ANSWER_BW = re.compile(r"(0|[1-9][0-9]*)B(0|[1-9][0-9]*)W")
+_ANSWER_B = re.compile(r"(0|[1-9][0-9]*)B")
 
 
 def answer_from_key(game: Game, key: str, path: str = "") -> int:
     """Answer id of a format answer key (``"1B2W"``, or ``"2B"`` for black-only)."""
-    m = (_ANSWER_B if game.black_only else _ANSWER_BW).match(key) if isinstance(key, str) else None
+    pattern = _ANSWER_B if game.black_only else _ANSWER_BW
+    m = pattern.fullmatch(key) if isinstance(key, str) else None
     if not m:
         form = "'{b}B'" if game.black_only else "'{b}B{w}W'"
         raise InvalidTreeError(f"{path}: malformed answer key {key!r} (expected {form})")
@@ -226,6 +229,11 @@ class Strategy:
                 g = game.code_index(node.guess)
             except (InvalidCodeError, InvalidGameError) as exc:
                 raise InvalidTreeError(f"{path}: illegal guess: {exc}") from None
+            if game.code_str(g) != node.guess:
+                # parse_code forgives spaces and case in user input; a file must be exact.
+                raise InvalidTreeError(
+                    f"{path}: illegal guess: code {node.guess!r} is not written exactly over "
+                    f"the alphabet {game.alphabet!r}")
             if self.guesses == "consistent" and not np.any(secrets == g):
                 raise InvalidTreeError(
                     f"{path}: guess {node.guess} is inconsistent with the answers on its path "
@@ -382,16 +390,18 @@ def read_json(path: "str | os.PathLike"):
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise InvalidTreeError(f"{str(path)!r} is a damaged gzip file: {exc}") from None
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise InvalidTreeError(f"{str(path)!r} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        what = "truncated" if exc.pos >= len(raw.rstrip()) - 1 else "malformed"
+        # A string left open runs to the end of the file: the file was cut short.
+        cut = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
+        what = "truncated" if cut else "malformed"
         raise InvalidTreeError(
-            f"{str(path)!r} is {what} JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"{str(path)!r} is {what} JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
 
 
