@@ -1,5 +1,145 @@
-"""(placeholder: sub-commands are registered here)."""
+"""Commands on strategy-tree files: ``verify``, ``show`` and ``export``.
+
+All three read a ``.json`` or ``.json.gz`` tree in the format of
+``docs/FORMAT.md`` and replay it before doing anything else, so a broken file is
+refused with one line naming its first defect (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..errors import InvalidTreeError, OptimalMMError
+from ..tree import Stats, Strategy, read_json
+
+EXPORT_FORMATS = {"dot": (".dot", ".gv"), "graphml": (".graphml",)}
 
 
 def register(sub) -> None:
-    """Add this module's sub-commands to the parser."""
+    """Add ``verify``, ``show`` and ``export`` to the parser."""
+    p = sub.add_parser(
+        "verify", help="replay every secret through a strategy tree file",
+        description="Load a strategy tree (.json or .json.gz), replay every possible secret "
+                    "through it, and check the declared stats. Prints the game, the rules, "
+                    "the objective and the stats; exits 0 only when the tree is valid and "
+                    "its stats match, otherwise prints one line naming the first defect "
+                    "(missing or unreachable branch, illegal or inconsistent guess, stats "
+                    "mismatch, wrong format or version, unreadable file) and exits 2.")
+    p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser(
+        "show", help="print a strategy tree as indented text",
+        description="Print a verified strategy tree, one node per line: the answer that "
+                    "leads to it, its guess and the number of secrets that reach it, "
+                    "indented two spaces per level.")
+    p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
+    p.add_argument("--depth", "-d", metavar="D", type=_positive_int, default=None,
+                   help="show only the first D levels (the root is level 1); cut branches "
+                        "say how many nodes they hide (default: everything)")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "export", help="convert a strategy tree to Graphviz DOT or GraphML",
+        description="Verify a strategy tree, then write it as Graphviz DOT (render with "
+                    "'dot -Tsvg OUT -o tree.svg') or GraphML (readable by networkx, yEd, "
+                    "Gephi). OUT is written atomically: it is never left half-written.")
+    p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
+    p.add_argument("--to", "-t", choices=sorted(EXPORT_FORMATS), default=None,
+                   help="output format (default: from the extension of OUT: .dot/.gv or "
+                        ".graphml)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
+    p.set_defaults(func=cmd_export)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def load_verified(path: str) -> tuple[Strategy, Stats]:
+    """Load ``path`` and replay it; raise :class:`InvalidTreeError` on any defect.
+
+    Unlike :meth:`Strategy.validate`, a file must declare its stats: ``verify``
+    promises that they were checked.
+    """
+    doc = read_json(path)
+    try:
+        strategy = Strategy.from_dict(doc)
+        stats = strategy.validate()
+        if strategy.declared is None:
+            raise InvalidTreeError(
+                f"the file declares no 'stats' (replay finds {stats.to_dict()})")
+    except OptimalMMError as exc:
+        raise InvalidTreeError(f"{path!r}: {exc}") from None
+    return strategy, stats
+
+
+def _describe(strategy: Strategy) -> list[str]:
+    game = strategy.game
+    proof = "proved optimal" if strategy.optimal else "not proved optimal"
+    cap = "none" if strategy.max_guesses is None else str(strategy.max_guesses)
+    return [
+        f"game: {game.name} ({game.pegs} pegs, {game.colours} colours, "
+        f"{'repeats allowed' if game.repeats else 'no repeats'}, {game.scoring} scoring, "
+        f"alphabet {game.alphabet})",
+        f"rules: guesses {strategy.guesses}, max_guesses {cap}",
+        f"objective: {strategy.objective} ({proof})",
+    ]
+
+
+def cmd_verify(args) -> int:
+    strategy, stats = load_verified(args.file)
+    for line in _describe(strategy):
+        print(line)
+    print(f"stats: {stats}")
+    print(f"nodes: {strategy.root.count()}")
+    print(f"OK: all {stats.secrets} secrets replay to a win and the declared stats match")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from ..render import render_text
+
+    strategy, stats = load_verified(args.file)
+    for line in _describe(strategy):
+        print(line)
+    print(f"stats: {stats}")
+    print()
+    print(render_text(strategy, args.depth), end="")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from ..export import write_dot, write_graphml
+
+    out = Path(args.output)
+    kind = args.to or _format_from_name(out)
+    if out.is_dir():
+        raise OptimalMMError(f"output {args.output!r} is a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise OptimalMMError(f"output directory {str(parent)!r} does not exist")
+    if out.exists() and Path(args.file).exists() and os.path.samefile(out, args.file):
+        raise OptimalMMError(f"output {args.output!r} would overwrite the input tree")
+    strategy, _ = load_verified(args.file)
+    (write_dot if kind == "dot" else write_graphml)(strategy, out)
+    print(f"wrote {args.output} ({kind}, {strategy.root.count()} nodes)")
+    return 0
+
+
+def _format_from_name(out: Path) -> str:
+    name = out.name.lower()
+    for kind, suffixes in EXPORT_FORMATS.items():
+        if name.endswith(suffixes):
+            return kind
+    raise OptimalMMError(
+        f"cannot tell the format from {str(out)!r}: pass --to dot or --to graphml "
+        f"(or name it .dot, .gv or .graphml)")
