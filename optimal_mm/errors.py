@@ -36,3 +36,7 @@ class TooLargeError(OptimalMMError):
 
 class InconsistentAnswersError(OptimalMMError):
     """Answers that no secret satisfies all together (some answer must be wrong)."""
+
+
+class UnknownHeuristicError(OptimalMMError):
+    """A heuristic name that :mod:`optimal_mm.heuristics` does not know."""

@@ -1,5 +1,113 @@
-"""(placeholder: sub-commands are registered here)."""
+"""Sub-commands ``strategy`` (heuristic trees) and ``analyze`` (what a guess tells).
+
+``optimal-mm strategy mastermind --heuristic knuth -o knuth.json.gz`` builds the
+tree that Knuth's rule plays, prints its stats and writes it atomically.
+
+``optimal-mm analyze bulls-and-cows 4561 --after 0123=0B1W --best 5`` prints how
+guess 4561 splits the secrets left after 0123 scored 0 bulls 1 cow, and the five
+most informative guesses there.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+
+from ..analysis import best_guesses, partition_table, remaining_after
+from ..errors import InconsistentAnswersError, InvalidAnswerError
+from ..game import Game
+from ..heuristics import HEURISTICS, build_strategy, check_heuristic
 
 
 def register(sub) -> None:
     """Add this module's sub-commands to the parser."""
+    p = sub.add_parser("strategy", help="build the strategy tree a heuristic plays",
+                       description="Build the complete strategy tree of a one-move-lookahead "
+                                   "heuristic, print its stats, optionally save it.")
+    p.add_argument("game", metavar="GAME", help="preset (mastermind, bulls-and-cows) or spec "
+                                                "(p4c6, p4c10n, p3c5b)")
+    p.add_argument("--heuristic", required=True, metavar="H",
+                   help=f"one of: {', '.join(HEURISTICS)}")
+    p.add_argument("--first", metavar="CODE", help="force the first guess")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of random-consistent and of big games' samples (default 0)")
+    p.add_argument("--move-time", type=float, default=60.0, metavar="S",
+                   help="seconds one move may take in a big game (default 60)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the tree here (.json or .json.gz), atomically")
+    p.set_defaults(func=run_strategy)
+
+    p = sub.add_parser("analyze", help="how a guess splits the remaining secrets",
+                       description="Print the partition of the remaining secrets by a guess: "
+                                   "count, probability, bits left and bits gained per answer, "
+                                   "and the entropy of the answer.")
+    p.add_argument("game", metavar="GAME", help="preset or spec, e.g. bulls-and-cows")
+    p.add_argument("guess", metavar="GUESS", nargs="?",
+                   help="the guess to analyse (may be left out with --best)")
+    p.add_argument("--after", action="append", default=[], metavar="GUESS=ANSWER",
+                   help="an earlier guess and its answer, e.g. 0123=0B1W, 0123=01 or "
+                        "'0123=0 1'; repeat for several")
+    p.add_argument("--best", type=int, metavar="N",
+                   help="also list the N most informative next guesses")
+    p.set_defaults(func=run_analyze)
+
+
+def run_strategy(args) -> int:
+    game = Game.from_spec(args.game)
+    check_heuristic(args.heuristic)
+    if args.first is not None:
+        game.code_index(args.first)
+    if args.move_time <= 0:
+        raise ValueError(f"--move-time must be positive, got {args.move_time!r}")
+    start = time.perf_counter()
+    tree = build_strategy(game, args.heuristic, first=args.first, seed=args.seed,
+                          move_time=args.move_time)
+    stats = tree.validate()
+    seconds = time.perf_counter() - start
+    tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    print(f"{game.name} {args.heuristic}: first guess {tree.root.guess}; {stats}")
+    print(f"built and validated in {seconds:.2f} s")
+    if args.output:
+        tree.save(args.output)
+        print(f"wrote {args.output}")
+    return 0
+
+
+def parse_after(game: Game, text: str) -> tuple[str, int]:
+    """``"0123=0B1W"`` -> ``("0123", answer id)``, checking both halves."""
+    guess, sep, answer = text.partition("=")
+    if not sep or not guess.strip() or not answer.strip():
+        raise InvalidAnswerError(f"--after {text!r}: expected GUESS=ANSWER, e.g. "
+                                 f"{game.code_str(0)}={game.answer_str(0)}")
+    game.code_index(guess.strip())
+    return guess.strip(), game.parse_answer(answer)
+
+
+def run_analyze(args) -> int:
+    game = Game.from_spec(args.game)
+    if args.guess is None and args.best is None:
+        raise ValueError("give a GUESS to analyse, or --best N")
+    if args.best is not None and args.best < 1:
+        raise ValueError(f"--best must be at least 1, got {args.best}")
+    history = [parse_after(game, text) for text in args.after]
+    guess = None if args.guess is None else game.code_index(args.guess)
+    secrets = remaining_after(game, history)
+    if len(secrets) == 0:
+        said = ", ".join(f"{g}={game.answer_str(a)}" for g, a in history)
+        raise InconsistentAnswersError(f"no secret of {game.name} fits the answers {said}")
+    if history:
+        print(f"{len(secrets)} of {game.n_codes} secrets remain after "
+              + ", ".join(f"{g}={game.answer_str(a)}" for g, a in history))
+    if guess is not None:
+        print(partition_table(game, guess, secrets))
+    if args.best:
+        if guess is not None:
+            print()
+        print(f"most informative guesses ({len(secrets)} secrets remain):")
+        print(f"{'guess':>{max(5, game.pegs)}} {'entropy':>8} {'parts':>5} {'largest':>7} "
+              f"may win")
+        for info in best_guesses(game, secrets, args.best):
+            print(f"{info.guess:>{max(5, game.pegs)}} {info.entropy:>8.3f} {info.parts:>5} "
+                  f"{info.largest:>7} {'yes' if info.consistent else 'no'}")
+    return 0

@@ -1,0 +1,158 @@
+"""Heuristic strategies: published totals, validity on every kind of game, options."""
+
+import time
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game, InvalidCodeError, Strategy
+from optimal_mm.errors import OptimalMMError, UnknownHeuristicError
+from optimal_mm.heuristics import (HEURISTICS, build_strategy, make_chooser,
+                                   pattern_representatives)
+
+
+def test_knuth_reproduces_published_figures(mastermind):
+    # Knuth 1977, "The computer as Master Mind"; the figures as given in
+    # shared/REFERENCE.md: first guess 1122, minimise the largest part, prefer a
+    # guess that may be the secret, then the lowest code -> total 5801, max 5,
+    # depth counts 1/6/62/533/694.
+    tree = build_strategy(mastermind, "knuth", first="1122")
+    stats = tree.validate()
+    assert tree.root.guess == "1122"
+    assert (stats.total, stats.max, stats.depth_counts) == (5801, 5, (1, 6, 62, 533, 694))
+
+
+def test_knuth_rule_picks_1122_by_itself(mastermind):
+    # Unforced, the rule scores every first guess: 1122 has the smallest largest
+    # part (256 secrets) and the lowest index among such codes, so first=None plays
+    # 1122 and builds the very same tree as first="1122".
+    forced = build_strategy(mastermind, "knuth", first="1122")
+    natural = build_strategy(mastermind, "knuth")
+    assert natural.root.guess == "1122"
+    assert natural.root.to_dict() == forced.root.to_dict()
+
+
+@pytest.mark.parametrize("name, first, total", [
+    # shared/REFERENCE.md (Kooi 2005, Irving 1979, Neuwirth 1982); tie-break as ours.
+    ("most-parts", "1123", 5668),
+    ("expected-size", "1123", 5696),
+    ("entropy", "1234", 5722),
+])
+def test_other_published_heuristics(mastermind, name, first, total):
+    tree = build_strategy(mastermind, name)
+    assert tree.root.guess == first
+    assert tree.validate().total == total
+
+
+@pytest.mark.parametrize("spec", ["p3c3", "p2c5", "p3c4n", "p4c5n", "p3c4b", "p4c5nb", "p1c4"])
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_every_heuristic_validates_on_small_games(spec, name):
+    game = Game.from_spec(spec)
+    tree = build_strategy(game, name, seed=3)
+    stats = tree.validate()
+    assert stats.secrets == game.n_codes
+    assert tree.objective == name and tree.optimal is False
+    assert tree.guesses == ("consistent" if name.endswith("consistent") else "any")
+    assert tree.meta["solver"].startswith("optimal_mm ")
+    # The document round-trips through the interchange format.
+    again = Strategy.from_dict(tree.to_dict())
+    assert again.validate() == stats
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_every_heuristic_validates_on_mastermind(mastermind, name):
+    stats = build_strategy(mastermind, name).validate()
+    assert stats.secrets == 1296 and stats.total >= 5625  # 5625 is optimal (Koyama-Lai)
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_first_guess_is_forced(name):
+    game = Game.from_spec("p3c4")
+    tree = build_strategy(game, name, first="344")
+    tree.validate()
+    assert tree.root.guess == "344"
+    choose = make_chooser(game, name, first="344")
+    all_codes = np.arange(game.n_codes, dtype=np.int64)
+    assert game.code_str(choose(all_codes, 1)) == "344"
+    # Only at the root: later depths, or a partial set, follow the rule.
+    assert game.code_str(choose(all_codes[:5], 1)) != "344"
+
+
+def test_random_consistent_is_deterministic():
+    game = Game.from_spec("p4c5")
+    a = build_strategy(game, "random-consistent", seed=7)
+    b = build_strategy(game, "random-consistent", seed=7)
+    c = build_strategy(game, "random-consistent", seed=8)
+    assert a.root.to_dict() == b.root.to_dict()
+    assert a.root.to_dict() != c.root.to_dict()
+    # A live game reaches a node with the same set, perhaps in another order,
+    # perhaps at another depth: it plays the same code.
+    choose = make_chooser(game, "random-consistent", seed=7)
+    secrets = np.arange(0, game.n_codes, 7, dtype=np.int64)
+    pick = choose(secrets, 3)
+    assert pick in secrets
+    assert choose(secrets[::-1].copy(), 3) == pick == choose(secrets, 5)
+
+
+def test_shortcuts_and_consistency(mastermind):
+    for name in HEURISTICS:
+        choose = make_chooser(mastermind, name)
+        assert choose(np.array([900, 17]), 4) == 17
+        assert choose(np.array([5]), 6) == 5
+    first = make_chooser(mastermind, "first-consistent")
+    assert first(np.array([40, 30, 50]), 2) == 30
+
+
+def test_pattern_representatives():
+    mm = Game.from_spec("mastermind")
+    assert len(pattern_representatives(mm)) == 15  # Bell(4) restricted-growth codes
+    assert [Game.from_spec("p4c10n").code_str(i)
+            for i in pattern_representatives(Game.from_spec("p4c10n"))] == ["0123"]
+    assert len(pattern_representatives(Game.from_spec("p3c2"))) == 4  # 111 112 121 122
+
+
+def test_root_shortcut_matches_full_scoring(mastermind):
+    # Scoring only the pattern representatives at the root chooses what scoring
+    # every code would.
+    from optimal_mm.game import partition_counts
+    from optimal_mm.heuristics import _pick, partition_keys
+
+    everything = np.arange(mastermind.n_codes, dtype=np.int64)
+    for name in ("knuth", "entropy", "most-parts", "expected-size"):
+        keys = partition_keys(name, partition_counts(mastermind, everything, everything), 1296)
+        full = _pick(keys, everything, everything)
+        assert make_chooser(mastermind, name)(everything, 1) == full
+
+
+def test_big_games_respect_the_move_time():
+    # p6c7 (117,649 codes, no answer table): the first move scores only colour
+    # patterns; a later move samples candidates and stops on the clock.
+    for spec in ("p6c7", "p6c8nb"):
+        game = Game.from_spec(spec)
+        choose = make_chooser(game, "entropy", move_time=0.5)
+        everything = np.arange(game.n_codes, dtype=np.int64)
+        start = time.perf_counter()
+        g = choose(everything, 1)
+        answers = game.answers(g, everything)
+        part = everything[answers == np.bincount(answers).argmax()]
+        g2 = choose(part, 2)
+        assert time.perf_counter() - start < 15
+        assert 0 <= g2 < game.n_codes
+        assert len(np.unique(game.answers(g2, part))) > 1
+
+
+def test_unknown_heuristic_and_bad_first(mastermind):
+    with pytest.raises(UnknownHeuristicError) as info:
+        make_chooser(mastermind, "minimax")
+    message = str(info.value)
+    assert "'minimax'" in message and "knuth" in message and "\n" not in message
+    assert isinstance(info.value, OptimalMMError) and isinstance(info.value, ValueError)
+    with pytest.raises(InvalidCodeError):
+        build_strategy(mastermind, "knuth", first="1127")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_bulls_and_cows_trees(bulls, name):
+    stats = build_strategy(bulls, name).validate()
+    assert stats.secrets == 5040 and stats.total >= 26274  # optimal: Tanaka 1996
