@@ -333,6 +333,38 @@ def _store(tt, use_tt, key, check, value, exact, stats):
     stats[3] += 1
 
 
+@njit(cache=True)
+def _perfect(row, S, seen):
+    """Whether the guess with answer row ``row`` gives every secret of ``S`` its own answer."""
+    for a in range(len(seen)):
+        seen[a] = False
+    for x in S:
+        a = row[x]
+        if seen[a]:
+            return False
+        seen[a] = True
+    return True
+
+
+@njit(cache=True)
+def _two_guess_test(S, table, all_guesses, consistent, n_slots, stats):
+    """The exact two-guess test: ``S`` is solvable within 2 guesses iff some guess
+    gives every secret a different answer (the secrets first, for an early hit)."""
+    seen = np.zeros(n_slots, dtype=np.bool_)
+    stats[0] += 1
+    for g in S:
+        stats[2] += 1
+        if _perfect(table[g], S, seen):
+            return True, g
+    if consistent:
+        return False, -1
+    for g in all_guesses:
+        stats[2] += 1
+        if _perfect(table[g], S, seen):
+            return True, g
+    return False, -1
+
+
 # ---------------------------------------------------------------------------
 # Worst case
 # ---------------------------------------------------------------------------
@@ -355,6 +387,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         return False, -1
     if n == 2:
         return True, S[0]
+    if d == 2 and len(top_guesses) == 0:
+        return _two_guess_test(S, table, all_guesses, consistent, n_slots, stats)
     use_tt = len(top_guesses) == 0
     key = np.int64(0)
     check = np.int64(0)

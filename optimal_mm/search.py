@@ -365,10 +365,18 @@ class Solver:
                 continue
             if d == 1:
                 continue
-            results = self._run(_wc_part_task, [(g, p, d - 1, True) for _, p in parts])
-            for _, _, counters in results:
-                self.stats.add(counters)
-            if all(ok for ok, _, _ in results):
+            # Parts go out a batch (one per job) at a time, largest first: the first
+            # infeasible part refutes the guess, and the rest need not be searched.
+            results = []
+            for i in range(0, len(parts), self.jobs):
+                batch = self._run(_wc_part_task, [(g, p, d - 1, True)
+                                                  for _, p in parts[i:i + self.jobs]])
+                for _, _, counters in batch:
+                    self.stats.add(counters)
+                results.extend(batch)
+                if not all(ok for ok, _, _ in batch):
+                    break
+            if len(results) == len(parts) and all(ok for ok, _, _ in results):
                 self.progress(f"{d} guesses: feasible with first guess {self.game.code_str(g)}")
                 return g, {a: tree for (a, _), (_, tree, _) in zip(parts, results)}
         return None

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Benchmark the exact solver; write the figures to results/bench.{md,json}.
+
+Each case runs in a fresh process (``python -m optimal_mm solve ...``) so its wall
+time includes start-up, loading the JIT cache and building the answer table, as a
+user would see it; one untimed warm-up run fills the on-disk JIT cache first. The
+median of ``--repeat`` runs is reported, with the peak resident memory of the
+largest process (parent or worker). The symmetry comparison records the search
+counters with and without symmetry reduction.
+
+Usage::
+
+    python scripts/bench.py                 # the default cases
+    python scripts/bench.py --cases mastermind-wc p4c7-wc --repeat 3
+    python scripts/bench.py --quick         # mastermind only
+
+Figures are only meaningful on the machine they were measured on: the output
+records its CPU count and model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+
+# name: (game, objective, extra args, target seconds from the issues, reference note)
+CASES = {
+    "mastermind-wc": ("mastermind", "worst-case", [], 1.0, ""),
+    "mastermind-exp": ("mastermind", "expected", [], 0.5, "C++ solver 0.16 s"),
+    "mastermind-exp-max5": ("mastermind", "expected", ["--max-guesses", "5"], None, ""),
+    "p4c7-wc": ("p4c7", "worst-case", [], 10.0, "C solver: 87 s to prove 5 impossible"),
+    "p4c7-exp": ("p4c7", "expected", [], 30.0, "C++ solver 28 s"),
+    "bulls-and-cows-wc": ("bulls-and-cows", "worst-case", [], 60.0, ""),
+    "bulls-and-cows-exp": ("bulls-and-cows", "expected", [], 170.0, "C++ solver 167 s"),
+    "p4c8n-exp": ("p4c8n", "expected", [], 2.0, "C++ solver 1.05 s"),
+    "p5c4-wc": ("p5c4", "worst-case", [], 60.0, ""),
+    "p5c4-exp": ("p5c4", "expected", [], None, "C++ solver 0.24 s"),
+    "p6c3-wc": ("p6c3", "worst-case", [], 60.0, ""),
+}
+DEFAULT = ["mastermind-wc", "mastermind-exp", "mastermind-exp-max5", "p4c8n-exp", "p5c4-wc",
+           "p5c4-exp", "p6c3-wc", "p4c7-wc", "bulls-and-cows-wc"]
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run_once(game, objective, extra, jobs, timeout, symmetry=True):
+    cmd = [sys.executable, "-m", "optimal_mm", "solve", game, "--objective", objective,
+           "--jobs", str(jobs), "--stats", "--quiet", "-o", "-", *extra]
+    if not symmetry:
+        cmd.append("--no-symmetry")
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
+    out = proc.stdout
+    value = re.search(r"worst case: (\d+)|optimal total: (\d+)", out)
+    search = re.search(r"states ([\d,]+), table hits ([\d,]+), guesses evaluated ([\d,]+)", out)
+    return {
+        "wall_s": wall,
+        "value": int(next(v for v in value.groups() if v)) if value else None,
+        "states": int(search.group(1).replace(",", "")) if search else None,
+        "table_hits": int(search.group(2).replace(",", "")) if search else None,
+        "guesses_evaluated": int(search.group(3).replace(",", "")) if search else None,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", nargs="*", default=None, choices=sorted(CASES))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=int, default=900)
+    parser.add_argument("--quick", action="store_true", help="mastermind cases only")
+    parser.add_argument("--no-symmetry-compare", action="store_true")
+    args = parser.parse_args(argv)
+    cases = args.cases or (["mastermind-wc", "mastermind-exp"] if args.quick else DEFAULT)
+
+    machine = {"cpus": os.cpu_count(), "cpu": cpu_model(), "python": platform.python_version(),
+               "platform": platform.platform()}
+    rows = []
+    for name in cases:
+        game, objective, extra, target, note = CASES[name]
+        print(f"{name}: warm-up", file=sys.stderr, flush=True)
+        try:
+            run_once(game, objective, extra, args.jobs, args.timeout)
+            runs = [run_once(game, objective, extra, args.jobs, args.timeout)
+                    for _ in range(args.repeat)]
+        except subprocess.TimeoutExpired:
+            rows.append({"case": name, "game": game, "objective": objective,
+                         "timeout_s": args.timeout, "target_s": target, "reference": note})
+            print(f"{name}: timed out after {args.timeout} s", file=sys.stderr)
+            continue
+        walls = [r["wall_s"] for r in runs]
+        row = {"case": name, "game": game, "objective": objective, "args": extra,
+               "value": runs[0]["value"], "median_s": round(statistics.median(walls), 3),
+               "runs_s": [round(w, 3) for w in walls], "target_s": target,
+               "reference": note, "states": runs[0]["states"],
+               "table_hits": runs[0]["table_hits"],
+               "guesses_evaluated": runs[0]["guesses_evaluated"]}
+        rows.append(row)
+        print(f"{name}: value {row['value']}, median {row['median_s']} s", file=sys.stderr)
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+    symmetry_rows = []
+    if not args.no_symmetry_compare:
+        for game, objective in (("mastermind", "worst-case"), ("mastermind", "expected")):
+            on = run_once(game, objective, [], 1, args.timeout)
+            try:
+                off = run_once(game, objective, [], 1, args.timeout, symmetry=False)
+            except subprocess.TimeoutExpired:
+                off = None
+            symmetry_rows.append({"game": game, "objective": objective, "with": on,
+                                  "without": off})
+
+    report = {"machine": machine, "jobs": args.jobs, "repeat": args.repeat,
+              "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
+              "symmetry": symmetry_rows,
+              "command": "python scripts/bench.py " + " ".join(argv or sys.argv[1:])}
+    RESULTS.mkdir(exist_ok=True)
+    write(RESULTS / "bench.json", json.dumps(report, indent=2) + "\n")
+    write(RESULTS / "bench.md", markdown(report))
+    print(markdown(report))
+    return 0
+
+
+def markdown(report) -> str:
+    m = report["machine"]
+    lines = [
+        "# Exact solver benchmark",
+        "",
+        f"Machine: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}. "
+        f"Jobs: {report['jobs']}. Wall time of a fresh `optimal-mm solve` process "
+        f"(start-up, JIT cache load and answer table included), JIT cache warm; "
+        f"median of {report['repeat']} runs. Peak resident memory of the largest "
+        f"process over all runs: {report['peak_rss_mb_largest_process']} MB.",
+        "",
+        f"Command: `{report['command']}`",
+        "",
+        "| case | value | median s | target s | reference | states | table hits | guesses evaluated |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in report["cases"]:
+        if "median_s" not in r:
+            lines.append(f"| {r['case']} | timed out after {r['timeout_s']} s | | "
+                         f"{r['target_s'] or ''} | {r['reference']} | | | |")
+            continue
+        lines.append(f"| {r['case']} | {r['value']} | {r['median_s']} | {r['target_s'] or ''} "
+                     f"| {r['reference']} | {r['states']:,} | {r['table_hits']:,} | "
+                     f"{r['guesses_evaluated']:,} |")
+    if report["symmetry"]:
+        lines += ["", "## Symmetry reduction (jobs 1)", "",
+                  "| game | objective | states with | states without | guesses evaluated with "
+                  "| without | seconds with | without |", "|---|---|---|---|---|---|---|---|"]
+        for s in report["symmetry"]:
+            w, wo = s["with"], s["without"] or {}
+            lines.append(f"| {s['game']} | {s['objective']} | {w['states']:,} | "
+                         f"{wo.get('states', 'timeout')} | {w['guesses_evaluated']:,} | "
+                         f"{wo.get('guesses_evaluated', 'timeout')} | {w['wall_s']:.2f} | "
+                         f"{wo.get('wall_s', float('nan')):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
