@@ -1,0 +1,224 @@
+"""Checkpoints: the finished top-level tasks of a long search, kept on disk.
+
+An exact search is split into *tasks* (:mod:`optimal_mm.search`), each a call of a
+module-level function on plain arguments whose result (a value, a subtree, counters)
+depends on nothing else. A :class:`Checkpoint` stores each result as soon as it is
+known, in its own file, so that a search killed at any moment (Ctrl-C, ``kill -9``,
+a power cut) can be rerun with the same command and skip every task it has already
+finished. Because the results are exact and deterministic, a resumed search gives
+the same value and the same tree as an uninterrupted one.
+
+What an entry is
+    One JSON file per task, named after a hash of the *run key* and the *task key*:
+
+    * the run key says which search this is: game (spec and alphabet), objective,
+      guess rule, cap, symmetry reduction and the package version;
+    * the task key says which task: the task function's name and its arguments,
+      with every array of secrets replaced by its dtype, shape and SHA-256.
+
+    The file holds both keys, the result and a SHA-256 checksum of the three. Several
+    runs may share a directory: their entries have different names.
+
+Why nothing is trusted
+    :meth:`Checkpoint.get` re-reads the keys from the file and compares them with the
+    ones expected, and recomputes the checksum. A truncated or edited file, an entry
+    copied from another game or objective, or one written by another version is
+    reported as missing (``None``), so the task is computed again and the entry
+    rewritten. Entries are written with :func:`~optimal_mm.tree.atomic_write_bytes`
+    (a temporary file renamed into place), so a kill leaves either the old state or
+    the complete new entry, never half of one.
+
+Examples
+--------
+>>> import tempfile, numpy as np
+>>> folder = tempfile.mkdtemp()
+>>> cp = Checkpoint(folder, {"game": "p2c3", "objective": "expected"})
+>>> key = task_key("_exp_part_task", (5, np.arange(3), 10))
+>>> cp.get(key) is None
+True
+>>> cp.put(key, (7, (0, {1: (2, {})}), np.zeros(4, dtype=np.int64)))
+>>> cp.get(key)
+(7, (0, {1: (2, {})}), array([0, 0, 0, 0]))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .tree import atomic_write_bytes
+
+#: Written into every entry; an entry with another format is recomputed.
+FORMAT = "optimal_mm-checkpoint/1"
+
+
+# ---------------------------------------------------------------------------
+# Keys
+# ---------------------------------------------------------------------------
+def _canonical(value):
+    """A JSON-ready description of a task argument; arrays become their hash."""
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value)
+        return {"array": hashlib.sha256(data.tobytes()).hexdigest(),
+                "dtype": str(data.dtype), "shape": list(data.shape)}
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    raise TypeError(f"cannot key a task argument of type {type(value).__name__}")
+
+
+def task_key(function_name: str, args) -> dict:
+    """The key of one task: its function's name and its arguments, arrays hashed.
+
+    >>> task_key("_wc_part_task", (17, np.array([1, 2], dtype=np.int64), 4, True))["args"][1]
+    ... # doctest: +ELLIPSIS
+    {'array': '...', 'dtype': 'int64', 'shape': [2]}
+    """
+    return {"function": function_name, "args": _canonical(list(args))}
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _digest(obj) -> str:
+    return hashlib.sha256(_dumps(obj).encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Results as JSON
+# ---------------------------------------------------------------------------
+def result_to_json(value):
+    """Encode a task result (nested tuples, int-keyed dicts, arrays) as JSON data.
+
+    Lists stay lists; a tuple, a dict and an array become one-key objects, so that
+    :func:`result_from_json` rebuilds exactly the same types.
+
+    >>> result_to_json((3, {2: None}, np.array([1], dtype=np.int64)))
+    {'tuple': [3, {'dict': [[2, None]]}, {'ndarray': [1], 'dtype': 'int64'}]}
+    """
+    if isinstance(value, np.ndarray):
+        return {"ndarray": value.tolist(), "dtype": str(value.dtype)}
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, tuple):
+        return {"tuple": [result_to_json(v) for v in value]}
+    if isinstance(value, list):
+        return [result_to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": [[result_to_json(k), result_to_json(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot store a task result of type {type(value).__name__}")
+
+
+def result_from_json(data):
+    """Inverse of :func:`result_to_json`.
+
+    >>> value = (3, {2: (1, {})}, [True, None])
+    >>> result_from_json(result_to_json(value)) == value
+    True
+    """
+    if isinstance(data, list):
+        return [result_from_json(v) for v in data]
+    if isinstance(data, dict):
+        if set(data) == {"tuple"}:
+            return tuple(result_from_json(v) for v in data["tuple"])
+        if set(data) == {"dict"}:
+            return {result_from_json(k): result_from_json(v) for k, v in data["dict"]}
+        if set(data) == {"ndarray", "dtype"}:
+            return np.array(data["ndarray"], dtype=np.dtype(data["dtype"]))
+        raise ValueError(f"unknown encoded object with keys {sorted(data)}")
+    return data
+
+
+# ---------------------------------------------------------------------------
+# The store
+# ---------------------------------------------------------------------------
+class Checkpoint:
+    """Finished task results of one run, one verified JSON file per task.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Created if missing. May hold the entries of other runs too.
+    run : dict
+        The run key (JSON data): whatever, besides a task's own arguments, its result
+        depends on. :meth:`optimal_mm.search.Solver.run_key` builds it.
+
+    Attributes
+    ----------
+    loaded, stored, rejected : int
+        Entries read back and trusted, written, and found but refused (damaged or
+        foreign) since this object was made.
+
+    Notes
+    -----
+    :meth:`get` and :meth:`put` each read or write one file of the size of the
+    result (a subtree: a few kilobytes to a few megabytes).
+    """
+
+    def __init__(self, directory, run: dict):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.run = json.loads(_dumps(run))  # tuples become lists, as they will read back
+        self._run_digest = _digest(self.run)
+        self.loaded = self.stored = self.rejected = 0
+
+    def __repr__(self) -> str:
+        return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
+
+    def path(self, key: dict) -> Path:
+        """The file that holds (or will hold) the entry of task ``key``."""
+        name = _digest({"run": self._run_digest, "task": key})[:40]
+        return self.directory / f"task-{name}.json"
+
+    def entries(self) -> list[Path]:
+        """Every entry file in the directory (of this run or of others)."""
+        return sorted(self.directory.glob("task-*.json"))
+
+    def get(self, key: dict):
+        """The stored result of task ``key``, or ``None`` if missing, damaged or foreign."""
+        path = self.path(key)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError:
+            self.rejected += 1
+            return None
+        try:
+            entry = json.loads(raw.decode("utf-8"))
+            body = {k: entry[k] for k in ("format", "run", "task", "result")}
+            if (entry.get("sha256") != _digest(body) or body["format"] != FORMAT
+                    or body["run"] != self.run or body["task"] != json.loads(_dumps(key))):
+                raise ValueError("entry of another run or task, or altered")
+            result = result_from_json(body["result"])
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+            self.rejected += 1
+            return None
+        self.loaded += 1
+        return result
+
+    def put(self, key: dict, result) -> None:
+        """Store ``result`` for task ``key``, atomically (a kill never leaves half a file)."""
+        body = {"format": FORMAT, "run": self.run, "task": json.loads(_dumps(key)),
+                "result": result_to_json(result)}
+        body["sha256"] = _digest(body)
+        atomic_write_bytes(self.path(key), (_dumps(body) + "\n").encode("utf-8"))
+        self.stored += 1
+

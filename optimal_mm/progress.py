@@ -1,0 +1,223 @@
+"""Progress of a long search, told to a person watching it.
+
+The search (:mod:`optimal_mm.search`) runs in *phases* (one first guess solved
+exactly, its rivals searched against it, one worst-case depth tested), each a batch of
+top-level tasks. It tells a :class:`Progress` four things: a phase starts with so many
+tasks (some perhaps already in the checkpoint), a task is done, the best value and
+the proven bound have changed, and a one-line message. How that is shown depends on
+where it goes:
+
+* on a terminal, :class:`BarProgress` draws a tqdm bar per phase: tasks done of
+  total, elapsed and ETA, with the best value and bound after it;
+* in a log file or a pipe, :class:`LogProgress` writes a line when a phase starts,
+  then at most one line every ``interval`` seconds, and one when it ends;
+* with ``--quiet``, the base :class:`Progress` says nothing.
+
+:func:`make_progress` picks one. The ETA counts only tasks computed in this run (not
+those read back from a checkpoint), so that a resumed run does not promise too much.
+
+Examples
+--------
+>>> import io
+>>> out = io.StringIO()
+>>> p = LogProgress(out, interval=0, clock=iter(range(100)).__next__)
+>>> p.phase("expected: first guess 1123", total=2)
+>>> p.update(bound=5510)
+>>> p.advance()
+>>> p.advance()
+>>> print(out.getvalue(), end="")
+[0:00:01] expected: first guess 1123: 0/2 tasks
+[0:00:02] expected: first guess 1123: 1/2 tasks, bound 5510, eta 0:00:01
+[0:00:03] expected: first guess 1123: 2/2 tasks, bound 5510, phase done in 0:00:02
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class Progress:
+    """Silent progress: the interface, every method a no-op (``--quiet``)."""
+
+    def phase(self, label: str, total: int, done: int = 0) -> None:
+        """A phase of ``total`` tasks starts, ``done`` of them already known (resumed)."""
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more tasks of the phase are done."""
+
+    def update(self, best=None, bound=None) -> None:
+        """The best value found so far and the proven bound (``None``: unchanged)."""
+
+    def message(self, text: str) -> None:
+        """A one-line remark (a first guess solved, a depth refuted)."""
+
+    def close(self) -> None:
+        """The search is over (or interrupted): finish the display."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class CallbackProgress(Progress):
+    """Forward messages to ``callback(text)`` and ignore the rest."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+    def message(self, text: str) -> None:
+        self.callback(text)
+
+
+class _Counting(Progress):
+    """Shared book-keeping: the current phase, tasks done, best and bound."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.start = clock()
+        self.label, self.total, self.done, self.resumed = "", 0, 0, 0
+        self.phase_start = self.start
+        self.best = self.bound = None
+
+    def phase(self, label, total, done=0):
+        self.label, self.total, self.done, self.resumed = label, int(total), int(done), int(done)
+        self.phase_start = self.clock()
+
+    def advance(self, n=1):
+        self.done += n
+
+    def update(self, best=None, bound=None):
+        if best is not None:
+            self.best = best
+        if bound is not None:
+            self.bound = bound
+
+    def _values(self) -> str:
+        parts = []
+        if self.best is not None:
+            parts.append(f"best {self.best}")
+        if self.bound is not None:
+            parts.append(f"bound {self.bound}")
+        return ", ".join(parts)
+
+
+class LogProgress(_Counting):
+    """Periodic log lines, for a stream that is not a terminal.
+
+    Parameters
+    ----------
+    stream : file
+        Where the lines go (``sys.stderr`` by the command line).
+    interval : float
+        Least number of seconds between two lines of one phase (its first and last
+        line are always written).
+    clock : callable
+        Seconds, monotonic (tests pass a fake).
+    """
+
+    def __init__(self, stream=None, interval: float = 30.0, clock=time.monotonic):
+        super().__init__(clock)
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = float(interval)
+        self.last = None
+
+    def _write(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def _line(self, now: float, tail: str = "") -> None:
+        parts = [f"{self.done}/{self.total} tasks"]
+        if self.resumed:
+            parts[0] += f" ({self.resumed} from checkpoint)"
+        if self._values():
+            parts.append(self._values())
+        if tail:
+            parts.append(tail)
+        self._write(f"[{_clock_text(now - self.start)}] {self.label}: {', '.join(parts)}")
+        self.last = now
+
+    def phase(self, label, total, done=0):
+        super().phase(label, total, done)
+        self._line(self.phase_start)
+
+    def advance(self, n=1):
+        super().advance(n)
+        now = self.clock()
+        if self.done >= self.total:
+            self._line(now, f"phase done in {_clock_text(now - self.phase_start)}")
+        elif self.last is None or now - self.last >= self.interval:
+            computed = self.done - self.resumed
+            eta = (now - self.phase_start) / computed * (self.total - self.done)
+            self._line(now, f"eta {_clock_text(eta)}")
+
+    def message(self, text):
+        self._write(f"  {text}")
+
+
+class BarProgress(_Counting):
+    """A tqdm bar per phase on a terminal; messages are printed above it."""
+
+    def __init__(self, stream=None):
+        super().__init__()
+        self.stream = stream if stream is not None else sys.stderr
+        self.bar = None
+
+    def _close_bar(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def phase(self, label, total, done=0):
+        from tqdm import tqdm
+
+        super().phase(label, total, done)
+        self._close_bar()
+        self.bar = tqdm(total=self.total, initial=self.done, desc=label, unit="task",
+                        file=self.stream, dynamic_ncols=True, leave=True)
+        self._postfix()
+
+    def _postfix(self) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(self._values(), refresh=True)
+
+    def advance(self, n=1):
+        super().advance(n)
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def update(self, best=None, bound=None):
+        super().update(best, bound)
+        self._postfix()
+
+    def message(self, text):
+        from tqdm import tqdm
+
+        tqdm.write(f"  {text}", file=self.stream)
+
+    def close(self):
+        self._close_bar()
+
+
+def make_progress(quiet: bool = False, stream=None, interval: float = 30.0) -> Progress:
+    """The progress display that suits ``stream``: bar, log lines, or nothing.
+
+    >>> import io
+    >>> type(make_progress(stream=io.StringIO())).__name__
+    'LogProgress'
+    >>> type(make_progress(quiet=True)).__name__
+    'Progress'
+    """
+    if quiet:
+        return Progress()
+    stream = stream if stream is not None else sys.stderr
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        return BarProgress(stream)
+    return LogProgress(stream, interval)

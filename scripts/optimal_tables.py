@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Tables of proven optima for every small game; writes results/optimal_{table}.{json,md}.
+
+For every game with at most ``--max-codes`` codes (pegs 2..8, colours 2..10, with
+and without repeats, black-white and black-only scoring) and both guess rules
+(any, consistent), solve exactly for the worst case (``t*``) and the expected case
+(least total), each in a forked worker process with a time limit. Every value is
+proven by the project's own search; where a published value exists
+(shared/REFERENCE.md) the table says whether it agrees.
+
+Long runs lose no finished work: each result is written to the JSON file (atomically)
+as soon as it is known, and a rerun skips what is already there (``--redo`` to
+recompute). Usage::
+
+    python scripts/optimal_tables.py --time-limit 600        # the full tables
+    python scripts/optimal_tables.py --max-codes 500 --time-limit 30   # a quick pass
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+JSON_PATH = RESULTS / "optimal_table.json"
+MD_PATH = RESULTS / "optimal_table.md"
+
+# Published values (shared/REFERENCE.md), black-white scoring, any guesses.
+GODDARD_TOTALS = {
+    (2, 2): 8, (2, 3): 21, (2, 4): 45, (2, 5): 81, (3, 2): 18, (3, 3): 73, (3, 4): 206,
+    (3, 5): 451, (4, 2): 44, (4, 3): 246, (4, 4): 905, (4, 5): 2463, (5, 2): 97, (5, 3): 816,
+    (6, 2): 224, (7, 2): 496,
+}
+
+
+def published(spec: str, pegs: int, colours: int, repeats: bool, scoring: str, guesses: str,
+              objective: str):
+    """The published value for this entry and its source, or (None, None)."""
+    if scoring != "black-white" or guesses != "any":
+        return None, None
+    if objective == "expected":
+        if repeats and (pegs, colours) in GODDARD_TOTALS:
+            return GODDARD_TOTALS[(pegs, colours)], "Goddard 2003/2004"
+        if spec == "p4c6":
+            return 5625, "Koyama and Lai 1993"
+        if spec == "p4c7":
+            return 11228, "Ville 2013"
+        if spec == "p4c10n":
+            return 26274, "Tanaka 1996"
+        return None, None
+    if spec == "p4c6":
+        return 5, "Knuth 1977"
+    if spec == "p4c10n":
+        return 7, "Jager and Peczarski 2015"
+    if spec == "p4c7":
+        return 6, "Jager and Peczarski 2009"
+    if spec == "p4c5":
+        return 5, "Jager and Peczarski 2009"
+    if repeats and pegs == 2:
+        return colours // 2 + 2, "Goddard 2004"
+    if repeats and pegs == 3 and colours >= 5:
+        return (colours - 1) // 3 + 4, "Jager and Peczarski 2009"
+    return None, None
+
+
+def games(max_codes: int):
+    out = []
+    for pegs in range(2, 9):
+        for colours in range(2, 11):
+            for repeats in (True, False):
+                n = colours**pegs if repeats else (math.perm(colours, pegs)
+                                                    if pegs <= colours else 0)
+                if not 0 < n <= max_codes:
+                    continue
+                for black in (False, True):
+                    spec = f"p{pegs}c{colours}" + ("" if repeats else "n") + ("b" if black else "")
+                    out.append((n, spec))
+    out.sort()
+    return [spec for _, spec in out]
+
+
+def _worker(spec, objective, guesses, queue):
+    from optimal_mm import Game
+    from optimal_mm.search import solve
+
+    start = time.perf_counter()
+    sol = solve(Game.from_spec(spec), objective, guesses, jobs=1)
+    seconds = time.perf_counter() - start
+    stats = sol.strategy.validate() if sol.strategy else None
+    queue.put({"value": sol.value, "seconds": round(seconds, 3),
+               "tree_total": stats.total if stats else None,
+               "tree_max": stats.max if stats else None,
+               "first_guess": sol.strategy.root.guess if sol.strategy else None,
+               "states": sol.stats.states})
+
+
+def run_entry(spec, objective, guesses, time_limit):
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_worker, args=(spec, objective, guesses, queue))
+    start = time.perf_counter()
+    proc.start()
+    try:
+        result = queue.get(timeout=time_limit)
+    except Exception:  # queue.Empty: the time limit passed (or the worker died)
+        result = None
+    proc.join(timeout=5)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    if result is None:
+        return {"status": "timeout" if proc.exitcode in (None, -9) else "error",
+                "seconds": round(time.perf_counter() - start, 1)}
+    result["status"] = "solved"
+    return result
+
+
+def save(entries, meta):
+    RESULTS.mkdir(exist_ok=True)
+    doc = {"meta": meta, "entries": entries}
+    tmp = JSON_PATH.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, JSON_PATH)
+    tmp = MD_PATH.with_suffix(".md.tmp")
+    tmp.write_text(markdown(entries, meta))
+    os.replace(tmp, MD_PATH)
+
+
+def markdown(entries, meta) -> str:
+    lines = [
+        "# Proven optima of small Mastermind-family games",
+        "",
+        "Every value below was proven by this project's exact search "
+        "(`python scripts/optimal_tables.py`), on " + meta["machine"] + ", one process per "
+        f"entry (jobs 1), time limit {meta['time_limit']} s each; *s* is the search time in "
+        "seconds, tree replay excluded. Spec: `pPcC`, suffix `n` = no "
+        "repeated colours, `b` = black-only scoring. *t\\** = fewest guesses that always "
+        "suffice; *total* = least number of guesses summed over all secrets (final guess "
+        "included). Agreement with a published value is marked: = agrees, ≠ DISAGREES.",
+        "",
+        "| game | codes | guesses | t* | s | total | average | s | published |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    by_key = {}
+    for e in entries.values():
+        by_key.setdefault((e["codes"], e["spec"], e["guesses"]), {})[e["objective"]] = e
+    for (codes, spec, guesses), objs in sorted(by_key.items()):
+        wc, ex = objs.get("worst-case", {}), objs.get("expected", {})
+
+        def cell(e, key):
+            if not e:
+                return "", ""
+            if e["status"] != "solved":
+                return f"({e['status']})", f"> {e['seconds']}" if e["status"] == "timeout" else ""
+            return str(e[key]), f"{e['seconds']:.2f}"
+
+        t, ts = cell(wc, "value")
+        tot, es = cell(ex, "value")
+        avg = f"{ex['value'] / codes:.4f}" if ex.get("status") == "solved" else ""
+        notes = []
+        for e in (wc, ex):
+            if e and e.get("published") is not None:
+                mark = "=" if e.get("value") == e["published"] else (
+                    "?" if e["status"] != "solved" else "≠")
+                notes.append(f"{e['published']} {mark} ({e['source']})")
+        lines.append(f"| {spec} | {codes} | {guesses} | {t} | {ts} | {tot} | {avg} | {es} | "
+                     f"{'; '.join(notes)} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-codes", type=int, default=5000)
+    parser.add_argument("--time-limit", type=float, default=600)
+    parser.add_argument("--objectives", nargs="*", default=["worst-case", "expected"])
+    parser.add_argument("--guesses", nargs="*", default=["any", "consistent"])
+    parser.add_argument("--only", nargs="*", help="only these specs")
+    parser.add_argument("--redo", action="store_true", help="recompute entries already present")
+    parser.add_argument("--retry-timeouts", action="store_true",
+                        help="recompute entries that timed out (e.g. with a longer limit)")
+    args = parser.parse_args(argv)
+
+    entries = {}
+    if JSON_PATH.exists():
+        entries = json.loads(JSON_PATH.read_text()).get("entries", {})
+    from optimal_mm import Game
+    from optimal_mm.search import solve
+
+    # Load the compiled search once here, so that forked workers time the search only.
+    for guesses in ("any", "consistent"):
+        for objective in ("worst-case", "expected"):
+            solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
+    meta = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+            "time_limit": args.time_limit,
+            "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:])}
+    for spec in args.only or games(args.max_codes):
+        game = Game.from_spec(spec)
+        for guesses in args.guesses:
+            for objective in args.objectives:
+                key = f"{spec}/{guesses}/{objective}"
+                old = entries.get(key)
+                if old and not args.redo and not (
+                        args.retry_timeouts and old["status"] != "solved"):
+                    continue
+                result = run_entry(spec, objective, guesses, args.time_limit)
+                value, source = published(spec, game.pegs, game.colours, game.repeats,
+                                          game.scoring, guesses, objective)
+                result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
+                               "objective": objective, "published": value, "source": source})
+                entries[key] = result
+                save(entries, meta)
+                print(f"{key}: {result['status']} {result.get('value', '')} "
+                      f"({result['seconds']} s)", flush=True)
+    save(entries, meta)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
