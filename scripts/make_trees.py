@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Proven-optimal strategy trees; writes results/trees/<game>-<objective>[...].json.gz.
+
+Each tree is solved by the project's exact search (``optimal_mm.search.solve``),
+replayed on every secret (``Strategy.validate``) and written atomically, with the
+command that made it, its value and the search time in the tree's ``meta``. A
+summary of every tree made so far goes to ``results/optimal_trees.md`` and
+``.json``. The expected-case trees of mastermind and bulls-and-cows are also copied
+into ``optimal_mm/data/`` (``--ship``), where ``optimal-mm play`` finds them.
+
+Long runs lose no finished work: a tree already present (and valid) is kept, unless
+``--redo``. Usage::
+
+    python scripts/make_trees.py                          # every tree below
+    python scripts/make_trees.py --only mastermind-expected --ship
+    python scripts/make_trees.py --list                   # names and commands
+
+Searches run with ``--jobs`` processes (default: all cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TREES = ROOT / "results" / "trees"
+SUMMARY = ROOT / "results" / "optimal_trees"
+DATA = ROOT / "optimal_mm" / "data"
+
+# name: (game, objective, guesses, max_guesses, published value or None, source)
+TREES_TO_MAKE = {
+    "mastermind-worst-case": ("mastermind", "worst-case", "any", None, 5, "Knuth 1977"),
+    "mastermind-expected": ("mastermind", "expected", "any", None, 5625,
+                            "Koyama and Lai 1993"),
+    "mastermind-expected-max5": ("mastermind", "expected", "any", 5, 5626,
+                                 "Koyama and Lai 1993"),
+    "mastermind-worst-case-consistent": ("mastermind", "worst-case", "consistent", None,
+                                         None, None),
+    "mastermind-expected-consistent": ("mastermind", "expected", "consistent", None, 5660,
+                                       "published claim"),
+    "p4c7-worst-case": ("p4c7", "worst-case", "any", None, 6, "Jager and Peczarski 2009"),
+    "p4c7-expected": ("p4c7", "expected", "any", None, 11228, "Ville 2013"),
+    "bulls-and-cows-worst-case": ("bulls-and-cows", "worst-case", "any", None, 7,
+                                  "Jager and Peczarski 2015"),
+    "bulls-and-cows-expected": ("bulls-and-cows", "expected", "any", None, 26274,
+                                "Tanaka 1996"),
+}
+SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
+
+
+def command_line(game, objective, guesses, cap) -> str:
+    cmd = f"optimal-mm solve {game} --objective {objective}"
+    if guesses != "any":
+        cmd += f" --guesses {guesses}"
+    if cap is not None:
+        cmd += f" --max-guesses {cap}"
+    return cmd
+
+
+def make(name: str, jobs: int, redo: bool) -> dict:
+    """Solve one tree (or check the one already there); its summary entry."""
+    from optimal_mm import Game
+    from optimal_mm.search import solve
+    from optimal_mm.tree import Strategy
+
+    spec, objective, guesses, cap, published, source = TREES_TO_MAKE[name]
+    path = TREES / f"{name}.json.gz"
+    game = Game.from_spec(spec)
+    if path.exists() and not redo:
+        strategy = Strategy.load(path)
+        stats = strategy.validate()
+        seconds = strategy.meta.get("seconds")
+        value = stats.max if objective == "worst-case" else stats.total
+        print(f"{name}: kept {path.relative_to(ROOT)} (value {value})", flush=True)
+    else:
+        print(f"{name}: solving ({command_line(spec, objective, guesses, cap)}) ...", flush=True)
+        start = time.perf_counter()
+        sol = solve(game, objective, guesses, cap, jobs=jobs)
+        if sol.strategy is None:
+            raise SystemExit(f"{name}: no tree ({'; '.join(sol.proof)})")
+        strategy = sol.strategy
+        strategy.meta["command"] = command_line(spec, objective, guesses, cap)
+        strategy.meta["proof"] = sol.proof
+        strategy.meta["states"] = sol.stats.states
+        stats = strategy.validate()
+        value = sol.value
+        seconds = round(time.perf_counter() - start, 2)
+        strategy.meta["seconds"] = seconds
+        TREES.mkdir(parents=True, exist_ok=True)
+        strategy.save(path)
+        print(f"{name}: value {value}, {stats}, {seconds} s", flush=True)
+    return {"name": name, "game": spec, "objective": objective, "guesses": guesses,
+            "max_guesses": cap, "value": value, "total": stats.total, "max": stats.max,
+            "average": round(stats.total / stats.secrets, 4),
+            "depth_counts": list(stats.depth_counts), "first_guess": strategy.root.guess,
+            "seconds": seconds, "file": str(path.relative_to(ROOT)),
+            "published": published, "source": source,
+            "command": command_line(spec, objective, guesses, cap)}
+
+
+def write_summary(entries: dict) -> None:
+    doc = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+           "trees": entries}
+    tmp = SUMMARY.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, SUMMARY.with_suffix(".json"))
+    lines = ["# Proven-optimal strategy trees", "",
+             "Made by `python scripts/make_trees.py` on " + doc["machine"] + "; each tree "
+             "is in `results/trees/` and passes `optimal-mm verify`. *value*: the worst case "
+             "(worst-case objective) or the total (expected objective), proven by this "
+             "project's search; *s*: wall time of the search and tree when it was made (all cores; "
+             "for timings on a quiet machine see `bench.md`). "
+             "*published*: the value in the literature (\"published claim\" where it is "
+             "only claimed), = agrees, ≠ differs.", "",
+             "| tree | value | total | average | max | depth counts | first guess | s | "
+             "published |", "|---|---|---|---|---|---|---|---|---|"]
+    for name in TREES_TO_MAKE:
+        e = entries.get(name)
+        if e is None:
+            continue
+        pub = ""
+        if e["published"] is not None:
+            mark = "=" if e["value"] == e["published"] else "≠"
+            pub = f"{e['published']} {mark} ({e['source']})"
+        lines.append(f"| [{name}](trees/{name}.json.gz) | {e['value']} | {e['total']} | "
+                     f"{e['average']} | {e['max']} | {'/'.join(map(str, e['depth_counts']))} "
+                     f"| {e['first_guess']} | {e['seconds']} | {pub} |")
+    tmp = SUMMARY.with_suffix(".md.tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    os.replace(tmp, SUMMARY.with_suffix(".md"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", choices=list(TREES_TO_MAKE), metavar="NAME",
+                        help="only these trees (default: all)")
+    parser.add_argument("--jobs", type=int, default=-1)
+    parser.add_argument("--redo", action="store_true", help="solve again even if present")
+    parser.add_argument("--ship", action="store_true",
+                        help="copy the mastermind and bulls-and-cows expected trees into "
+                             "optimal_mm/data/ for the player")
+    parser.add_argument("--list", action="store_true", help="list the trees and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (spec, obj, guesses, cap, *_rest) in TREES_TO_MAKE.items():
+            print(f"{name}: {command_line(spec, obj, guesses, cap)}")
+        return 0
+    entries = {}
+    if SUMMARY.with_suffix(".json").exists():
+        entries = json.loads(SUMMARY.with_suffix(".json").read_text()).get("trees", {})
+    for name in args.only or list(TREES_TO_MAKE):
+        entries[name] = make(name, args.jobs, args.redo)
+        write_summary(entries)
+        if args.ship and name in SHIPPED:
+            DATA.mkdir(exist_ok=True)
+            target = DATA / f"{SHIPPED[name]}.json.gz"
+            tmp = target.with_suffix(".tmp")
+            shutil.copyfile(TREES / f"{name}.json.gz", tmp)
+            os.replace(tmp, target)
+            print(f"{name}: shipped as {target.relative_to(ROOT)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
