@@ -1,0 +1,88 @@
+"""The shipped results are what they claim: every tree replays, every table agrees.
+
+These tests read ``results/`` and ``optimal_mm/data/`` as a user would receive them:
+each tree must pass ``optimal-mm verify`` (every secret replayed, declared stats
+matched), its value must be the one the summary tables state, and wherever a table
+cites a published value for a solved entry, our proven value must equal it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from optimal_mm.cli import main
+from optimal_mm.player import load_shipped_strategy
+from optimal_mm.game import Game
+from optimal_mm.tree import Strategy
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+TREE_FILES = sorted((RESULTS / "trees").glob("*.json.gz"))
+DATA_FILES = sorted((ROOT / "optimal_mm" / "data").glob("*.json.gz"))
+
+
+def _load_json(name):
+    path = RESULTS / name
+    if not path.exists():
+        pytest.skip(f"{name} not generated")
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("path", TREE_FILES + DATA_FILES, ids=lambda p: p.name)
+def test_shipped_tree_verifies(path, capsys):
+    assert main(["verify", str(path)]) == 0
+    assert "OK: all" in capsys.readouterr().out
+
+
+def test_optimal_tree_summary_matches_trees():
+    summary = _load_json("optimal_trees.json")["trees"]
+    assert summary, "no optimal trees listed"
+    for name, entry in summary.items():
+        strategy = Strategy.load(ROOT / entry["file"])
+        stats = strategy.validate()
+        assert strategy.optimal, name
+        expected_value = stats.max if entry["objective"] == "worst-case" else stats.total
+        assert entry["value"] == expected_value, name
+        assert strategy.objective == ("worst-case" if entry["objective"] == "worst-case"
+                                      else "expected"), name
+        if entry["max_guesses"] is not None:
+            assert stats.max <= entry["max_guesses"], name
+        if entry["published"] is not None and entry["source"] != "published claim":
+            assert entry["value"] == entry["published"], name
+
+
+@pytest.mark.parametrize("name", ["mastermind", "bulls-and-cows"])
+def test_player_ships_an_optimal_tree(name):
+    game = Game.from_spec(name)
+    strategy = load_shipped_strategy(game)
+    if strategy is None:
+        pytest.skip(f"no tree shipped for {name}")
+    stats = strategy.validate()
+    assert strategy.optimal and strategy.objective == "expected"
+    assert stats.total == {"mastermind": 5625, "bulls-and-cows": 26274}[name]
+
+
+def test_optimal_table_agrees_with_published_values():
+    entries = _load_json("optimal_table.json")["entries"]
+    solved = [e for e in entries.values() if e["status"] == "solved"]
+    assert solved
+    for e in solved:
+        if e["published"] is not None:
+            assert e["value"] == e["published"], (e["spec"], e["guesses"], e["objective"])
+        # the tree the search built attains the value it reports
+        key = "tree_max" if e["objective"] == "worst-case" else "tree_total"
+        assert e[key] == e["value"], (e["spec"], e["guesses"], e["objective"])
+
+
+def test_optimal_table_is_monotone_in_the_guess_rule():
+    # Restricting guesses to consistent codes can never help: value(any) <= value(consistent).
+    entries = _load_json("optimal_table.json")["entries"]
+    for key, e in entries.items():
+        if e["guesses"] != "any" or e["status"] != "solved":
+            continue
+        other = entries.get(key.replace("/any/", "/consistent/"))
+        if other and other["status"] == "solved":
+            assert e["value"] <= other["value"], key
