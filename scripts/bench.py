@@ -63,6 +63,59 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def depth3_tree(spec: str) -> dict:
+    """Size of the depth-3 guess tree, without and with this project's reduction.
+
+    Counted are the guesses to evaluate at depth 3: every sequence guess 1, answer 1,
+    guess 2, answer 2, guess 3 in which both answers are possible (not all black) and
+    leave at least one secret. Without symmetry every code is a candidate at every
+    level. With it, guess 1 ranges over the orbits of the full group, guess 2 over
+    the orbits of the group fixing guess 1 and its part (what ``solve`` tries at the
+    top of the tree), and guess 3 over the guesses that differ by more than dead
+    colours (what the compiled search tries below). The literature reports about
+    4 x 10**11 such states for Mastermind cut to about 415 million by symmetry.
+    """
+    import numpy as np
+
+    from optimal_mm import Game
+    from optimal_mm._search import _live_guesses
+    from optimal_mm.game import partition_counts
+    from optimal_mm.symmetry import orbit_representatives
+
+    game = Game.from_spec(spec)
+    n, win = game.n_codes, game.win
+    everything = np.arange(n, dtype=np.int64)
+    table = game.answer_table()
+    live_cache = {}
+
+    def live(part):
+        present = np.zeros(game.colours, dtype=bool)
+        present[np.unique(game.codes[part])] = True
+        key = present.tobytes()
+        if key not in live_cache:
+            live_cache[key] = len(_live_guesses(everything, game.codes, part, game.colours,
+                                                game.repeats))
+        return live_cache[key]
+
+    def parts(g, secrets):
+        row = table[g][secrets]
+        return [secrets[row == a] for a in np.unique(row) if a != win]
+
+    plain = 0
+    for g1 in range(n):
+        for p1 in parts(g1, everything):
+            counts = partition_counts(game, everything, p1)
+            counts[:, win] = 0
+            plain += int((counts > 0).sum()) * n
+    reduced = 0
+    for r1 in orbit_representatives(game, []):
+        for p1 in parts(int(r1), everything):
+            for r2 in orbit_representatives(game, [int(r1)], secrets=p1):
+                reduced += sum(live(p2) for p2 in parts(int(r2), p1))
+    return {"game": spec, "without": plain, "with": reduced,
+            "ratio": round(plain / reduced, 1)}
+
+
 def run_once(game, objective, extra, jobs, timeout, symmetry=True):
     cmd = [sys.executable, "-m", "optimal_mm", "solve", game, "--objective", objective,
            "--jobs", str(jobs), "--stats", "--quiet", "-o", "-", *extra]
@@ -132,10 +185,11 @@ def main(argv=None) -> int:
                 off = None
             symmetry_rows.append({"game": game, "objective": objective, "with": on,
                                   "without": off})
+    tree_rows = [] if args.no_symmetry_compare else [depth3_tree("mastermind")]
 
     report = {"machine": machine, "jobs": args.jobs, "repeat": args.repeat,
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
-              "symmetry": symmetry_rows,
+              "symmetry": symmetry_rows, "depth3_tree": tree_rows,
               "command": "python scripts/bench.py " + " ".join(argv or sys.argv[1:])}
     RESULTS.mkdir(exist_ok=True)
     write(RESULTS / "bench.json", json.dumps(report, indent=2) + "\n")
@@ -178,6 +232,14 @@ def markdown(report) -> str:
                          f"{wo.get('states', 'timeout')} | {w['guesses_evaluated']:,} | "
                          f"{wo.get('guesses_evaluated', 'timeout')} | {w['wall_s']:.2f} | "
                          f"{wo.get('wall_s', float('nan')):.2f} |")
+    for t in report.get("depth3_tree", []):
+        lines += ["", "## The depth-3 guess tree", "",
+                  f"Guesses to evaluate at depth 3 of {t['game']} (guess, answer, guess, "
+                  f"answer, guess; answers possible and not all black): {t['without']:,} "
+                  f"without symmetry, {t['with']:,} with this project's reduction (orbits of "
+                  f"the full group for guess 1, of the group fixing guess 1 and its part for "
+                  f"guess 2, dead colours for guess 3): {t['ratio']:,}x fewer. The "
+                  f"literature reports about 415 million after reduction."]
     return "\n".join(lines) + "\n"
 
 
