@@ -40,3 +40,13 @@ class InconsistentAnswersError(OptimalMMError):
 
 class UnknownHeuristicError(OptimalMMError):
     """A heuristic name that :mod:`optimal_mm.heuristics` does not know."""
+
+
+class InvalidOptionError(OptimalMMError):
+    """An option value that cannot be parsed or does not fit the others (a size, a
+    scheduler without the dask backend)."""
+
+
+class MissingDependencyError(OptimalMMError):
+    """An optional dependency that the requested feature needs is not installed; the
+    message says what to install."""

@@ -1,11 +1,12 @@
 """Progress of a long search, told to a person watching it.
 
 The search (:mod:`optimal_mm.search`) runs in *phases* (one first guess solved
-exactly, its rivals searched against it, one worst-case depth tested), each a batch of
-top-level tasks. It tells a :class:`Progress` four things: a phase starts with so many
-tasks (some perhaps already in the checkpoint), a task is done, the best value and
-the proven bound have changed, and a one-line message. How that is shown depends on
-where it goes:
+exactly, its rivals searched against it, one first guess tried at one worst-case
+depth), each a batch of top-level tasks. It tells a :class:`Progress` four things: a
+phase starts with so many tasks (some perhaps already in the checkpoint), a task is
+done, the best value and the proven bound have changed, and a one-line message (and,
+by :meth:`Progress.reset`, that another objective starts: forget the values). How
+that is shown depends on where it goes:
 
 * on a terminal, :class:`BarProgress` draws a tqdm bar per phase: tasks done of
   total, elapsed and ETA, with the best value and bound after it;
@@ -54,6 +55,10 @@ class Progress:
     def update(self, best=None, bound=None) -> None:
         """The best value found so far and the proven bound (``None``: unchanged)."""
 
+    def reset(self) -> None:
+        """Forget the best value and bound: another objective starts (the expected
+        search that follows the worst case in ``worst-then-expected``)."""
+
     def message(self, text: str) -> None:
         """A one-line remark (a first guess solved, a depth refuted)."""
 
@@ -99,6 +104,9 @@ class _Counting(Progress):
             self.best = best
         if bound is not None:
             self.bound = bound
+
+    def reset(self):
+        self.best = self.bound = None
 
     def _values(self) -> str:
         parts = []
@@ -194,6 +202,10 @@ class BarProgress(_Counting):
 
     def update(self, best=None, bound=None):
         super().update(best, bound)
+        self._postfix()
+
+    def reset(self):
+        super().reset()
         self._postfix()
 
     def message(self, text):

@@ -34,23 +34,45 @@ How the work is split
     in order of their largest part; a first guess proves ``t`` when all its parts
     are feasible within ``t - 1``; ``t`` is refuted when none does.
 
+Long runs (see ``docs/LONG_RUNS.md``)
+    Every batch of tasks reports to a :class:`~optimal_mm.progress.Progress` (one
+    *phase* per batch: a first guess solved exactly, its rivals, one worst-case depth
+    and first guess). With a checkpoint directory, each finished task is stored in a
+    :class:`~optimal_mm.checkpoint.Checkpoint` as soon as the parent process receives
+    it, and looked up before anything is dispatched, so a killed search rerun with
+    the same arguments computes only what is missing and ends with the same value
+    and the same tree. Tasks are keyed by their own arguments (the secrets of a part
+    hashed); the run key (:meth:`Solver.run_key`) holds the rest, and deliberately
+    not the number of jobs, the backend or the table size, which change how fast a
+    task runs but not its result.
+
 Memory: the answer table (``N**2`` bytes) plus, per process, a transposition table
-of at most ``table_entries`` states (about 40 bytes each; new states are not stored
-once it is full).
+of at most ``table_entries`` states per objective (about 42-56 bytes each as
+measured, :data:`TABLE_ENTRY_BYTES` counted; new states are not stored once it is
+full), plus the interpreter and compiled code (:data:`PROCESS_BYTES`). With a
+``memory_limit``, :class:`Solver` refuses a run whose fixed part does not fit and
+shrinks ``table_entries`` so that the rest does (:meth:`Solver.memory_plan`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import __version__
 from . import _search
-from .errors import InfeasibleError, InvalidGameError, TooLargeError
+from .checkpoint import Checkpoint, task_key
+from .errors import (InfeasibleError, InvalidGameError, InvalidOptionError,
+                     MissingDependencyError, TooLargeError)
 from .game import Game, partition_counts
+from .progress import CallbackProgress, Progress
 from .symmetry import orbit_representatives
 from .tree import Node, Strategy
 
@@ -58,6 +80,15 @@ OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
 #: Exact search refuses games with more codes than this (see :func:`check_feasible`).
 MAX_EXACT_CODES = 12_000
 DEFAULT_TABLE_ENTRIES = 8_000_000
+#: Bytes counted per transposition-table entry. A numba typed ``Dict`` int64 -> int64
+#: was measured at 42 to 56 bytes per entry (1, 3 and 8 million entries, numba 0.68:
+#: 24 bytes of hash, key and value, plus the index, more just after it doubles);
+#: rounded up for the moment of a resize, when old and new arrays coexist.
+TABLE_ENTRY_BYTES = 64
+#: Bytes counted per process for the interpreter, numpy, numba and the compiled
+#: search (a worker measured about 155 MB resident before its first table entry).
+PROCESS_BYTES = 160 * 2**20
+BACKENDS = ("loky", "threading", "dask")
 
 
 def check_feasible(game: Game) -> None:
@@ -105,6 +136,8 @@ class Solution:
     stats: SearchStats
     seconds: float
     proof: list[str] = field(default_factory=list)
+    #: Tasks read back from the checkpoint rather than computed in this run.
+    resumed: int = 0
 
     @property
     def feasible(self) -> bool:
@@ -232,6 +265,69 @@ def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree
     return ok, tree, ctx.counters[:4] - before[:4]
 
 
+def _remote(fn, index, parent_pid, args):
+    """Run one task away from the parent: ``(index, result)``.
+
+    The index lets results arrive in any order. A worker process ignores Ctrl-C
+    (a terminal sends it to the whole process group): the parent alone decides to
+    stop, keeps what has been saved, and ends the workers itself.
+    """
+    if os.getpid() != parent_pid and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return index, fn(*args)
+
+
+def physical_memory() -> int | None:
+    """Bytes of physical memory of this machine, or ``None`` where unknown."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size_text(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} TiB"  # pragma: no cover
+
+
+@dataclass
+class MemoryPlan:
+    """What a run will hold in memory on this machine, at most.
+
+    ``processes`` hold an answer table and transposition tables each (the parent
+    included: it runs single tasks itself); ``helpers`` only the interpreter (dask
+    nannies). Workers of a remote dask cluster are not counted: their memory is
+    their own machines' concern (``dask worker --memory-limit``).
+    """
+
+    processes: int
+    helpers: int
+    answer_table: int
+    tables: int
+    entries: int
+
+    @property
+    def fixed(self) -> int:
+        """Bytes that do not depend on the table size."""
+        return (self.processes * (self.answer_table + PROCESS_BYTES)
+                + self.helpers * PROCESS_BYTES)
+
+    @property
+    def total(self) -> int:
+        """Bytes with every transposition table full."""
+        return self.fixed + self.processes * self.tables * self.entries * TABLE_ENTRY_BYTES
+
+    def __str__(self) -> str:
+        return (f"about {_size_text(self.total)} for {self.processes} process"
+                f"{'es' if self.processes > 1 else ''} (answer table "
+                f"{_size_text(self.answer_table)} and {self.tables} table"
+                f"{'s' if self.tables > 1 else ''} of {self.entries:,} entries each, plus "
+                f"{_size_text(PROCESS_BYTES)} of interpreter)")
+
+
 # ---------------------------------------------------------------------------
 # The solver
 # ---------------------------------------------------------------------------
@@ -246,19 +342,46 @@ class Solver:
         Cut guesses to one per orbit at the top two levels (``False`` for comparison).
     jobs : int
         Worker processes (joblib); ``-1`` or ``None`` means all cores, 1 runs in-process.
-    backend : str
-        joblib backend (``"loky"`` by default).
+        With ``backend="dask"`` and no scheduler, the number of local dask workers.
+    backend : {"loky", "threading", "dask"}
+        joblib backend (``"loky"`` by default). ``"threading"`` gains nothing (the
+        compiled search holds the GIL) but is handy for debugging. ``"dask"`` sends
+        tasks to a dask cluster: the one at ``scheduler``, or a ``LocalCluster`` of
+        ``jobs`` single-threaded worker processes started for the run.
     table_entries : int
-        Capacity of each process's transposition table.
-    progress : callable, optional
-        Called with a one-line message as phases and tasks complete.
+        Capacity of each process's transposition table (per objective).
+    progress : Progress or callable, optional
+        A :class:`~optimal_mm.progress.Progress`, told of phases, finished tasks, the
+        best value and bound; a plain callable gets the one-line messages only.
+    checkpoint : path-like, optional
+        Directory where finished tasks are stored and from which a rerun resumes.
+    scheduler : str, optional
+        Address of a dask scheduler (``tcp://host:8786``); only with ``backend="dask"``.
+    memory_limit : int, optional
+        Bytes this machine may spend on the run (see :meth:`memory_plan`): a run
+        whose answer tables alone exceed it is refused with
+        :class:`~optimal_mm.errors.TooLargeError`, otherwise ``table_entries`` is cut
+        to fit. ``None`` checks nothing.
+
+    Attributes
+    ----------
+    checkpoint : Checkpoint or None
+        The store of the last run (its ``loaded``, ``stored`` and ``rejected``
+        counters say what it did), kept after the run ends or is interrupted.
     """
 
     def __init__(self, game: Game, guesses: str = "any", symmetry: bool = True,
                  jobs: int | None = None, backend: str = "loky",
-                 table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None):
+                 table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None,
+                 checkpoint=None, scheduler: str | None = None,
+                 memory_limit: int | None = None):
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
+        if scheduler is not None and backend != "dask":
+            raise InvalidOptionError(f"a scheduler ({scheduler}) needs backend 'dask', "
+                                     f"got {backend!r}")
+        if int(table_entries) < 0:
+            raise InvalidOptionError(f"table entries must be 0 or more, got {table_entries}")
         check_feasible(game)
         self.game = game
         self.guesses = guesses
@@ -266,21 +389,239 @@ class Solver:
         self.symmetry = symmetry
         self.jobs = os.cpu_count() or 1 if jobs in (None, -1, 0) else int(jobs)
         self.backend = backend
+        self.scheduler = scheduler
         self.entries = int(table_entries)
-        self.progress = progress or (lambda message: None)
+        if progress is None:
+            progress = Progress()
+        elif not isinstance(progress, Progress):
+            progress = CallbackProgress(progress)
+        self.progress = progress
+        self.checkpoint_dir = checkpoint
+        self.checkpoint: Checkpoint | None = None
+        self.memory_limit = None if memory_limit is None else int(memory_limit)
         self.stats = SearchStats()
+        self._client = self._cluster = None
+        self._depth = 0
+        self._resumed = 0
+        if self.memory_limit is not None:
+            plan = self.memory_plan("expected")
+            if plan.fixed > self.memory_limit:
+                raise TooLargeError(
+                    f"{game.spec} needs {_size_text(plan.fixed)} before any table entry "
+                    f"({plan.processes} process{'es' if plan.processes > 1 else ''} with "
+                    f"the {_size_text(plan.answer_table)} answer table and "
+                    f"{_size_text(PROCESS_BYTES)} of interpreter each), over the memory "
+                    f"limit of {_size_text(self.memory_limit)}; use fewer --jobs or raise "
+                    f"--memory-limit")
         self._ctx = _context(game, self.consistent, self.entries)
 
-    # -------------------------------------------------------------- running
-    def _run(self, fn, arg_lists):
-        """Run tasks (each a tuple of arguments after the common ones), in order."""
-        common = (self.game, self.consistent, self.entries, self.symmetry)
-        if self.jobs == 1 or len(arg_lists) <= 1:
-            return [fn(*common, *args) for args in arg_lists]
-        from joblib import Parallel, delayed
+    # ------------------------------------------------------- run key, memory
+    def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
+        """What a task's result depends on besides its own arguments.
 
-        with Parallel(n_jobs=self.jobs, backend=self.backend) as parallel:
-            return parallel(delayed(fn)(*common, *args) for args in arg_lists)
+        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction and
+        the package version. Not the number of jobs, the backend or the table size:
+        they change how fast a task runs, never its result (the search is exact and
+        picks among equal guesses in a fixed order), so a run may resume with others.
+
+        >>> Solver(Game.from_spec("p2c3"), jobs=1).run_key("expected")["game"]
+        'p2c3'
+        """
+        return {"game": self.game.spec, "alphabet": self.game.alphabet,
+                "objective": objective, "guesses": self.guesses, "max_guesses": max_guesses,
+                "symmetry": bool(self.symmetry), "version": __version__}
+
+    def memory_plan(self, objective: str, entries: int | None = None) -> MemoryPlan:
+        """The most memory the run may take on this machine, as a :class:`MemoryPlan`.
+
+        >>> plan = Solver(Game.from_spec("mastermind"), jobs=1).memory_plan("expected")
+        >>> plan.processes, plan.answer_table, plan.tables
+        (1, 1679616, 1)
+        """
+        tables = 2 if objective == "worst-then-expected" else 1
+        helpers = 0
+        if self.backend == "dask":
+            processes = 1 if self.scheduler else self.jobs + 1
+            helpers = 0 if self.scheduler else self.jobs
+        elif self.jobs > 1 and self.backend != "threading":
+            processes = self.jobs + 1
+        else:
+            processes = 1
+        return MemoryPlan(processes, helpers, self.game.table_bytes(), tables,
+                          self.entries if entries is None else entries)
+
+    def _fit_memory(self, objective: str) -> None:
+        """Cut ``table_entries`` so that the plan fits ``memory_limit``."""
+        if self.memory_limit is None:
+            return
+        plan = self.memory_plan(objective)
+        if plan.fixed > self.memory_limit:
+            raise TooLargeError(f"{self.game.spec} {objective} needs {plan}, over the memory "
+                                f"limit of {_size_text(self.memory_limit)}")
+        if plan.total <= self.memory_limit:
+            return
+        per_entry = plan.processes * plan.tables * TABLE_ENTRY_BYTES
+        entries = (self.memory_limit - plan.fixed) // per_entry
+        self.progress.message(
+            f"transposition tables cut from {self.entries:,} to {entries:,} entries per "
+            f"process to fit the memory limit of {_size_text(self.memory_limit)} "
+            f"(the search may be slower, never wrong)")
+        self.entries = int(entries)
+        self._ctx = _context(self.game, self.consistent, self.entries)
+
+    # -------------------------------------------------------------- session
+    @contextlib.contextmanager
+    def _session(self, objective: str, max_guesses):
+        """Around one public search: checkpoint, memory plan, backend, clean-up.
+
+        Nested calls (``worst_then_expected`` runs two searches) share the outer one.
+        """
+        outer = self._depth == 0
+        if outer:
+            self._resumed = 0
+            self._fit_memory(objective)
+            self.checkpoint = None
+            if self.checkpoint_dir is not None:
+                self.checkpoint = Checkpoint(self.checkpoint_dir,
+                                             self.run_key(objective, max_guesses))
+        self._depth += 1
+        try:
+            if outer and self.backend == "dask":
+                self._connect()
+            yield
+        except KeyboardInterrupt:
+            if outer:
+                self._stop_workers()
+            raise
+        finally:
+            self._depth -= 1
+            if outer:
+                self._disconnect()
+                self.progress.close()
+
+    def _connect(self) -> None:
+        """Open the dask client (and the local cluster when there is no scheduler)."""
+        try:
+            import distributed
+        except ImportError:
+            raise MissingDependencyError(
+                "the dask backend needs dask.distributed, which is not installed: "
+                "pip install 'optimal_mm[dask]'") from None
+        if self.scheduler:
+            try:
+                self._client = distributed.Client(self.scheduler, timeout=30)
+            except (OSError, TimeoutError) as exc:
+                raise InvalidOptionError(
+                    f"cannot reach the dask scheduler at {self.scheduler}: {exc}") from None
+        else:
+            self._cluster = distributed.LocalCluster(
+                n_workers=self.jobs, threads_per_worker=1, processes=True,
+                dashboard_address=None)
+            self._client = distributed.Client(self._cluster)
+        self.progress.message(f"dask: {self._width()} worker threads at "
+                              f"{self._client.scheduler.address}")
+
+    def _disconnect(self) -> None:
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        with contextlib.suppress(Exception):
+            if client is not None:
+                client.close()
+        with contextlib.suppress(Exception):
+            if cluster is not None:
+                cluster.close()
+
+    def _stop_workers(self) -> None:
+        """After Ctrl-C: make sure no worker goes on computing for nothing."""
+        if self.backend == "loky":
+            # joblib aborts its own call; this also ends the pool it keeps for reuse.
+            with contextlib.suppress(Exception):
+                from joblib.externals.loky import reusable_executor
+
+                executor = getattr(reusable_executor, "_executor", None)
+                if executor is not None:
+                    executor.shutdown(wait=True, kill_workers=True)
+        self._disconnect()
+
+    def _width(self) -> int:
+        """How many tasks run at once."""
+        if self._client is not None:
+            return max(1, sum(self._client.nthreads().values()))
+        return self.jobs
+
+    # -------------------------------------------------------------- running
+    def _known(self, fn, arg_lists):
+        """Task keys and the results already in the checkpoint (``None`` where missing)."""
+        if self.checkpoint is None:
+            return [None] * len(arg_lists), [None] * len(arg_lists)
+        keys = [task_key(fn.__name__, args) for args in arg_lists]
+        results = [self.checkpoint.get(key) for key in keys]
+        self._resumed += sum(r is not None for r in results)
+        return keys, results
+
+    def _execute(self, fn, arg_lists, indices, keys, sink) -> None:
+        """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
+
+        Each result is saved to the checkpoint (in this process) before anything else
+        happens to it, and counted as progress.
+        """
+        common = (self.game, self.consistent, self.entries, self.symmetry)
+
+        def finished(i, result):
+            if self.checkpoint is not None:
+                self.checkpoint.put(keys[i], result)
+            sink(i, result)
+            self.progress.advance()
+
+        if not indices:
+            return
+        if self._client is None and (self.jobs == 1 or len(indices) == 1):
+            for i in indices:
+                finished(i, fn(*common, *arg_lists[i]))
+            return
+        from joblib import Parallel, delayed, parallel_config
+
+        if self._client is not None:
+            config = parallel_config(backend="dask", client=self._client)
+            n_jobs = self._width()
+        else:
+            config = parallel_config(backend=self.backend)
+            n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
+        pid = os.getpid()
+        with config:
+            results = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")(
+                delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
+            try:
+                for i, result in results:
+                    finished(i, result)
+            finally:
+                # Ends the workers' current tasks if we leave early (Ctrl-C).
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    results.close()
+
+    def _run(self, fn, arg_lists, label: str | None = None, on_result=None):
+        """Run tasks (each a tuple of arguments after the common ones), results in order.
+
+        With ``label``, the batch is a progress phase. ``on_result(i, result)`` is
+        called for each task read back or finished, in the order they come.
+        """
+        keys, results = self._known(fn, arg_lists)
+        missing = [i for i, r in enumerate(results) if r is None]
+        if label is not None:
+            self.progress.phase(label, len(arg_lists), len(arg_lists) - len(missing))
+
+        def sink(i, result):
+            results[i] = result
+            if on_result is not None:
+                on_result(i, result)
+
+        if on_result is not None:
+            for i, r in enumerate(results):
+                if r is not None:
+                    on_result(i, r)
+        self._execute(fn, arg_lists, missing, keys, sink)
+        return results
 
     def _root(self):
         game, ctx = self.game, self._ctx
@@ -307,6 +648,10 @@ class Solver:
 
         meta = {"solver": f"optimal_mm {__version__}", "seconds": round(seconds, 3),
                 "symmetry": self.symmetry, "jobs": self.jobs}
+        if self.backend != "loky":
+            meta["backend"] = self.backend
+        if self.checkpoint is not None:
+            meta["resumed_tasks"] = self._resumed
         meta.update(extra)
         strategy = Strategy(game, build(tree), self.guesses, objective, cap, optimal, meta=meta)
         strategy.declared = strategy.validate()
@@ -315,16 +660,22 @@ class Solver:
     # ----------------------------------------------------------- worst case
     def worst_case(self, max_guesses: int | None = None) -> Solution:
         """Find ``t*`` (or test one cap) and a tree within it."""
+        with self._session("worst-case", max_guesses):
+            return self._worst_case(max_guesses)
+
+    def _worst_case(self, max_guesses):
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
         counting = next(d for d in range(1, _search.NO_CAP + 1) if ctx.lb[d, n] < _search.INF)
         proof = []
+        self.progress.reset()
         if max_guesses is not None:
             depths = [max_guesses]
         else:
             depths = range(counting, _search.NO_CAP + 1)
+            self.progress.update(bound=counting)
         order = self._wc_order(reps, secrets)
         for d in depths:
             if d < counting:
@@ -336,16 +687,19 @@ class Solver:
                 g, subtrees = found
                 seconds = time.perf_counter() - start
                 tree = (g, dict(subtrees))
+                self.progress.update(best=d)
                 # With a cap, only that cap was tested: t* itself may be smaller.
                 strategy = self._strategy("worst-case", d, tree, max_guesses is None, seconds,
                                           {})
                 return Solution(game, "worst-case", self.guesses, d, d, strategy, self.stats,
-                                seconds, proof)
+                                seconds, proof, self._resumed)
             proof.append(f"{d} guesses: impossible ({len(order)} first-guess classes refuted)")
-            self.progress(proof[-1])
+            if max_guesses is None:
+                self.progress.update(bound=d + 1)
+            self.progress.message(proof[-1])
         seconds = time.perf_counter() - start
         return Solution(game, "worst-case", self.guesses, max_guesses, None, None, self.stats,
-                        seconds, proof)
+                        seconds, proof, self._resumed)
 
     def _wc_order(self, reps, secrets):
         counts = partition_counts(self.game, reps, secrets)
@@ -365,25 +719,41 @@ class Solver:
                 continue
             if d == 1:
                 continue
+            args = [(g, p, d - 1, True) for _, p in parts]
+            keys, results = self._known(_wc_part_task, args)
+            missing = [i for i, r in enumerate(results) if r is None]
+            self.progress.phase(f"worst case within {d}: first guess {self.game.code_str(g)}",
+                                len(args), len(args) - len(missing))
+            for r in results:
+                if r is not None:
+                    self.stats.add(r[2])
+
+            def sink(i, result):
+                results[i] = result
+                self.stats.add(result[2])
+
             # Parts go out a batch (one per job) at a time, largest first: the first
             # infeasible part refutes the guess, and the rest need not be searched.
-            results = []
-            for i in range(0, len(parts), self.jobs):
-                batch = self._run(_wc_part_task, [(g, p, d - 1, True)
-                                                  for _, p in parts[i:i + self.jobs]])
-                for _, _, counters in batch:
-                    self.stats.add(counters)
-                results.extend(batch)
-                if not all(ok for ok, _, _ in batch):
-                    break
-            if len(results) == len(parts) and all(ok for ok, _, _ in results):
-                self.progress(f"{d} guesses: feasible with first guess {self.game.code_str(g)}")
-                return g, {a: tree for (a, _), (_, tree, _) in zip(parts, results)}
+            # Parts already in the checkpoint count without being searched again.
+            refuted = any(r is not None and not r[0] for r in results)
+            width = self._width()
+            while missing and not refuted:
+                batch, missing = missing[:width], missing[width:]
+                self._execute(_wc_part_task, args, batch, keys, sink)
+                refuted = not all(results[i][0] for i in batch)
+            if not refuted:
+                self.progress.message(f"{d} guesses: feasible with first guess "
+                                      f"{self.game.code_str(g)}")
+                return g, {a: r[1] for (a, _), r in zip(parts, results)}
         return None
 
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None) -> Solution:
         """The least total number of guesses, with a tree that attains it."""
+        with self._session("expected", max_guesses):
+            return self._expected(max_guesses)
+
+    def _expected(self, max_guesses):
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
@@ -394,7 +764,7 @@ class Solver:
         if ctx.lb[d, n] >= _search.INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
-                            [f"{d} guesses: impossible by the counting bound"])
+                            [f"{d} guesses: impossible by the counting bound"], self._resumed)
         # Order first guesses by the balanced-tree bound on their total.
         bounds = {}
         for g in reps:
@@ -406,25 +776,30 @@ class Solver:
         order = sorted(bounds, key=lambda g: (bounds[g][0], g))
         if not order:
             raise InfeasibleError("no first guess splits the secrets")
+        self.progress.reset()
+        self.progress.update(bound=bounds[order[0]][0])
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, _search.INF, None
         for g in order:
             parts = bounds[g][1]
             results = self._run(_exp_part_task, [(g, p, _search.INF, child_d, True)
-                                                  for _, p in parts])
+                                                  for _, p in parts],
+                                f"expected: first guess {game.code_str(g)} exact")
             for _, _, counters in results:
                 self.stats.add(counters)
             if all(v < _search.INF for v, _, _ in results):
                 best_g = g
                 best_value = n + sum(v for v, _, _ in results)
                 best_trees = {a: t for (a, _), (_, t, _) in zip(parts, results)}
-                self.progress(f"first guess {game.code_str(g)}: total {best_value}")
+                self.progress.update(best=best_value)
+                self.progress.message(f"first guess {game.code_str(g)}: total {best_value}")
                 break
-            self.progress(f"first guess {game.code_str(g)}: impossible within {d} guesses")
+            self.progress.message(f"first guess {game.code_str(g)}: impossible within {d} "
+                                  f"guesses")
         if best_g is None:
             proof.append(f"impossible within {d} guesses")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
-                            self.stats, time.perf_counter() - start, proof)
+                            self.stats, time.perf_counter() - start, proof, self._resumed)
         # Phase 2: every other first guess whose bound is below the incumbent.
         rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
         args = []
@@ -433,7 +808,18 @@ class Solver:
             args.append((g, [p for _, p in parts],
                          [int(ctx.lb[child_d, len(p)]) for _, p in parts], n, best_value,
                          child_d))
-        results = self._run(_exp_guess_task, args)
+        # The proven bound is the least of the incumbent and of the rivals' own
+        # bounds (their exact totals once known); it rises as rivals are refuted.
+        open_bounds = {g: bounds[g][0] for g in rivals}
+
+        def rival_done(i, result):
+            value = result[0]
+            open_bounds[rivals[i]] = best_value if value is None else value
+            self.progress.update(bound=min([best_value, *open_bounds.values()]))
+
+        results = self._run(_exp_guess_task, args,
+                            f"expected: {len(rivals)} rivals against total {best_value}",
+                            rival_done)
         improved = []
         for g, (value, counters) in zip(rivals, results):
             self.stats.add(counters)
@@ -446,9 +832,12 @@ class Solver:
         if improved:
             best_value, _, best_g = min(improved)
             proof.append(f"first guess {game.code_str(best_g)} proved better: total {best_value}")
+            self.progress.update(best=best_value)
+            self.progress.message(proof[-1])
             parts = bounds[best_g][1]
             results = self._run(_exp_part_task, [(best_g, p, _search.INF, child_d, True)
-                                                  for _, p in parts])
+                                                  for _, p in parts],
+                                f"expected: first guess {game.code_str(best_g)} tree")
             for _, _, counters in results:
                 self.stats.add(counters)
             best_trees = {a: t for (a, _), (_, t, _) in zip(parts, results)}
@@ -458,19 +847,38 @@ class Solver:
         if strategy.declared.total != best_value:  # a broken invariant, never user input
             raise AssertionError(f"tree total {strategy.declared.total} != value {best_value}")
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
-                        self.stats, seconds, proof)
+                        self.stats, seconds, proof, self._resumed)
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""
-        wc = self.worst_case()
-        if wc.value is None:
-            return wc
-        sol = self.expected(max_guesses=wc.value)
+        with self._session("worst-then-expected", None):
+            wc = self.worst_case()
+            if wc.value is None:
+                return wc
+            sol = self.expected(max_guesses=wc.value)
         sol.objective = "worst-then-expected"
         sol.proof = wc.proof + sol.proof
         if sol.strategy is not None:
             sol.strategy.objective = "expected"
         return sol
+
+    def solve(self, objective: str = "worst-case", max_guesses: int | None = None) -> Solution:
+        """Run the search for ``objective`` (see :func:`solve`)."""
+        _check_request(objective, max_guesses)
+        if objective == "worst-case":
+            return self.worst_case(max_guesses)
+        if objective == "expected":
+            return self.expected(max_guesses)
+        return self.worst_then_expected()
+
+
+def _check_request(objective, max_guesses) -> None:
+    if objective not in OBJECTIVES:
+        raise InvalidGameError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+    if max_guesses is not None and (not isinstance(max_guesses, int) or max_guesses < 1):
+        raise InfeasibleError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
+    if objective == "worst-then-expected" and max_guesses is not None:
+        raise InvalidGameError("worst-then-expected sets its own cap; drop --max-guesses")
 
 
 def solve(game: Game, objective: str = "worst-case", guesses: str = "any",
@@ -481,15 +889,5 @@ def solve(game: Game, objective: str = "worst-case", guesses: str = "any",
     >>> sol.value, sol.strategy.validate().max
     (21, 3)
     """
-    if objective not in OBJECTIVES:
-        raise InvalidGameError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-    if max_guesses is not None and (not isinstance(max_guesses, int) or max_guesses < 1):
-        raise InfeasibleError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
-    solver = Solver(game, guesses, **options)
-    if objective == "worst-case":
-        return solver.worst_case(max_guesses)
-    if objective == "expected":
-        return solver.expected(max_guesses)
-    if max_guesses is not None:
-        raise InvalidGameError("worst-then-expected sets its own cap; drop --max-guesses")
-    return solver.worst_then_expected()
+    _check_request(objective, max_guesses)
+    return Solver(game, guesses, **options).solve(objective, max_guesses)

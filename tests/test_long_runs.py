@@ -1,0 +1,289 @@
+"""Long exact searches: progress, checkpoint and resume, Ctrl-C, dask, memory guard.
+
+What is checked is the contract of a long run, on games small enough to run in a few
+seconds: a search killed at any moment and rerun with the same command ends with the
+same value and the same tree (everything but the tree's ``meta``, which holds the
+run time); damaged or foreign checkpoint entries are recomputed, never trusted; an
+interrupted search stops its workers and says how to resume; dask gives the same
+answer as local processes; a run that cannot fit in memory is refused up front.
+No assertion depends on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from optimal_mm import Game, TooLargeError
+from optimal_mm.cli import main
+from optimal_mm.progress import Progress
+from optimal_mm.search import PROCESS_BYTES, TABLE_ENTRY_BYTES, Solver, solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(*args: str, env=None, **popen) -> subprocess.Popen:
+    """``python -m optimal_mm ARGS`` as a child process, output piped."""
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep
+                    + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    return subprocess.Popen([sys.executable, "-m", "optimal_mm", *args], env=full_env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            **popen)
+
+
+def _tree(path) -> dict:
+    """A saved tree without its ``meta`` (run time, jobs): what must not change."""
+    doc = json.loads(Path(path).read_text())
+    doc.pop("meta")
+    return doc
+
+
+def _doc(strategy) -> dict:
+    doc = json.loads(json.dumps(strategy.to_dict()))
+    doc.pop("meta")
+    return doc
+
+
+def _entries(folder) -> list[Path]:
+    return sorted(Path(folder).glob("task-*.json"))
+
+
+@pytest.fixture(scope="module")
+def mastermind_expected():
+    """The uninterrupted reference: Mastermind, expected case (a few seconds)."""
+    return solve(Game.from_spec("mastermind"), "expected", jobs=1)
+
+
+# ---------------------------------------------------------------------------
+# Checkpoint and resume
+# ---------------------------------------------------------------------------
+def test_resume_after_kill_gives_the_same_tree(tmp_path, mastermind_expected):
+    folder, out = tmp_path / "ckpt", tmp_path / "tree.json"
+    args = ("solve", "mastermind", "--objective", "expected", "--jobs", "1", "--quiet",
+            "--checkpoint", str(folder), "-o", str(out))
+    first = _cli(*args)
+    deadline = time.monotonic() + 120
+    while not _entries(folder) and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    first.kill()  # SIGKILL: no clean-up of any kind
+    first.communicate()
+    saved = len(_entries(folder))
+    assert saved >= 1
+
+    second = _cli(*args)
+    stdout, stderr = second.communicate(timeout=300)
+    assert second.returncode == 0, stderr
+    line = next(ln for ln in stdout.splitlines() if ln.startswith("checkpoint"))
+    loaded = int(line.split(": ")[1].split()[0])
+    # Every entry the killed run finished is trusted and used (all of them if it
+    # happened to finish before the kill).
+    assert loaded == saved
+    assert "optimal total: 5625" in stdout
+    assert _tree(out) == _doc(mastermind_expected.strategy)
+    assert json.loads(out.read_text())["meta"]["resumed_tasks"] == saved
+
+
+def test_interrupted_then_resumed_with_other_jobs(tmp_path):
+    """A deterministic interruption (KeyboardInterrupt after 5 tasks), resumed with
+    another number of jobs: the run key leaves jobs out on purpose."""
+    game = Game.from_spec("p4c4")
+    reference = solve(game, "worst-then-expected", jobs=1)
+
+    class StopAfter(Progress):
+        def __init__(self, n):
+            self.n = n
+
+        def advance(self, n=1):
+            self.n -= n
+            if self.n == 0:
+                raise KeyboardInterrupt
+
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, progress=StopAfter(5))
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve("worst-then-expected")
+    assert solver.checkpoint.stored == 5 and len(_entries(tmp_path)) == 5
+
+    resumed = Solver(game, jobs=2, checkpoint=tmp_path)
+    sol = resumed.solve("worst-then-expected")
+    assert sol.resumed == 5 and resumed.checkpoint.loaded == 5
+    assert sol.value == reference.value
+    assert _doc(sol.strategy) == _doc(reference.strategy)
+    again = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=1000)
+    assert again.solve("worst-then-expected").resumed == len(_entries(tmp_path))
+    assert again.checkpoint.stored == 0
+
+
+def test_damaged_and_foreign_entries_are_recomputed(tmp_path, capsys):
+    folder, other = tmp_path / "ckpt", tmp_path / "other"
+    out = tmp_path / "tree.json"
+    base = ["--objective", "expected", "--jobs", "1", "--quiet", "-o", str(out)]
+    assert main(["solve", "p4c4", *base, "--checkpoint", str(folder)]) == 0
+    reference = _tree(out)
+    assert main(["solve", "p3c4", *base, "--checkpoint", str(other)]) == 0
+    capsys.readouterr()
+
+    entries = _entries(folder)
+    truncated, foreign = entries[0], entries[1]
+    truncated.write_bytes(truncated.read_bytes()[:40])
+    foreign.write_bytes(_entries(other)[0].read_bytes())  # a p3c4 entry under a p4c4 name
+
+    assert main(["solve", "p4c4", *base, "--checkpoint", str(folder)]) == 0
+    stdout = capsys.readouterr().out
+    assert "2 damaged or foreign entries recomputed" in stdout
+    assert f"{len(entries) - 2} tasks loaded, 2 computed and saved" in stdout
+    assert _tree(out) == reference
+
+    # Both entries were rewritten: a third run trusts everything.
+    assert main(["solve", "p4c4", *base, "--checkpoint", str(folder)]) == 0
+    stdout = capsys.readouterr().out
+    assert f"{len(entries)} tasks loaded, 0 computed and saved" in stdout
+    assert "entries recomputed" not in stdout
+
+
+def test_run_key_leaves_out_speed_settings():
+    game = Game.from_spec("p3c4")
+    one = Solver(game, jobs=1, table_entries=10).run_key("expected")
+    two = Solver(game, jobs=2, backend="threading").run_key("expected")
+    assert one == two
+    assert Solver(game, jobs=1).run_key("expected", 5) != one
+    assert Solver(game, jobs=1, symmetry=False).run_key("expected") != one
+    assert Solver(game, "consistent", jobs=1).run_key("expected") != one
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C
+# ---------------------------------------------------------------------------
+def _processes_with(marker: str) -> list[int]:
+    """Processes (ours) whose environment holds ``marker``: the run and its workers."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{name}/environ").read_bytes():
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
+    marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
+    folder = tmp_path / "ckpt"
+    # p4c7 expected takes minutes: it is certainly still running when interrupted.
+    run = _cli("solve", "p4c7", "--objective", "expected", "--jobs", "2",
+               "--checkpoint", str(folder), "-o", str(tmp_path / "tree.json"),
+               "--progress-interval", "0", env={marker: "1"}, start_new_session=True)
+    err = ""
+    deadline = time.monotonic() + 120
+    while "tasks" not in err and time.monotonic() < deadline:  # the first phase began
+        ready, _, _ = select.select([run.stderr], [], [], 1.0)
+        if ready:
+            err += os.read(run.stderr.fileno(), 65536).decode()
+    assert "tasks" in err, err
+    time.sleep(1.0)  # workers started and busy
+    os.killpg(run.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    stdout, rest = run.communicate(timeout=120)
+    err += rest
+    assert run.returncode == 130, err
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if "interrupted" in ln]
+    assert len(lines) == 1 and err.rstrip().endswith(lines[0])
+    assert str(folder) in lines[0] and "rerun the same command to resume" in lines[0]
+    assert not (tmp_path / "tree.json").exists()
+    deadline = time.monotonic() + 30
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(marker) == []
+
+
+# ---------------------------------------------------------------------------
+# Dask
+# ---------------------------------------------------------------------------
+def test_dask_cluster_gives_the_same_answer():
+    distributed = pytest.importorskip("distributed")
+    game = Game.from_spec("p4c4")
+    local = solve(game, "worst-then-expected", jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        sol = solve(game, "worst-then-expected", backend="dask",
+                    scheduler=cluster.scheduler_address)
+    assert sol.value == local.value
+    assert _doc(sol.strategy) == _doc(local.strategy)
+    assert sol.strategy.meta["backend"] == "dask"
+
+
+def test_scheduler_needs_the_dask_backend(capsys):
+    assert main(["solve", "p3c4", "--scheduler", "tcp://127.0.0.1:8786", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--backend dask" in err
+
+
+def test_missing_dask_is_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
+    assert main(["solve", "p3c4", "--backend", "dask", "-o", "-", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'optimal_mm[dask]'" in err
+
+
+# ---------------------------------------------------------------------------
+# Memory guard
+# ---------------------------------------------------------------------------
+def test_memory_limit_refuses_up_front(tmp_path, capsys):
+    out = tmp_path / "tree.json"
+    assert main(["solve", "mastermind", "--memory-limit", "1M", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "memory limit of 1.0 MiB" in err and "MiB" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["lots", "-5G", "0", "4X"])
+def test_memory_limit_parse_error(value, capsys):
+    assert main(["solve", "p3c4", f"--memory-limit={value}", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--memory-limit" in err and "Traceback" not in err
+
+
+def test_memory_limit_shrinks_the_tables(capsys):
+    game = Game.from_spec("p3c4")
+    limit = PROCESS_BYTES + game.table_bytes() + 1000 * TABLE_ENTRY_BYTES
+    messages = []
+    solver = Solver(game, jobs=1, memory_limit=limit, progress=messages.append)
+    sol = solver.solve("expected")
+    assert sol.value == 206 and solver.entries == 1000
+    assert any("cut from 8,000,000 to 1,000 entries" in m for m in messages)
+    with pytest.raises(TooLargeError, match="memory limit"):
+        Solver(game, jobs=4, memory_limit=PROCESS_BYTES)
+    plan = Solver(game, jobs=3).memory_plan("worst-then-expected", entries=10)
+    assert (plan.processes, plan.tables) == (4, 2)
+    assert plan.total == 4 * (PROCESS_BYTES + 64 * 64) + 4 * 2 * 10 * TABLE_ENTRY_BYTES
+
+
+# ---------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------
+def test_progress_lines_on_a_pipe_and_none_when_quiet():
+    args = ("solve", "p3c4", "--objective", "expected", "--jobs", "1", "-o", "-")
+    stdout, stderr = _cli(*args).communicate(timeout=120)
+    assert "optimal total: 206" in stdout
+    assert "expected: first guess 123 exact: 0/8 tasks" in stderr
+    assert "phase done" in stderr and "best 206" in stderr
+    assert "  first guess 112 proved better: total 206" in stderr
+    stdout, stderr = _cli(*args, "--quiet").communicate(timeout=120)
+    assert "optimal total: 206" in stdout and stderr == ""
+
+
+def test_plain_callable_progress_still_gets_messages():
+    messages = []
+    solve(Game.from_spec("p3c4"), "worst-case", jobs=1, progress=messages.append)
+    assert messages == ["3 guesses: impossible (3 first-guess classes refuted)",
+                        "4 guesses: feasible with first guess 123"]
