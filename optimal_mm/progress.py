@@ -205,8 +205,9 @@ class BarProgress(_Counting):
         self._postfix()
 
     def reset(self):
+        # Another objective starts: the last bar belongs to the one that ended.
         super().reset()
-        self._postfix()
+        self._close_bar()
 
     def message(self, text):
         from tqdm import tqdm
