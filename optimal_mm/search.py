@@ -277,6 +277,17 @@ def _remote(fn, index, parent_pid, args):
     return index, fn(*args)
 
 
+def _return_as() -> str:
+    """Results as tasks finish (joblib >= 1.4), else as a generator in order (1.3)."""
+    import joblib
+
+    try:
+        major, minor = (int(x) for x in joblib.__version__.split(".")[:2])
+    except ValueError:
+        return "generator_unordered"
+    return "generator_unordered" if (major, minor) >= (1, 4) else "generator"
+
+
 def physical_memory() -> int | None:
     """Bytes of physical memory of this machine, or ``None`` where unknown."""
     try:
@@ -589,7 +600,7 @@ class Solver:
             n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
         pid = os.getpid()
         with config:
-            results = Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")(
+            results = Parallel(n_jobs=n_jobs, batch_size=1, return_as=_return_as())(
                 delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
             try:
                 for i, result in results:
