@@ -190,6 +190,8 @@ def main(argv=None) -> int:
     parser.add_argument("--redo", action="store_true", help="recompute entries already present")
     parser.add_argument("--retry-timeouts", action="store_true",
                         help="recompute entries that timed out (e.g. with a longer limit)")
+    parser.add_argument("--retry-errors", action="store_true",
+                        help="recompute entries whose worker failed")
     args = parser.parse_args(argv)
 
     entries = {}
@@ -206,8 +208,9 @@ def main(argv=None) -> int:
             for objective in args.objectives:
                 key = f"{spec}/{guesses}/{objective}"
                 old = entries.get(key)
-                if old and not args.redo and not (
-                        args.retry_timeouts and old["status"] != "solved"):
+                retry = ((args.retry_timeouts and old and old["status"] == "timeout")
+                         or (args.retry_errors and old and old["status"] == "error"))
+                if old and not args.redo and not retry:
                     continue
                 result = run_entry(spec, objective, guesses, args.time_limit)
                 value, source = published(spec, game.pegs, game.colours, game.repeats,
