@@ -144,6 +144,10 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=900)
+    parser.add_argument("--no-symmetry-timeout", type=int, default=300,
+                        help="time limit of each run without symmetry reduction")
+    parser.add_argument("--long", type=float, default=60.0,
+                        help="a case whose first run takes longer is measured once")
     parser.add_argument("--quick", action="store_true", help="mastermind cases only")
     parser.add_argument("--no-symmetry-compare", action="store_true")
     args = parser.parse_args(argv)
@@ -152,13 +156,18 @@ def main(argv=None) -> int:
     machine = {"cpus": os.cpu_count(), "cpu": cpu_model(), "python": platform.python_version(),
                "platform": platform.platform()}
     rows = []
+    # One untimed run of each objective fills the on-disk JIT cache for every case.
+    print("warm-up (JIT cache)", file=sys.stderr, flush=True)
+    for objective in ("worst-case", "expected"):
+        run_once("p2c3", objective, [], args.jobs, args.timeout)
     for name in cases:
         game, objective, extra, target, note = CASES[name]
-        print(f"{name}: warm-up", file=sys.stderr, flush=True)
         try:
-            run_once(game, objective, extra, args.jobs, args.timeout)
-            runs = [run_once(game, objective, extra, args.jobs, args.timeout)
-                    for _ in range(args.repeat)]
+            runs = [run_once(game, objective, extra, args.jobs, args.timeout)]
+            # Long cases are measured once: their run-to-run spread is small next to
+            # their length, and the session's time is not.
+            while runs[0]["wall_s"] < args.long and len(runs) < args.repeat:
+                runs.append(run_once(game, objective, extra, args.jobs, args.timeout))
         except subprocess.TimeoutExpired:
             rows.append({"case": name, "game": game, "objective": objective,
                          "timeout_s": args.timeout, "target_s": target, "reference": note})
@@ -177,17 +186,20 @@ def main(argv=None) -> int:
 
     symmetry_rows = []
     if not args.no_symmetry_compare:
-        for game, objective in (("mastermind", "worst-case"), ("mastermind", "expected")):
+        for game, objective in (("mastermind", "worst-case"), ("mastermind", "expected"),
+                                ("p4c7", "worst-case")):
             on = run_once(game, objective, [], 1, args.timeout)
             try:
-                off = run_once(game, objective, [], 1, args.timeout, symmetry=False)
+                off = run_once(game, objective, [], 1, args.no_symmetry_timeout,
+                               symmetry=False)
             except subprocess.TimeoutExpired:
                 off = None
             symmetry_rows.append({"game": game, "objective": objective, "with": on,
                                   "without": off})
     tree_rows = [] if args.no_symmetry_compare else [depth3_tree("mastermind")]
 
-    report = {"machine": machine, "jobs": args.jobs, "repeat": args.repeat,
+    report = {"machine": machine, "jobs": args.jobs, "repeat": args.repeat, "long_s": args.long,
+              "no_symmetry_timeout_s": args.no_symmetry_timeout,
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
               "symmetry": symmetry_rows, "depth3_tree": tree_rows,
               "command": "python scripts/bench.py " + " ".join(argv or sys.argv[1:])}
@@ -206,20 +218,23 @@ def markdown(report) -> str:
         f"Machine: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}. "
         f"Jobs: {report['jobs']}. Wall time of a fresh `optimal-mm solve` process "
         f"(start-up, JIT cache load and answer table included), JIT cache warm; "
-        f"median of {report['repeat']} runs. Peak resident memory of the largest "
+        f"median of {report['repeat']} runs (one run for cases over {report['long_s']} s: "
+        f"see *runs*). Peak resident memory of the largest "
         f"process over all runs: {report['peak_rss_mb_largest_process']} MB.",
         "",
         f"Command: `{report['command']}`",
         "",
-        "| case | value | median s | target s | reference | states | table hits | guesses evaluated |",
-        "|---|---|---|---|---|---|---|---|",
+        "| case | value | median s | runs | target s | reference | states | table hits "
+        "| guesses evaluated |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["cases"]:
         if "median_s" not in r:
-            lines.append(f"| {r['case']} | timed out after {r['timeout_s']} s | | "
+            lines.append(f"| {r['case']} | timed out after {r['timeout_s']} s | | | "
                          f"{r['target_s'] or ''} | {r['reference']} | | | |")
             continue
-        lines.append(f"| {r['case']} | {r['value']} | {r['median_s']} | {r['target_s'] or ''} "
+        lines.append(f"| {r['case']} | {r['value']} | {r['median_s']} | {len(r['runs_s'])} "
+                     f"| {r['target_s'] or ''} "
                      f"| {r['reference']} | {r['states']:,} | {r['table_hits']:,} | "
                      f"{r['guesses_evaluated']:,} |")
     if report["symmetry"]:
@@ -228,10 +243,17 @@ def markdown(report) -> str:
                   "| without | seconds with | without |", "|---|---|---|---|---|---|---|---|"]
         for s in report["symmetry"]:
             w, wo = s["with"], s["without"] or {}
+            late = f"> {report['no_symmetry_timeout_s']} s"
+
+            def num(value):
+                return f"{value:,}" if value is not None else late
+
             lines.append(f"| {s['game']} | {s['objective']} | {w['states']:,} | "
-                         f"{wo.get('states', 'timeout')} | {w['guesses_evaluated']:,} | "
-                         f"{wo.get('guesses_evaluated', 'timeout')} | {w['wall_s']:.2f} | "
-                         f"{wo.get('wall_s', float('nan')):.2f} |")
+                         f"{num(wo.get('states'))} | {w['guesses_evaluated']:,} | "
+                         f"{num(wo.get('guesses_evaluated'))} | {w['wall_s']:.2f} | "
+                         f"{wo['wall_s']:.2f} |" if wo else
+                         f"| {s['game']} | {s['objective']} | {w['states']:,} | {late} | "
+                         f"{w['guesses_evaluated']:,} | {late} | {w['wall_s']:.2f} | {late} |")
     for t in report.get("depth3_tree", []):
         lines += ["", "## The depth-3 guess tree", "",
                   f"Guesses to evaluate at depth 3 of {t['game']} (guess, answer, guess, "
