@@ -89,6 +89,17 @@ TABLE_ENTRY_BYTES = 64
 #: search (a worker measured about 155 MB resident before its first table entry).
 PROCESS_BYTES = 160 * 2**20
 BACKENDS = ("loky", "threading", "dask")
+#: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
+#: (``docs/LONG_RUNS.md`` says how to give a real cluster the same):
+#:
+#: * no worker time-to-live: the compiled search holds the GIL for a whole task, so a
+#:   worker cannot heartbeat while it runs one, and the scheduler would restart any
+#:   worker busy with a task longer than the time-to-live (5 minutes by default);
+#: * no ``MALLOC_TRIM_THRESHOLD_`` in the workers: nannies set it to make glibc give
+#:   memory back eagerly, which also stops glibc from tuning its mmap threshold; the
+#:   search allocates many short-lived arrays and ran about twice as slowly.
+LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
+                     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
 
 def check_feasible(game: Game) -> None:
@@ -524,10 +535,24 @@ class Solver:
             except (OSError, TimeoutError) as exc:
                 raise InvalidOptionError(
                     f"cannot reach the dask scheduler at {self.scheduler}: {exc}") from None
+            def worker_ttl(dask_scheduler=None):  # runs on the scheduler (sent by value)
+                return dask_scheduler.worker_ttl
+
+            with contextlib.suppress(Exception):
+                ttl = self._client.run_on_scheduler(worker_ttl)
+                if ttl:
+                    self.progress.message(
+                        f"warning: the scheduler restarts a worker silent for {ttl:.0f} s, "
+                        f"and a task longer than that holds its worker silent; start it "
+                        f"with DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL=None (docs/LONG_RUNS.md)")
         else:
-            self._cluster = distributed.LocalCluster(
-                n_workers=self.jobs, threads_per_worker=1, processes=True,
-                dashboard_address=None)
+            import dask
+
+            # See LOCAL_DASK_CONFIG: no worker time-to-live, no malloc trimming.
+            with dask.config.set(LOCAL_DASK_CONFIG):
+                self._cluster = distributed.LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
             self._client = distributed.Client(self._cluster)
         self.progress.message(f"dask: {self._width()} worker threads at "
                               f"{self._client.scheduler.address}")
@@ -595,12 +620,17 @@ class Solver:
         if self._client is not None:
             config = parallel_config(backend="dask", client=self._client)
             n_jobs = self._width()
+            # One task per worker thread at a time: the compiled search holds the GIL,
+            # so a worker cannot send a result back while it runs a queued next task.
+            pre_dispatch = "n_jobs"
         else:
             config = parallel_config(backend=self.backend)
             n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
+            pre_dispatch = "2 * n_jobs"
         pid = os.getpid()
         with config:
-            results = Parallel(n_jobs=n_jobs, batch_size=1, return_as=_return_as())(
+            results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
+                               return_as=_return_as())(
                 delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
             try:
                 for i, result in results:

@@ -26,7 +26,8 @@ import pytest
 from optimal_mm import Game, TooLargeError
 from optimal_mm.cli import main
 from optimal_mm.progress import Progress
-from optimal_mm.search import PROCESS_BYTES, TABLE_ENTRY_BYTES, Solver, solve
+from optimal_mm.search import (LOCAL_DASK_CONFIG, PROCESS_BYTES, TABLE_ENTRY_BYTES,
+                                 Solver, solve)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -211,15 +212,24 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
 # ---------------------------------------------------------------------------
 def test_dask_cluster_gives_the_same_answer():
     distributed = pytest.importorskip("distributed")
+    import dask
+
     game = Game.from_spec("p4c4")
     local = solve(game, "worst-then-expected", jobs=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+    # Without the nannies' malloc setting (which they also put in this process's
+    # environment, slowing every later worker); the worker time-to-live is left at
+    # its default, which the solver warns about.
+    no_trim = {k: v for k, v in LOCAL_DASK_CONFIG.items() if "MALLOC" in k}
+    messages = []
+    with dask.config.set(no_trim), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None) as cluster:
         sol = solve(game, "worst-then-expected", backend="dask",
-                    scheduler=cluster.scheduler_address)
+                    scheduler=cluster.scheduler_address, progress=messages.append)
     assert sol.value == local.value
     assert _doc(sol.strategy) == _doc(local.strategy)
     assert sol.strategy.meta["backend"] == "dask"
+    assert any("WORKER_TTL=None" in m for m in messages)
 
 
 def test_scheduler_needs_the_dask_backend(capsys):
