@@ -283,16 +283,29 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     order = np.argsort(order_key, kind="mergesort")
     best = beta
     best_guess = -1
+    # Fail-soft: while no guess beats beta, the least lower bound proven for any guess
+    # (a refuted guess's partial sum, or the balanced bound of the first guess never
+    # tried: the order makes it the least of the rest). It is returned on failure,
+    # a lower bound at least beta and often well above, which lets the caller cut
+    # sooner and the table keep a stronger bound.
+    fail_low = INF
     for idx in order:
         if qb[idx] >= best:
+            if best_guess < 0 and qb[idx] < fail_low:
+                fail_low = qb[idx]
             break
         g = guesses[idx]
         parts, starts = _split(table[g], S, n_slots)
-        # Largest parts first: they carry most of the cost and fail soonest.
+        # Smallest parts first: they are solved exactly at little cost, and what
+        # they exceed their bounds by tightens the budget of the big parts, which
+        # then fail soon (measured: several times fewer guesses evaluated than
+        # largest first on mastermind).
         sizes = np.empty(n_slots, dtype=np.int64)
+        size_key = np.empty(n_slots, dtype=np.int64)
         for a in range(n_slots):
             sizes[a] = starts[a + 1] - starts[a] if a != win else 0
-        part_order = np.argsort(-sizes, kind="mergesort")
+            size_key[a] = sizes[a] if sizes[a] > 0 else INF
+        part_order = np.argsort(size_key, kind="mergesort")
         acc = n
         rem = qb[idx] - n
         failed = False
@@ -309,14 +322,19 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if acc + rem >= best:
                 failed = True
                 break
-        if not failed:
+        if failed:
+            if best_guess < 0 and acc + rem < fail_low:
+                fail_low = acc + rem
+        else:
             best = acc
             best_guess = g
             if best <= bound:
                 break
     if best_guess < 0:
-        _store(tt, use_tt, key, check, beta, False, stats)
-        return beta, -1
+        if fail_low < beta:  # cannot happen: every bound above was at least beta
+            fail_low = beta
+        _store(tt, use_tt, key, check, fail_low, False, stats)
+        return fail_low, -1
     _store(tt, use_tt, key, check, best, True, stats)
     return best, best_guess
 

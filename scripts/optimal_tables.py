@@ -24,6 +24,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import signal
 import sys
 import time
 from pathlib import Path
@@ -107,7 +108,8 @@ def _worker(spec, objective, guesses, queue):
 def run_entry(spec, objective, guesses, time_limit):
     ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
     queue = ctx.Queue()
-    proc = ctx.Process(target=_worker, args=(spec, objective, guesses, queue))
+    # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
+    proc = ctx.Process(target=_worker, args=(spec, objective, guesses, queue), daemon=True)
     start = time.perf_counter()
     proc.start()
     try:
@@ -193,6 +195,9 @@ def main(argv=None) -> int:
     parser.add_argument("--retry-errors", action="store_true",
                         help="recompute entries whose worker failed")
     args = parser.parse_args(argv)
+    # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
+    # every entry finished so far is already saved.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     entries = {}
     if JSON_PATH.exists():
