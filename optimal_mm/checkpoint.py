@@ -12,7 +12,8 @@ What an entry is
     One JSON file per task, named after a hash of the *run key* and the *task key*:
 
     * the run key says which search this is: game (spec and alphabet), objective,
-      guess rule, cap, symmetry reduction and the package version;
+      guess rule, cap, symmetry reduction, the package version and a digest of the
+      search code;
     * the task key says which task: the task function's name and its arguments,
       with every array of secrets replaced by its dtype, shape and SHA-256.
 

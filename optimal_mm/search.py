@@ -288,6 +288,28 @@ def _remote(fn, index, parent_pid, args):
     return index, fn(*args)
 
 
+#: The modules whose code decides a task's result (see :meth:`Solver.run_key`).
+_TASK_MODULES = ("_search.py", "_kernels.py", "search.py", "symmetry.py", "game.py")
+_CODE_DIGEST: list = []
+
+
+def _code_digest() -> str:
+    """SHA-256 (first 16 hex digits) of the source of :data:`_TASK_MODULES`."""
+    if not _CODE_DIGEST:
+        import hashlib
+
+        h = hashlib.sha256()
+        folder = os.path.dirname(os.path.abspath(__file__))
+        for name in _TASK_MODULES:
+            try:
+                with open(os.path.join(folder, name), "rb") as fh:
+                    h.update(name.encode() + b"\0" + fh.read())
+            except OSError:  # no source beside the package (a frozen install)
+                h.update(name.encode() + b"\0?")
+        _CODE_DIGEST.append(h.hexdigest()[:16])
+    return _CODE_DIGEST[0]
+
+
 def _return_as() -> str:
     """Results as tasks finish (joblib >= 1.4), else as a generator in order (1.3)."""
     import joblib
@@ -441,8 +463,10 @@ class Solver:
     def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
         """What a task's result depends on besides its own arguments.
 
-        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction and
-        the package version. Not the number of jobs, the backend or the table size:
+        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, the
+        package version and a digest of the code that computes a task (so that a
+        checkpoint never mixes the results of two versions of the search, even between
+        releases). Not the number of jobs, the backend or the table size:
         they change how fast a task runs, never its result (the search is exact and
         picks among equal guesses in a fixed order), so a run may resume with others.
 
@@ -451,7 +475,8 @@ class Solver:
         """
         return {"game": self.game.spec, "alphabet": self.game.alphabet,
                 "objective": objective, "guesses": self.guesses, "max_guesses": max_guesses,
-                "symmetry": bool(self.symmetry), "version": __version__}
+                "symmetry": bool(self.symmetry), "version": __version__,
+                "code": _code_digest()}
 
     def memory_plan(self, objective: str, entries: int | None = None) -> MemoryPlan:
         """The most memory the run may take on this machine, as a :class:`MemoryPlan`.
