@@ -248,17 +248,43 @@ def _exp_part_task(game, consistent, entries, symmetry, first, part, budget, d, 
     return int(value), tree, ctx.counters[:4] - before[:4]
 
 
+#: Rounds of null-window probes on every part before a rival first guess is searched.
+PROBE_ROUNDS = 2
+
+
 def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, bound, d):
-    """Total of ``first`` if it is below ``bound`` (parts in sequence), else None."""
+    """Total of ``first`` if it is below ``bound``, else None.
+
+    Most rivals are refuted, and a refutation only needs the parts' lower bounds to
+    add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
+    of *null-window probes*, each a search of one part with budget ``bound + 1``,
+    which either proves the part costs more (the fail-soft value is a better bound)
+    or solves it exactly. Then the parts are searched in sequence, smallest first,
+    each with the budget the others leave: small parts are solved exactly at little
+    cost, and their excess over their bounds shrinks the budget of the big ones,
+    which then fail soon.
+    """
     ctx = _context(game, consistent, entries)
     before = ctx.counters.copy()
-    acc, rem = n, int(sum(lbs))
+    order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
+    parts = [parts[i] for i in order]
+    cur = [int(lbs[i]) for i in order]
+    tops = [_part_guesses(game, first, part, consistent, symmetry) for part in parts]
+    exact = [False] * len(parts)
     result = None
-    for part, lb in zip(parts, lbs):
-        rem -= lb
-        budget = bound - acc - rem
-        top = _part_guesses(game, first, part, consistent, symmetry)
-        value, _ = ctx.exp(part, budget, d, top)
+    for _ in range(PROBE_ROUNDS):
+        for i, part in enumerate(parts):
+            if exact[i]:
+                continue
+            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i])
+            exact[i] = value <= cur[i]
+            cur[i] = max(cur[i], int(value))
+            if n + sum(cur) >= bound:
+                return None, ctx.counters[:4] - before[:4]
+    acc, rem = n, sum(cur)
+    for i, part in enumerate(parts):
+        rem -= cur[i]
+        value, _ = ctx.exp(part, bound - acc - rem, d, tops[i])
         acc += int(value)
         if acc + rem >= bound:
             break
