@@ -845,6 +845,16 @@ class Solver:
         with self._session("expected", max_guesses):
             return self._expected(max_guesses)
 
+    def _probe(self, first, part, lb, d):
+        """A lower bound on the cost of ``part`` below ``first``, at least ``lb``."""
+        if lb >= _search.INF:
+            return lb
+        top = _part_guesses(self.game, first, part, self.consistent, self.symmetry)
+        before = self._ctx.counters.copy()
+        value, _ = self._ctx.exp(part, lb + 1, d, top)
+        self.stats.add(self._ctx.counters[:4] - before[:4])
+        return max(lb, int(value))
+
     def _expected(self, max_guesses):
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
@@ -857,14 +867,17 @@ class Solver:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
                             [f"{d} guesses: impossible by the counting bound"], self._resumed)
-        # Order first guesses by the balanced-tree bound on their total.
+        # Order first guesses by a bound on their total: the balanced-tree bound of
+        # each part, raised by one null-window probe (a search with budget bound + 1,
+        # cheap, whose fail-soft value is a better bound or the part's exact cost).
         bounds = {}
         for g in reps:
             g = int(g)
             parts = self._parts(g, secrets)
             if len(parts) == 1 and len(parts[0][1]) == n:
                 continue
-            bounds[g] = (n + sum(int(ctx.lb[child_d, len(p)]) for _, p in parts), parts)
+            lbs = [self._probe(g, p, int(ctx.lb[child_d, len(p)]), child_d) for _, p in parts]
+            bounds[g] = (n + sum(lbs), parts, lbs)
         order = sorted(bounds, key=lambda g: (bounds[g][0], g))
         if not order:
             raise InfeasibleError("no first guess splits the secrets")
@@ -897,9 +910,7 @@ class Solver:
         args = []
         for g in rivals:
             parts = bounds[g][1]
-            args.append((g, [p for _, p in parts],
-                         [int(ctx.lb[child_d, len(p)]) for _, p in parts], n, best_value,
-                         child_d))
+            args.append((g, [p for _, p in parts], bounds[g][2], n, best_value, child_d))
         # The proven bound is the least of the incumbent and of the rivals' own
         # bounds (their exact totals once known); it rises as rivals are refuted.
         open_bounds = {g: bounds[g][0] for g in rivals}
