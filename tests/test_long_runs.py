@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -285,9 +286,10 @@ def test_progress_lines_on_a_pipe_and_none_when_quiet():
     args = ("solve", "p3c4", "--objective", "expected", "--jobs", "1", "-o", "-")
     stdout, stderr = _cli(*args).communicate(timeout=120)
     assert "optimal total: 206" in stdout
-    assert "expected: first guess 123 exact: 0/8 tasks" in stderr
+    assert re.search(r"^\[0:00:\d\d\] expected: first guess \d{3} exact: 0/\d+ tasks", stderr,
+                     re.MULTILINE)
     assert "phase done" in stderr and "best 206" in stderr
-    assert "  first guess 112 proved better: total 206" in stderr
+    assert re.search(r"^  first guess \d{3}: total \d+$", stderr, re.MULTILINE)
     stdout, stderr = _cli(*args, "--quiet").communicate(timeout=120)
     assert "optimal total: 206" in stdout and stderr == ""
 
