@@ -20,8 +20,9 @@ How the work is split
     The root's guesses are cut to one per orbit of the full symmetry group
     (:mod:`optimal_mm.symmetry`); each part of a first guess (the secrets giving one
     answer) is a *task*, whose own guesses are cut to one per orbit of the group
-    fixing the first guess and the part. Tasks run in parallel with joblib (loky
-    processes by default), largest first; each process keeps its own
+    fixing the first guess and the part. Tasks are sent, largest first, to a
+    :class:`~optimal_mm.runner.TaskRunner` (in-process, joblib or dask, with
+    checkpoints: :mod:`optimal_mm.runner`); each process keeps its own
     transposition table between tasks. Every task's answer is exact or a proven
     bound fixed before dispatch, so the result does not depend on the number of
     jobs or on the order in which tasks finish.
@@ -35,44 +36,39 @@ How the work is split
     are feasible within ``t - 1``; ``t`` is refuted when none does.
 
 Long runs (see ``docs/LONG_RUNS.md``)
-    Every batch of tasks reports to a :class:`~optimal_mm.progress.Progress` (one
-    *phase* per batch: a first guess solved exactly, its rivals, one worst-case depth
-    and first guess). With a checkpoint directory, each finished task is stored in a
-    :class:`~optimal_mm.checkpoint.Checkpoint` as soon as the parent process receives
-    it, and looked up before anything is dispatched, so a killed search rerun with
-    the same arguments computes only what is missing and ends with the same value
-    and the same tree. Tasks are keyed by their own arguments (the secrets of a part
-    hashed); the run key (:meth:`Solver.run_key`) holds the rest, and deliberately
-    not the number of jobs, the backend or the table size, which change how fast a
-    task runs but not its result.
+    Every batch of tasks is one *phase* of a :class:`~optimal_mm.progress.Progress`
+    (a first guess solved exactly, its rivals, one worst-case depth and first
+    guess). With a checkpoint directory, a killed search rerun with the same
+    arguments computes only the tasks that are missing and ends with the same value
+    and the same tree (:mod:`optimal_mm.runner` says how; :meth:`Solver.run_key`
+    says what a task's result depends on besides its own arguments).
 
-Memory: the answer table (``N**2`` bytes) plus, per process, a transposition table
-of at most ``table_entries`` states per objective (about 42-56 bytes each as
-measured, :data:`TABLE_ENTRY_BYTES` counted; new states are not stored once it is
-full), plus the interpreter and compiled code (:data:`PROCESS_BYTES`). With a
-``memory_limit``, :class:`Solver` refuses a run whose fixed part does not fit and
-shrinks ``table_entries`` so that the rest does (:meth:`Solver.memory_plan`).
+Memory: the answer table and a transposition table per process, counted by
+:mod:`optimal_mm.memory`; with a ``memory_limit``, :class:`Solver` refuses a run
+whose fixed part does not fit and shrinks ``table_entries`` so that the rest does
+(:meth:`Solver.memory_plan`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import threading
 import time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import __version__
 from . import _search
-from .checkpoint import Checkpoint, task_key
-from .errors import (InfeasibleError, InvalidGameError, InvalidOptionError,
-                     MissingDependencyError, TooLargeError)
+from .checkpoint import Checkpoint
+from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
 from .game import Game, partition_counts
+# physical_memory, PROCESS_BYTES, TABLE_ENTRY_BYTES, BACKENDS and LOCAL_DASK_CONFIG are
+# imported for the modules and tests that take them from here.
+from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
+                     _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
+from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noqa: F401
 from .symmetry import orbit_representatives
 from .tree import Node, Strategy
 
@@ -80,26 +76,6 @@ OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
 #: Exact search refuses games with more codes than this (see :func:`check_feasible`).
 MAX_EXACT_CODES = 12_000
 DEFAULT_TABLE_ENTRIES = 8_000_000
-#: Bytes counted per transposition-table entry. A numba typed ``Dict`` int64 -> int64
-#: was measured at 42 to 56 bytes per entry (1, 3 and 8 million entries, numba 0.68:
-#: 24 bytes of hash, key and value, plus the index, more just after it doubles);
-#: rounded up for the moment of a resize, when old and new arrays coexist.
-TABLE_ENTRY_BYTES = 64
-#: Bytes counted per process for the interpreter, numpy, numba and the compiled
-#: search (a worker measured about 155 MB resident before its first table entry).
-PROCESS_BYTES = 160 * 2**20
-BACKENDS = ("loky", "threading", "dask")
-#: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
-#: (``docs/LONG_RUNS.md`` says how to give a real cluster the same):
-#:
-#: * no worker time-to-live: the compiled search holds the GIL for a whole task, so a
-#:   worker cannot heartbeat while it runs one, and the scheduler would restart any
-#:   worker busy with a task longer than the time-to-live (5 minutes by default);
-#: * no ``MALLOC_TRIM_THRESHOLD_`` in the workers: nannies set it to make glibc give
-#:   memory back eagerly, which also stops glibc from tuning its mmap threshold; the
-#:   search allocates many short-lived arrays and ran about twice as slowly.
-LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
-                     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
 
 def check_feasible(game: Game) -> None:
@@ -302,102 +278,6 @@ def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree
     return ok, tree, ctx.counters[:4] - before[:4]
 
 
-def _remote(fn, index, parent_pid, args):
-    """Run one task away from the parent: ``(index, result)``.
-
-    The index lets results arrive in any order. A worker process ignores Ctrl-C
-    (a terminal sends it to the whole process group): the parent alone decides to
-    stop, keeps what has been saved, and ends the workers itself.
-    """
-    if os.getpid() != parent_pid and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return index, fn(*args)
-
-
-#: The modules whose code decides a task's result (see :meth:`Solver.run_key`).
-_TASK_MODULES = ("_search.py", "_kernels.py", "search.py", "symmetry.py", "game.py")
-_CODE_DIGEST: list = []
-
-
-def _code_digest() -> str:
-    """SHA-256 (first 16 hex digits) of the source of :data:`_TASK_MODULES`."""
-    if not _CODE_DIGEST:
-        import hashlib
-
-        h = hashlib.sha256()
-        folder = os.path.dirname(os.path.abspath(__file__))
-        for name in _TASK_MODULES:
-            try:
-                with open(os.path.join(folder, name), "rb") as fh:
-                    h.update(name.encode() + b"\0" + fh.read())
-            except OSError:  # no source beside the package (a frozen install)
-                h.update(name.encode() + b"\0?")
-        _CODE_DIGEST.append(h.hexdigest()[:16])
-    return _CODE_DIGEST[0]
-
-
-def _return_as() -> str:
-    """Results as tasks finish (joblib >= 1.4), else as a generator in order (1.3)."""
-    import joblib
-
-    try:
-        major, minor = (int(x) for x in joblib.__version__.split(".")[:2])
-    except ValueError:
-        return "generator_unordered"
-    return "generator_unordered" if (major, minor) >= (1, 4) else "generator"
-
-
-def physical_memory() -> int | None:
-    """Bytes of physical memory of this machine, or ``None`` where unknown."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-def _size_text(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(n) < 1024 or unit == "GiB":
-            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
-        n /= 1024
-    return f"{n:,.1f} TiB"  # pragma: no cover
-
-
-@dataclass
-class MemoryPlan:
-    """What a run will hold in memory on this machine, at most.
-
-    ``processes`` hold an answer table and transposition tables each (the parent
-    included: it runs single tasks itself); ``helpers`` only the interpreter (dask
-    nannies). Workers of a remote dask cluster are not counted: their memory is
-    their own machines' concern (``dask worker --memory-limit``).
-    """
-
-    processes: int
-    helpers: int
-    answer_table: int
-    tables: int
-    entries: int
-
-    @property
-    def fixed(self) -> int:
-        """Bytes that do not depend on the table size."""
-        return (self.processes * (self.answer_table + PROCESS_BYTES)
-                + self.helpers * PROCESS_BYTES)
-
-    @property
-    def total(self) -> int:
-        """Bytes with every transposition table full."""
-        return self.fixed + self.processes * self.tables * self.entries * TABLE_ENTRY_BYTES
-
-    def __str__(self) -> str:
-        return (f"about {_size_text(self.total)} for {self.processes} process"
-                f"{'es' if self.processes > 1 else ''} (answer table "
-                f"{_size_text(self.answer_table)} and {self.tables} table"
-                f"{'s' if self.tables > 1 else ''} of {self.entries:,} entries each, plus "
-                f"{_size_text(PROCESS_BYTES)} of interpreter)")
-
-
 # ---------------------------------------------------------------------------
 # The solver
 # ---------------------------------------------------------------------------
@@ -438,6 +318,8 @@ class Solver:
     checkpoint : Checkpoint or None
         The store of the last run (its ``loaded``, ``stored`` and ``rejected``
         counters say what it did), kept after the run ends or is interrupted.
+
+    Tasks are run by a :class:`~optimal_mm.runner.TaskRunner` that the solver owns.
     """
 
     def __init__(self, game: Game, guesses: str = "any", symmetry: bool = True,
@@ -467,12 +349,10 @@ class Solver:
             progress = CallbackProgress(progress)
         self.progress = progress
         self.checkpoint_dir = checkpoint
-        self.checkpoint: Checkpoint | None = None
         self.memory_limit = None if memory_limit is None else int(memory_limit)
         self.stats = SearchStats()
-        self._client = self._cluster = None
+        self._runner = TaskRunner(self.jobs, backend, scheduler, progress)
         self._depth = 0
-        self._resumed = 0
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:
@@ -512,14 +392,7 @@ class Solver:
         (1, 1679616, 1)
         """
         tables = 2 if objective == "worst-then-expected" else 1
-        helpers = 0
-        if self.backend == "dask":
-            processes = 1 if self.scheduler else self.jobs + 1
-            helpers = 0 if self.scheduler else self.jobs
-        elif self.jobs > 1 and self.backend != "threading":
-            processes = self.jobs + 1
-        else:
-            processes = 1
+        processes, helpers = self._runner.processes()
         return MemoryPlan(processes, helpers, self.game.table_bytes(), tables,
                           self.entries if entries is None else entries)
 
@@ -543,177 +416,32 @@ class Solver:
         self._ctx = _context(self.game, self.consistent, self.entries)
 
     # -------------------------------------------------------------- session
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        """The checkpoint of the last run, or ``None`` (see the class docstring)."""
+        return self._runner.checkpoint
+
     @contextlib.contextmanager
     def _session(self, objective: str, max_guesses):
-        """Around one public search: checkpoint, memory plan, backend, clean-up.
+        """Around one public search: memory plan, checkpoint, workers, clean-up.
 
         Nested calls (``worst_then_expected`` runs two searches) share the outer one.
         """
         outer = self._depth == 0
         if outer:
-            self._resumed = 0
             self._fit_memory(objective)
-            self.checkpoint = None
-            if self.checkpoint_dir is not None:
-                self.checkpoint = Checkpoint(self.checkpoint_dir,
-                                             self.run_key(objective, max_guesses))
+            key = (None if self.checkpoint_dir is None
+                   else self.run_key(objective, max_guesses))
+            self._runner.prepare((self.game, self.consistent, self.entries, self.symmetry),
+                                 self.checkpoint_dir, key)
         self._depth += 1
         try:
-            if outer and self.backend == "dask":
-                self._connect()
-            yield
-        except KeyboardInterrupt:
-            if outer:
-                self._stop_workers()
-            raise
+            with self._runner.workers() if outer else contextlib.nullcontext():
+                yield
         finally:
             self._depth -= 1
             if outer:
-                self._disconnect()
                 self.progress.close()
-
-    def _connect(self) -> None:
-        """Open the dask client (and the local cluster when there is no scheduler)."""
-        try:
-            import distributed
-        except ImportError:
-            raise MissingDependencyError(
-                "the dask backend needs dask.distributed, which is not installed: "
-                "pip install 'optimal_mm[dask]'") from None
-        if self.scheduler:
-            try:
-                self._client = distributed.Client(self.scheduler, timeout=30)
-            except (OSError, TimeoutError) as exc:
-                raise InvalidOptionError(
-                    f"cannot reach the dask scheduler at {self.scheduler}: {exc}") from None
-            def worker_ttl(dask_scheduler=None):  # runs on the scheduler (sent by value)
-                return dask_scheduler.worker_ttl
-
-            with contextlib.suppress(Exception):
-                ttl = self._client.run_on_scheduler(worker_ttl)
-                if ttl:
-                    self.progress.message(
-                        f"warning: the scheduler restarts a worker silent for {ttl:.0f} s, "
-                        f"and a task longer than that holds its worker silent; start it "
-                        f"with DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL=None (docs/LONG_RUNS.md)")
-        else:
-            import dask
-
-            # See LOCAL_DASK_CONFIG: no worker time-to-live, no malloc trimming.
-            with dask.config.set(LOCAL_DASK_CONFIG):
-                self._cluster = distributed.LocalCluster(
-                    n_workers=self.jobs, threads_per_worker=1, processes=True,
-                    dashboard_address=None)
-            self._client = distributed.Client(self._cluster)
-        self.progress.message(f"dask: {self._width()} worker threads at "
-                              f"{self._client.scheduler.address}")
-
-    def _disconnect(self) -> None:
-        client, cluster = self._client, self._cluster
-        self._client = self._cluster = None
-        with contextlib.suppress(Exception):
-            if client is not None:
-                client.close()
-        with contextlib.suppress(Exception):
-            if cluster is not None:
-                cluster.close()
-
-    def _stop_workers(self) -> None:
-        """After Ctrl-C: make sure no worker goes on computing for nothing."""
-        if self.backend == "loky":
-            # joblib aborts its own call; this also ends the pool it keeps for reuse.
-            with contextlib.suppress(Exception):
-                from joblib.externals.loky import reusable_executor
-
-                executor = getattr(reusable_executor, "_executor", None)
-                if executor is not None:
-                    executor.shutdown(wait=True, kill_workers=True)
-        self._disconnect()
-
-    def _width(self) -> int:
-        """How many tasks run at once."""
-        if self._client is not None:
-            return max(1, sum(self._client.nthreads().values()))
-        return self.jobs
-
-    # -------------------------------------------------------------- running
-    def _known(self, fn, arg_lists):
-        """Task keys and the results already in the checkpoint (``None`` where missing)."""
-        if self.checkpoint is None:
-            return [None] * len(arg_lists), [None] * len(arg_lists)
-        keys = [task_key(fn.__name__, args) for args in arg_lists]
-        results = [self.checkpoint.get(key) for key in keys]
-        self._resumed += sum(r is not None for r in results)
-        return keys, results
-
-    def _execute(self, fn, arg_lists, indices, keys, sink) -> None:
-        """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
-
-        Each result is saved to the checkpoint (in this process) before anything else
-        happens to it, and counted as progress.
-        """
-        common = (self.game, self.consistent, self.entries, self.symmetry)
-
-        def finished(i, result):
-            if self.checkpoint is not None:
-                self.checkpoint.put(keys[i], result)
-            sink(i, result)
-            self.progress.advance()
-
-        if not indices:
-            return
-        if self._client is None and (self.jobs == 1 or len(indices) == 1):
-            for i in indices:
-                finished(i, fn(*common, *arg_lists[i]))
-            return
-        from joblib import Parallel, delayed, parallel_config
-
-        if self._client is not None:
-            config = parallel_config(backend="dask", client=self._client)
-            n_jobs = self._width()
-            # One task per worker thread at a time: the compiled search holds the GIL,
-            # so a worker cannot send a result back while it runs a queued next task.
-            pre_dispatch = "n_jobs"
-        else:
-            config = parallel_config(backend=self.backend)
-            n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
-            pre_dispatch = "2 * n_jobs"
-        pid = os.getpid()
-        with config:
-            results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
-                               return_as=_return_as())(
-                delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
-            try:
-                for i, result in results:
-                    finished(i, result)
-            finally:
-                # Ends the workers' current tasks if we leave early (Ctrl-C).
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    results.close()
-
-    def _run(self, fn, arg_lists, label: str | None = None, on_result=None):
-        """Run tasks (each a tuple of arguments after the common ones), results in order.
-
-        With ``label``, the batch is a progress phase. ``on_result(i, result)`` is
-        called for each task read back or finished, in the order they come.
-        """
-        keys, results = self._known(fn, arg_lists)
-        missing = [i for i, r in enumerate(results) if r is None]
-        if label is not None:
-            self.progress.phase(label, len(arg_lists), len(arg_lists) - len(missing))
-
-        def sink(i, result):
-            results[i] = result
-            if on_result is not None:
-                on_result(i, result)
-
-        if on_result is not None:
-            for i, r in enumerate(results):
-                if r is not None:
-                    on_result(i, r)
-        self._execute(fn, arg_lists, missing, keys, sink)
-        return results
 
     def _root(self):
         game, ctx = self.game, self._ctx
@@ -743,7 +471,7 @@ class Solver:
         if self.backend != "loky":
             meta["backend"] = self.backend
         if self.checkpoint is not None:
-            meta["resumed_tasks"] = self._resumed
+            meta["resumed_tasks"] = self._runner.resumed
         meta.update(extra)
         strategy = Strategy(game, build(tree), self.guesses, objective, cap, optimal, meta=meta)
         strategy.declared = strategy.validate()
@@ -784,14 +512,14 @@ class Solver:
                 strategy = self._strategy("worst-case", d, tree, max_guesses is None, seconds,
                                           {})
                 return Solution(game, "worst-case", self.guesses, d, d, strategy, self.stats,
-                                seconds, proof, self._resumed)
+                                seconds, proof, self._runner.resumed)
             proof.append(f"{d} guesses: impossible ({len(order)} first-guess classes refuted)")
             if max_guesses is None:
                 self.progress.update(bound=d + 1)
             self.progress.message(proof[-1])
         seconds = time.perf_counter() - start
         return Solution(game, "worst-case", self.guesses, max_guesses, None, None, self.stats,
-                        seconds, proof, self._resumed)
+                        seconds, proof, self._runner.resumed)
 
     def _wc_order(self, reps, secrets):
         counts = partition_counts(self.game, reps, secrets)
@@ -812,7 +540,7 @@ class Solver:
             if d == 1:
                 continue
             args = [(g, p, d - 1, True) for _, p in parts]
-            keys, results = self._known(_wc_part_task, args)
+            keys, results = self._runner.known(_wc_part_task, args)
             missing = [i for i, r in enumerate(results) if r is None]
             self.progress.phase(f"worst case within {d}: first guess {self.game.code_str(g)}",
                                 len(args), len(args) - len(missing))
@@ -828,10 +556,10 @@ class Solver:
             # infeasible part refutes the guess, and the rest need not be searched.
             # Parts already in the checkpoint count without being searched again.
             refuted = any(r is not None and not r[0] for r in results)
-            width = self._width()
+            width = self._runner.width()
             while missing and not refuted:
                 batch, missing = missing[:width], missing[width:]
-                self._execute(_wc_part_task, args, batch, keys, sink)
+                self._runner.execute(_wc_part_task, args, batch, keys, sink)
                 refuted = not all(results[i][0] for i in batch)
             if not refuted:
                 self.progress.message(f"{d} guesses: feasible with first guess "
@@ -866,7 +594,8 @@ class Solver:
         if ctx.lb[d, n] >= _search.INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
-                            [f"{d} guesses: impossible by the counting bound"], self._resumed)
+                            [f"{d} guesses: impossible by the counting bound"],
+                            self._runner.resumed)
         # Order first guesses by a bound on their total: the balanced-tree bound of
         # each part, raised by one null-window probe (a search with budget bound + 1,
         # cheap, whose fail-soft value is a better bound or the part's exact cost).
@@ -887,7 +616,7 @@ class Solver:
         best_g, best_value, best_trees = None, _search.INF, None
         for g in order:
             parts = bounds[g][1]
-            results = self._run(_exp_part_task, [(g, p, _search.INF, child_d, True)
+            results = self._runner.run(_exp_part_task, [(g, p, _search.INF, child_d, True)
                                                   for _, p in parts],
                                 f"expected: first guess {game.code_str(g)} exact")
             for _, _, counters in results:
@@ -904,7 +633,7 @@ class Solver:
         if best_g is None:
             proof.append(f"impossible within {d} guesses")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
-                            self.stats, time.perf_counter() - start, proof, self._resumed)
+                            self.stats, time.perf_counter() - start, proof, self._runner.resumed)
         # Phase 2: every other first guess whose bound is below the incumbent.
         rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
         args = []
@@ -920,7 +649,7 @@ class Solver:
             open_bounds[rivals[i]] = best_value if value is None else value
             self.progress.update(bound=min([best_value, *open_bounds.values()]))
 
-        results = self._run(_exp_guess_task, args,
+        results = self._runner.run(_exp_guess_task, args,
                             f"expected: {len(rivals)} rivals against total {best_value}",
                             rival_done)
         improved = []
@@ -938,7 +667,7 @@ class Solver:
             self.progress.update(best=best_value)
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
-            results = self._run(_exp_part_task, [(best_g, p, _search.INF, child_d, True)
+            results = self._runner.run(_exp_part_task, [(best_g, p, _search.INF, child_d, True)
                                                   for _, p in parts],
                                 f"expected: first guess {game.code_str(best_g)} tree")
             for _, _, counters in results:
@@ -950,7 +679,7 @@ class Solver:
         if strategy.declared.total != best_value:  # a broken invariant, never user input
             raise AssertionError(f"tree total {strategy.declared.total} != value {best_value}")
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
-                        self.stats, seconds, proof, self._resumed)
+                        self.stats, seconds, proof, self._runner.resumed)
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""

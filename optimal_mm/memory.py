@@ -1,0 +1,81 @@
+"""Memory planning: how much memory an exact search will hold, at most.
+
+Every process that runs tasks holds the answer table (``N**2`` bytes for ``N``
+codes) plus a transposition table of at most ``table_entries`` states per objective
+(about 42-56 bytes each as measured, :data:`TABLE_ENTRY_BYTES` counted; new states
+are not stored once it is full), plus the interpreter and compiled code
+(:data:`PROCESS_BYTES`). With a ``memory_limit``,
+:class:`~optimal_mm.search.Solver` refuses a run whose fixed part does not fit and
+shrinks ``table_entries`` so that the rest does
+(:meth:`~optimal_mm.search.Solver.memory_plan`); how many processes a run has
+depends on how its tasks are run (:meth:`~optimal_mm.runner.TaskRunner.processes`).
+
+>>> plan = MemoryPlan(processes=3, helpers=0, answer_table=2**20, tables=1, entries=1000)
+>>> plan.total - plan.fixed == 3 * 1000 * TABLE_ENTRY_BYTES
+True
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+#: Bytes counted per transposition-table entry. A numba typed ``Dict`` int64 -> int64
+#: was measured at 42 to 56 bytes per entry (1, 3 and 8 million entries, numba 0.68:
+#: 24 bytes of hash, key and value, plus the index, more just after it doubles);
+#: rounded up for the moment of a resize, when old and new arrays coexist.
+TABLE_ENTRY_BYTES = 64
+#: Bytes counted per process for the interpreter, numpy, numba and the compiled
+#: search (a worker measured about 155 MB resident before its first table entry).
+PROCESS_BYTES = 160 * 2**20
+
+
+def physical_memory() -> int | None:
+    """Bytes of physical memory of this machine, or ``None`` where unknown."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size_text(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} TiB"  # pragma: no cover
+
+
+@dataclass
+class MemoryPlan:
+    """What a run will hold in memory on this machine, at most.
+
+    ``processes`` hold an answer table and transposition tables each (the parent
+    included: it runs single tasks itself); ``helpers`` only the interpreter (dask
+    nannies). Workers of a remote dask cluster are not counted: their memory is
+    their own machines' concern (``dask worker --memory-limit``).
+    """
+
+    processes: int
+    helpers: int
+    answer_table: int
+    tables: int
+    entries: int
+
+    @property
+    def fixed(self) -> int:
+        """Bytes that do not depend on the table size."""
+        return (self.processes * (self.answer_table + PROCESS_BYTES)
+                + self.helpers * PROCESS_BYTES)
+
+    @property
+    def total(self) -> int:
+        """Bytes with every transposition table full."""
+        return self.fixed + self.processes * self.tables * self.entries * TABLE_ENTRY_BYTES
+
+    def __str__(self) -> str:
+        return (f"about {_size_text(self.total)} for {self.processes} process"
+                f"{'es' if self.processes > 1 else ''} (answer table "
+                f"{_size_text(self.answer_table)} and {self.tables} table"
+                f"{'s' if self.tables > 1 else ''} of {self.entries:,} entries each, plus "
+                f"{_size_text(PROCESS_BYTES)} of interpreter)")

@@ -1,0 +1,341 @@
+"""Running a batch of independent top-level tasks: in-process, on a joblib pool or a
+dask cluster, with checkpoint lookup and saving, progress counting and clean
+interruption.
+
+What a task is
+    A call ``fn(*common, *args)`` of a module-level function (so that it can be sent
+    to another process) with plain, picklable arguments: ``common`` is the same for
+    every task of a session (for the exact search of :mod:`optimal_mm.search`: the
+    game, the guess rule, the table size and the symmetry switch), ``args`` are the
+    task's own (a first guess and one of its parts, a budget, a depth). A batch is a
+    list of such argument tuples for one function; :meth:`TaskRunner.run` returns
+    their results in the same order.
+
+Why results do not depend on the number of jobs or on the order
+    A task's result must be a function of its arguments alone: whatever a process
+    keeps between tasks (the search keeps its transposition table) may change how
+    fast a task runs, never what it returns, and the caller fixes every argument (a
+    budget, a bound) before the batch is dispatched, never from the results of
+    tasks of the same batch. Results come back with their index and are put in
+    place as they arrive, so a batch gives the same list with one job or many,
+    in-process, on loky processes or on dask workers, whatever order the tasks
+    finish in.
+
+Where tasks run
+    With one job, or a single task to compute, in this process. Otherwise through
+    joblib: ``"loky"`` worker processes by default (a steady pool of ``jobs``
+    workers, reused between batches, so that their tables stay warm),
+    ``"threading"`` (gains nothing: the compiled search holds the GIL, but handy for
+    debugging), or ``"dask"``: the cluster at ``scheduler``, or a local cluster of
+    ``jobs`` single-threaded worker processes started for the session
+    (:data:`LOCAL_DASK_CONFIG`). Dask gets one task per worker thread at a time.
+
+Checkpoints (see ``docs/LONG_RUNS.md``)
+    With a checkpoint directory, each finished task is stored in a
+    :class:`~optimal_mm.checkpoint.Checkpoint` as soon as the parent process receives
+    it, and looked up before anything is dispatched, so a killed run rerun with the
+    same arguments computes only what is missing and ends with the same result.
+    Tasks are keyed by their function's name and their own arguments (arrays
+    hashed); the *run key* (:meth:`optimal_mm.search.Solver.run_key`) holds the
+    rest, with a digest of the code that decides a task's result
+    (:func:`_code_digest`), and deliberately not the number of jobs, the backend or
+    the table size, which change how fast a task runs but not its result. Every
+    task read back or finished counts as progress
+    (:class:`~optimal_mm.progress.Progress`); a labelled batch is one progress
+    *phase*.
+
+Ctrl-C
+    A terminal sends Ctrl-C to the whole process group. Worker processes ignore it
+    (:func:`_remote`): the parent alone decides to stop, keeps what has been saved
+    (each result is saved before anything else happens to it), ends the workers
+    itself (the loky pool kept for reuse, or the dask client and local cluster), and
+    lets the ``KeyboardInterrupt`` go on to its caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import warnings
+
+from .checkpoint import Checkpoint, task_key
+from .errors import InvalidOptionError, MissingDependencyError
+
+BACKENDS = ("loky", "threading", "dask")
+#: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
+#: (``docs/LONG_RUNS.md`` says how to give a real cluster the same):
+#:
+#: * no worker time-to-live: the compiled search holds the GIL for a whole task, so a
+#:   worker cannot heartbeat while it runs one, and the scheduler would restart any
+#:   worker busy with a task longer than the time-to-live (5 minutes by default);
+#: * no ``MALLOC_TRIM_THRESHOLD_`` in the workers: nannies set it to make glibc give
+#:   memory back eagerly, which also stops glibc from tuning its mmap threshold; the
+#:   search allocates many short-lived arrays and ran about twice as slowly.
+LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
+                     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+
+#: The modules whose code decides a task's result (see
+#: :meth:`optimal_mm.search.Solver.run_key`); this module is not one of them.
+_TASK_MODULES = ("_search.py", "_kernels.py", "search.py", "symmetry.py", "game.py")
+_CODE_DIGEST: list = []
+
+
+def _code_digest() -> str:
+    """SHA-256 (first 16 hex digits) of the source of :data:`_TASK_MODULES`."""
+    if not _CODE_DIGEST:
+        import hashlib
+
+        h = hashlib.sha256()
+        folder = os.path.dirname(os.path.abspath(__file__))
+        for name in _TASK_MODULES:
+            try:
+                with open(os.path.join(folder, name), "rb") as fh:
+                    h.update(name.encode() + b"\0" + fh.read())
+            except OSError:  # no source beside the package (a frozen install)
+                h.update(name.encode() + b"\0?")
+        _CODE_DIGEST.append(h.hexdigest()[:16])
+    return _CODE_DIGEST[0]
+
+
+def _remote(fn, index, parent_pid, args):
+    """Run one task away from the parent: ``(index, result)``.
+
+    The index lets results arrive in any order. A worker process ignores Ctrl-C
+    (see the module docstring).
+    """
+    if os.getpid() != parent_pid and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return index, fn(*args)
+
+
+def _return_as() -> str:
+    """Results as tasks finish (joblib >= 1.4), else as a generator in order (1.3)."""
+    import joblib
+
+    try:
+        major, minor = (int(x) for x in joblib.__version__.split(".")[:2])
+    except ValueError:
+        return "generator_unordered"
+    return "generator_unordered" if (major, minor) >= (1, 4) else "generator"
+
+
+class TaskRunner:
+    """Runs batches of tasks for one solver (see the module docstring).
+
+    A session is :meth:`prepare` (common arguments, checkpoint) then
+    ``with runner.workers():`` around the batches (:meth:`run`, or :meth:`known`
+    and :meth:`execute` for a caller that dispatches a batch in slices).
+
+    >>> from optimal_mm.progress import Progress
+    >>> runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress())
+    >>> runner.prepare((10,))
+    >>> with runner.workers():
+    ...     runner.run(divmod, [(3,), (4,)])
+    [(3, 1), (2, 2)]
+
+    Parameters
+    ----------
+    jobs : int
+        Tasks at once (1 runs them in-process); with ``backend="dask"`` and no
+        scheduler, the number of local dask workers.
+    backend : {"loky", "threading", "dask"}
+    scheduler : str or None
+        Address of a dask scheduler; only with ``backend="dask"``.
+    progress : Progress
+        Told of phases and finished tasks (and of the dask cluster).
+
+    Attributes
+    ----------
+    checkpoint : Checkpoint or None
+        The store of the current (or last) session, kept after it ends.
+    resumed : int
+        Tasks read back from the checkpoint in this session rather than computed.
+    """
+
+    def __init__(self, jobs: int, backend: str, scheduler: str | None, progress):
+        self.jobs = jobs
+        self.backend = backend
+        self.scheduler = scheduler
+        self.progress = progress
+        self.common: tuple = ()
+        self.checkpoint: Checkpoint | None = None
+        self.resumed = 0
+        self._client = self._cluster = None
+
+    def processes(self) -> tuple[int, int]:
+        """``(processes, helpers)`` on this machine, as :class:`~optimal_mm.memory.MemoryPlan`
+        counts them: processes that run tasks (the parent included), dask nannies."""
+        if self.backend == "dask":
+            processes = 1 if self.scheduler else self.jobs + 1
+            helpers = 0 if self.scheduler else self.jobs
+            return processes, helpers
+        if self.jobs > 1 and self.backend != "threading":
+            return self.jobs + 1, 0
+        return 1, 0
+
+    # -------------------------------------------------------------- session
+    def prepare(self, common: tuple, checkpoint_dir=None, run_key: dict | None = None) -> None:
+        """Start a session: the arguments every task gets first, and the checkpoint."""
+        self.resumed = 0
+        self.common = tuple(common)
+        self.checkpoint = None
+        if checkpoint_dir is not None:
+            self.checkpoint = Checkpoint(checkpoint_dir, run_key)
+
+    @contextlib.contextmanager
+    def workers(self):
+        """Around a session's batches: the dask client if any; workers ended on Ctrl-C."""
+        try:
+            if self.backend == "dask":
+                self._connect()
+            yield
+        except KeyboardInterrupt:
+            self._stop_workers()
+            raise
+        finally:
+            self._disconnect()
+
+    def _connect(self) -> None:
+        """Open the dask client (and the local cluster when there is no scheduler)."""
+        try:
+            import distributed
+        except ImportError:
+            raise MissingDependencyError(
+                "the dask backend needs dask.distributed, which is not installed: "
+                "pip install 'optimal_mm[dask]'") from None
+        if self.scheduler:
+            try:
+                self._client = distributed.Client(self.scheduler, timeout=30)
+            except (OSError, TimeoutError) as exc:
+                raise InvalidOptionError(
+                    f"cannot reach the dask scheduler at {self.scheduler}: {exc}") from None
+            def worker_ttl(dask_scheduler=None):  # runs on the scheduler (sent by value)
+                return dask_scheduler.worker_ttl
+
+            with contextlib.suppress(Exception):
+                ttl = self._client.run_on_scheduler(worker_ttl)
+                if ttl:
+                    self.progress.message(
+                        f"warning: the scheduler restarts a worker silent for {ttl:.0f} s, "
+                        f"and a task longer than that holds its worker silent; start it "
+                        f"with DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL=None (docs/LONG_RUNS.md)")
+        else:
+            import dask
+
+            # See LOCAL_DASK_CONFIG: no worker time-to-live, no malloc trimming.
+            with dask.config.set(LOCAL_DASK_CONFIG):
+                self._cluster = distributed.LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
+            self._client = distributed.Client(self._cluster)
+        self.progress.message(f"dask: {self.width()} worker threads at "
+                              f"{self._client.scheduler.address}")
+
+    def _disconnect(self) -> None:
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        with contextlib.suppress(Exception):
+            if client is not None:
+                client.close()
+        with contextlib.suppress(Exception):
+            if cluster is not None:
+                cluster.close()
+
+    def _stop_workers(self) -> None:
+        """After Ctrl-C: make sure no worker goes on computing for nothing."""
+        if self.backend == "loky":
+            # joblib aborts its own call; this also ends the pool it keeps for reuse.
+            with contextlib.suppress(Exception):
+                from joblib.externals.loky import reusable_executor
+
+                executor = getattr(reusable_executor, "_executor", None)
+                if executor is not None:
+                    executor.shutdown(wait=True, kill_workers=True)
+        self._disconnect()
+
+    def width(self) -> int:
+        """How many tasks run at once."""
+        if self._client is not None:
+            return max(1, sum(self._client.nthreads().values()))
+        return self.jobs
+
+    # -------------------------------------------------------------- running
+    def known(self, fn, arg_lists):
+        """Task keys and the results already in the checkpoint (``None`` where missing)."""
+        if self.checkpoint is None:
+            return [None] * len(arg_lists), [None] * len(arg_lists)
+        keys = [task_key(fn.__name__, args) for args in arg_lists]
+        results = [self.checkpoint.get(key) for key in keys]
+        self.resumed += sum(r is not None for r in results)
+        return keys, results
+
+    def execute(self, fn, arg_lists, indices, keys, sink) -> None:
+        """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
+
+        Each result is saved to the checkpoint (in this process) before anything else
+        happens to it, and counted as progress.
+        """
+        common = self.common
+
+        def finished(i, result):
+            if self.checkpoint is not None:
+                self.checkpoint.put(keys[i], result)
+            sink(i, result)
+            self.progress.advance()
+
+        if not indices:
+            return
+        if self._client is None and (self.jobs == 1 or len(indices) == 1):
+            for i in indices:
+                finished(i, fn(*common, *arg_lists[i]))
+            return
+        from joblib import Parallel, delayed, parallel_config
+
+        if self._client is not None:
+            config = parallel_config(backend="dask", client=self._client)
+            n_jobs = self.width()
+            # One task per worker thread at a time: the compiled search holds the GIL,
+            # so a worker cannot send a result back while it runs a queued next task.
+            pre_dispatch = "n_jobs"
+        else:
+            config = parallel_config(backend=self.backend)
+            n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
+            pre_dispatch = "2 * n_jobs"
+        pid = os.getpid()
+        with config:
+            results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
+                               return_as=_return_as())(
+                delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
+            try:
+                for i, result in results:
+                    finished(i, result)
+            finally:
+                # Ends the workers' current tasks if we leave early (Ctrl-C).
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    results.close()
+
+    def run(self, fn, arg_lists, label: str | None = None, on_result=None):
+        """Run tasks (each a tuple of arguments after the common ones), results in order.
+
+        With ``label``, the batch is a progress phase. ``on_result(i, result)`` is
+        called for each task read back or finished, in the order they come.
+        """
+        keys, results = self.known(fn, arg_lists)
+        missing = [i for i, r in enumerate(results) if r is None]
+        if label is not None:
+            self.progress.phase(label, len(arg_lists), len(arg_lists) - len(missing))
+
+        def sink(i, result):
+            results[i] = result
+            if on_result is not None:
+                on_result(i, result)
+
+        if on_result is not None:
+            for i, r in enumerate(results):
+                if r is not None:
+                    on_result(i, r)
+        self.execute(fn, arg_lists, missing, keys, sink)
+        return results
