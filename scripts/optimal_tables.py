@@ -152,6 +152,7 @@ def markdown(entries, meta) -> str:
         "suffice; *total* = least number of guesses summed over all secrets (final guess "
         "included). Agreement with a published value is marked: = agrees, ≠ DISAGREES.",
         "",
+        *([meta["note"], ""] if meta.get("note") else []),
         "| game | codes | guesses | t* | s | total | average | s | published |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -190,6 +191,7 @@ def main(argv=None) -> int:
     parser.add_argument("--guesses", nargs="*", default=["any", "consistent"])
     parser.add_argument("--only", nargs="*", help="only these specs")
     parser.add_argument("--redo", action="store_true", help="recompute entries already present")
+    parser.add_argument("--note", help="a remark printed above the table (e.g. on machine load)")
     parser.add_argument("--retry-timeouts", action="store_true",
                         help="recompute entries that timed out (e.g. with a longer limit)")
     parser.add_argument("--retry-errors", action="store_true",
@@ -206,7 +208,8 @@ def main(argv=None) -> int:
 
     meta = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
             "time_limit": args.time_limit,
-            "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:])}
+            "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:]),
+            "note": args.note}
     for spec in args.only or games(args.max_codes):
         game = Game.from_spec(spec)
         for guesses in args.guesses:
