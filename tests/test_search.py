@@ -174,7 +174,6 @@ def test_solve_cli_bad_input(argv, capsys):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.slow
 def test_p4c7_worst_case_six():
     # Jager and Peczarski 2009: p4c7 needs 6, and 5 is impossible.
     sol = solve(Game.from_spec("p4c7"), "worst-case", jobs=2)
