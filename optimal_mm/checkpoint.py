@@ -59,13 +59,16 @@ FORMAT = "optimal_mm-checkpoint/1"
 # ---------------------------------------------------------------------------
 # Keys
 # ---------------------------------------------------------------------------
-def _canonical(value):
-    """A JSON-ready description of a task argument; arrays become their hash."""
-    if isinstance(value, np.ndarray):
-        data = np.ascontiguousarray(value)
-        return {"array": hashlib.sha256(data.tobytes()).hexdigest(),
-                "dtype": str(data.dtype), "shape": list(data.shape)}
-    if isinstance(value, (bool, np.bool_)):
+_NOT_SCALAR = object()
+
+
+def _plain_scalar(value):
+    """A bool, number, string or None (numpy's too) as plain JSON data, else a sentinel.
+
+    >>> _plain_scalar(np.int64(3)), _plain_scalar(np.bool_(True)), _plain_scalar([1]) is _NOT_SCALAR
+    (3, True, True)
+    """
+    if isinstance(value, (bool, np.bool_)):  # before int: bool is an int
         return bool(value)
     if isinstance(value, (int, np.integer)):
         return int(value)
@@ -73,6 +76,18 @@ def _canonical(value):
         return float(value)
     if value is None or isinstance(value, str):
         return value
+    return _NOT_SCALAR
+
+
+def _canonical(value):
+    """A JSON-ready description of a task argument; arrays become their hash."""
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value)
+        return {"array": hashlib.sha256(data.tobytes()).hexdigest(),
+                "dtype": str(data.dtype), "shape": list(data.shape)}
+    scalar = _plain_scalar(value)
+    if scalar is not _NOT_SCALAR:
+        return scalar
     if isinstance(value, (list, tuple)):
         return [_canonical(v) for v in value]
     raise TypeError(f"cannot key a task argument of type {type(value).__name__}")
@@ -110,14 +125,9 @@ def result_to_json(value):
     """
     if isinstance(value, np.ndarray):
         return {"ndarray": value.tolist(), "dtype": str(value.dtype)}
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
-    if value is None or isinstance(value, str):
-        return value
+    scalar = _plain_scalar(value)
+    if scalar is not _NOT_SCALAR:
+        return scalar
     if isinstance(value, tuple):
         return {"tuple": [result_to_json(v) for v in value]}
     if isinstance(value, list):
