@@ -75,6 +75,8 @@ from .tree import Node, Strategy
 OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
 #: Exact search refuses games with more codes than this (see :func:`check_feasible`).
 MAX_EXACT_CODES = 12_000
+#: With the default number of jobs, games up to this many codes run in-process.
+SERIAL_CODES = 1500
 DEFAULT_TABLE_ENTRIES = 8_000_000
 
 
@@ -291,7 +293,9 @@ class Solver:
     symmetry : bool
         Cut guesses to one per orbit at the top two levels (``False`` for comparison).
     jobs : int
-        Worker processes (joblib); ``-1`` or ``None`` means all cores, 1 runs in-process.
+        Worker processes (joblib); ``-1`` or ``None`` means all cores (in-process for
+        games of at most :data:`SERIAL_CODES` codes, where a pool costs more than it
+        saves), 1 runs in-process.
         With ``backend="dask"`` and no scheduler, the number of local dask workers.
     backend : {"loky", "threading", "dask"}
         joblib backend (``"loky"`` by default). ``"threading"`` gains nothing (the
@@ -339,7 +343,14 @@ class Solver:
         self.guesses = guesses
         self.consistent = guesses == "consistent"
         self.symmetry = symmetry
-        self.jobs = os.cpu_count() or 1 if jobs in (None, -1, 0) else int(jobs)
+        if jobs in (None, -1, 0):
+            # All cores, except for small games: there, starting a process pool costs
+            # more than the whole search (mastermind: 1.2 s in-process, 2.6 s with
+            # 2 workers, results/bench.md).
+            small = game.n_codes <= SERIAL_CODES and backend != "dask"
+            self.jobs = 1 if small else os.cpu_count() or 1
+        else:
+            self.jobs = int(jobs)
         self.backend = backend
         self.scheduler = scheduler
         self.entries = int(table_entries)

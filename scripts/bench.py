@@ -179,7 +179,7 @@ def main(argv=None) -> int:
         walls = [r["wall_s"] for r in runs]
         row = {"case": name, "game": game, "objective": objective, "args": extra,
                "value": runs[0]["value"], "median_s": round(statistics.median(walls), 3),
-               "runs_s": [round(w, 3) for w in walls], "target_s": target,
+               "runs_s": [round(w, 3) for w in walls], "target_s": target, "jobs": args.jobs,
                "search_median_s": (round(statistics.median(r["search_s"] for r in runs), 3)
                                    if all(r["search_s"] is not None for r in runs) else None),
                "reference": note, "states": runs[0]["states"],
@@ -211,9 +211,12 @@ def main(argv=None) -> int:
     if args.merge and (RESULTS / "bench.json").exists():
         # Keep the earlier figures of every case not measured now.
         old = json.loads((RESULTS / "bench.json").read_text())
-        measured = {r["case"] for r in rows}
-        kept = [r for r in old.get("cases", []) if r["case"] not in measured]
+        measured = {(r["case"], r.get("jobs")) for r in rows}
+        kept = [r for r in old.get("cases", [])
+                if (r["case"], r.get("jobs", old.get("jobs"))) not in measured]
         report["cases"] = kept + rows
+        if not symmetry_rows:
+            report["no_symmetry_timeout_s"] = old.get("no_symmetry_timeout_s")
         report["symmetry"] = symmetry_rows or old.get("symmetry", [])
         report["depth3_tree"] = tree_rows or old.get("depth3_tree", [])
         report["command"] = old.get("command", "") + "; then " + report["command"]
@@ -232,7 +235,7 @@ def markdown(report) -> str:
         "# Exact solver benchmark",
         "",
         f"Machine: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}. "
-        f"Jobs: {report['jobs']}. Wall time of a fresh `optimal-mm solve` process "
+        f"Wall time of a fresh `optimal-mm solve` process "
         f"(start-up, JIT cache load and answer table included), JIT cache warm; "
         f"median of {report['repeat']} runs (one run for cases over {report['long_s']} s: "
         f"see *runs*). Peak resident memory of the largest "
@@ -244,17 +247,22 @@ def markdown(report) -> str:
         "alone, as the command reports it (`time ... s`), without Python start-up, the JIT "
         "cache load and the worker pool start (about 1.5-2 s together here).",
         "",
-        "| case | value | median s | search s | runs | target s | reference | states "
+        "*jobs*: the `--jobs` given (-1: the default, all cores except in-process for "
+        "games of at most 1500 codes).",
+        "",
+        "| case | jobs | value | median s | search s | runs | target s | reference | states "
         "| table hits | guesses evaluated |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["cases"]:
         if "median_s" not in r:
-            lines.append(f"| {r['case']} | timed out after {r['timeout_s']} s | | | | "
+            lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | timed out after "
+                         f"{r['timeout_s']} s | | | | "
                          f"{r['target_s'] or ''} | {r['reference']} | | | |")
             continue
         search_s = r.get("search_median_s")
-        lines.append(f"| {r['case']} | {r['value']} | {r['median_s']} | "
+        lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | {r['value']} | "
+                     f"{r['median_s']} | "
                      f"{'' if search_s is None else search_s} | {len(r['runs_s'])} "
                      f"| {r['target_s'] or ''} "
                      f"| {r['reference']} | {r['states']:,} | {r['table_hits']:,} | "

@@ -66,7 +66,9 @@ def register(sub) -> None:
                    help="cap: worst-case answers whether T guesses suffice (exit 1 if not); "
                         "expected finds the least total within T guesses")
     p.add_argument("--jobs", type=int, default=-1,
-                   help="worker processes (default: all cores; 1 runs in-process)")
+                   help="worker processes (default: all cores, or in-process for games of "
+                        "at most 1500 codes, where a pool costs more than it saves; "
+                        "1 runs in-process)")
     p.add_argument("--no-symmetry", action="store_true",
                    help="switch off symmetry reduction (for comparison)")
     p.add_argument("--stats", action="store_true",
