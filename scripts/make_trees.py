@@ -64,7 +64,7 @@ def command_line(game, objective, guesses, cap) -> str:
     return cmd
 
 
-def make(name: str, jobs: int, redo: bool) -> dict:
+def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dict:
     """Solve one tree (or check the one already there); its summary entry."""
     from optimal_mm import Game
     from optimal_mm.search import solve
@@ -82,7 +82,10 @@ def make(name: str, jobs: int, redo: bool) -> dict:
     else:
         print(f"{name}: solving ({command_line(spec, objective, guesses, cap)}) ...", flush=True)
         start = time.perf_counter()
-        sol = solve(game, objective, guesses, cap, jobs=jobs)
+        options = {"jobs": jobs}
+        if checkpoint:  # a killed run, rerun the same way, resumes (docs/LONG_RUNS.md)
+            options["checkpoint"] = str(Path(checkpoint) / name)
+        sol = solve(game, objective, guesses, cap, **options)
         if sol.strategy is None:
             raise SystemExit(f"{name}: no tree ({'; '.join(sol.proof)})")
         strategy = sol.strategy
@@ -143,6 +146,9 @@ def main(argv=None) -> int:
                         help="only these trees (default: all)")
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--redo", action="store_true", help="solve again even if present")
+    parser.add_argument("--checkpoint", metavar="DIR",
+                        help="keep finished search tasks in DIR/<tree>, so that a killed "
+                             "run resumes")
     parser.add_argument("--ship", action="store_true",
                         help="copy the mastermind and bulls-and-cows expected trees into "
                              "optimal_mm/data/ for the player")
@@ -156,7 +162,7 @@ def main(argv=None) -> int:
     if SUMMARY.with_suffix(".json").exists():
         entries = json.loads(SUMMARY.with_suffix(".json").read_text()).get("trees", {})
     for name in args.only or list(TREES_TO_MAKE):
-        entries[name] = make(name, args.jobs, args.redo)
+        entries[name] = make(name, args.jobs, args.redo, args.checkpoint)
         write_summary(entries)
         if args.ship and name in SHIPPED:
             DATA.mkdir(exist_ok=True)
