@@ -27,10 +27,13 @@ How the work is split
     bound fixed before dispatch, so the result does not depend on the number of
     jobs or on the order in which tasks finish.
 
-    Expected case, in two phases: (1) the first guess with the best lower bound is
-    solved exactly, one task per part, which gives an upper bound ``U``; (2) every
-    other first guess whose bound is below ``U`` is searched as one task, its parts
-    in sequence, with budget ``U``: it is kept only if it proves strictly better.
+    Expected case, in two phases. First guesses are ranked by a *probed* bound:
+    each part's balanced-tree bound raised by one null-window search (budget
+    bound + 1, cheap; its fail-soft value is a better bound). (1) The first guess
+    with the best bound is solved exactly, one task per part, which gives an upper
+    bound ``U``; (2) every other first guess whose bound is below ``U`` is one task
+    (:func:`_exp_guess_task`): more probes, then its parts in sequence, smallest
+    first, with budget ``U``; it is kept only if it proves strictly better.
     Worst case: for ``t`` from the counting bound upwards, first guesses are tried
     in order of their largest part; a first guess proves ``t`` when all its parts
     are feasible within ``t - 1``; ``t`` is refuted when none does.
