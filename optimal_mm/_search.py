@@ -176,6 +176,18 @@ def _live_guesses(all_guesses, codes, S, n_colours, repeats):
     return out[:m]
 
 
+@njit(cache=True)
+def _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats):
+    """The guesses to try at state ``S``: the caller's ``top_guesses`` if any (symmetry
+    representatives), else the secrets themselves (consistent guesses only), else
+    every code that differs from the others by more than dead colours."""
+    if len(top_guesses):
+        return top_guesses
+    if consistent:
+        return S
+    return _live_guesses(all_guesses, codes, S, n_colours, repeats)
+
+
 # ---------------------------------------------------------------------------
 # Expected case
 # ---------------------------------------------------------------------------
@@ -222,12 +234,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                     bound = value
     stats[0] += 1
     child_d = d if d >= NO_CAP else d - 1
-    if len(top_guesses):
-        guesses = top_guesses
-    elif consistent:
-        guesses = S
-    else:
-        guesses = _live_guesses(all_guesses, codes, S, n_colours, repeats)
+    guesses = _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats)
     in_s = _in_set(S, table.shape[1])
     if len(top_guesses) == 0 and bound == 2 * n - 1 and bound < beta:
         # Small state: a secret that splits the others into singletons is optimal
@@ -424,12 +431,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                     stats[1] += 1
                     return False, -1
     stats[0] += 1
-    if len(top_guesses):
-        guesses = top_guesses
-    elif consistent:
-        guesses = S
-    else:
-        guesses = _live_guesses(all_guesses, codes, S, n_colours, repeats)
+    guesses = _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats)
     in_s = _in_set(S, table.shape[1])
     counts = _partition_counts(table, guesses, S, n_slots, stats)
     m = len(guesses)
