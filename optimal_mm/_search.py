@@ -36,32 +36,117 @@ all black, and ``d`` guesses left:
   In the worst case this is the exact two-guess test: ``d = 2`` is feasible iff some
   guess splits ``S`` into singletons.
 
-Transposition table: states are keyed by two independent 64-bit hashes of the
-sorted secret indices (one as the dictionary key, 32 bits of the other stored and
-checked), together with the guesses left. Distinct states collide with probability
-about ``m**2 / 2**97`` for ``m`` stored states: far below any hardware error rate,
-but it is a hash, and the proof is exact up to that event.
+Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
+them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
+table of the swaps). Interchangeable colours fall into classes; renaming colours
+within a class fixes ``S`` and maps a guess's partition onto the partition of its
+image, so only one guess per orbit is tried: the one whose class colours, read
+left to right at their first occurrence, are the smallest of their class in
+increasing order. Colours in no secret (*dead*) are interchangeable too, and with
+repeats more: a dead peg never scores, so every dead peg may as well be the
+smallest dead colour. This generalises the history stabilizer of the top two
+levels (:mod:`optimal_mm.symmetry`) to every state, without knowing the history.
+
+Guesses are evaluated secrets first, one partition at a time, so that a node
+closes as soon as one guess meets the node's bound (a secret splitting the rest
+into singletons costs ``2n - 1``, the least possible; when no secret does, ``2n``
+is the least and a guess meeting it closes the node).
+
+Transposition table: states are keyed by two independent hashes of the sorted
+secret indices, a 64-bit key and a 32-bit check stored beside the result, together
+with the guesses left. Distinct states collide with probability about
+``m**2 / 2**97`` for ``m`` stored states: far below any hardware error rate, but it
+is a hash, and the proof is exact up to that event. The table is a chained hash
+over entries stored in order (:func:`new_table`); its capacity is fixed in
+advance, and once it is full new states are no longer stored (the search stays
+correct, only slower), so memory stays bounded.
 
 Statistics (``stats`` array): 0 states expanded, 1 table hits, 2 guesses evaluated
-(partitions computed), 3 table entries stored; item 4 is an input, the table's
-capacity in entries: when it is full, new states are no longer stored (the search
-stays correct, only slower), so memory stays bounded.
+(partitions computed), 3 table entries stored.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 INF = 1 << 40
 NO_CAP = 64  # "guesses left" when there is no cap; deep enough for any game searched
-_MASK32 = 0xFFFFFFFF
+_PAYLOAD_BITS = 31
+_PAYLOAD = (1 << _PAYLOAD_BITS) - 1
+_CHECK_SHIFT = _PAYLOAD_BITS
 
 
-def new_table():
-    """An empty transposition table (numba typed dict int64 -> int64)."""
-    return Dict.empty(key_type=types.int64, value_type=types.int64)
+def new_table(entries: int):
+    """An empty transposition table for at most ``entries`` states.
+
+    A tuple ``(slots, links, heads, meta)``: ``slots[i]`` holds entry ``i``'s key and
+    word, filled in order; ``links[i]`` chains entries of one bucket; ``heads[b]``
+    starts bucket ``b`` (entry indices plus one, 0 for none); ``meta`` holds the
+    number of entries and of buckets in use. The arrays are allocated at their
+    final size but touched only as far as they are used (the buckets in use grow
+    with the entries), so a small search pays for little memory: the operating
+    system commits a page on its first write, which is slow on some machines.
+    """
+    entries = max(int(entries), 0)
+    max_buckets = 16
+    while max_buckets * 2 < entries:
+        max_buckets *= 2
+    meta = np.zeros(2, dtype=np.int64)
+    meta[1] = min(1024, max_buckets)
+    return (np.zeros((entries, 2), dtype=np.int64), np.zeros(entries, dtype=np.int32),
+            np.zeros(max_buckets, dtype=np.int32), meta)
+
+
+def colour_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
+    """``(C*(C-1)/2, N)`` int32: the image of every code under each colour swap.
+
+    Row ``p`` is the swap of colours ``a < b`` in lexicographic pair order;
+    ``lookup`` maps ``sum c[i] * C**(P-1-i)`` to a code index.
+    """
+    codes = codes.astype(np.int64)
+    pegs = codes.shape[1]
+    rows = []
+    for a in range(n_colours):
+        for b in range(a + 1, n_colours):
+            image = codes.copy()
+            image[codes == a] = b
+            image[codes == b] = a
+            keys = np.zeros(len(codes), dtype=np.int64)
+            for i in range(pegs):
+                keys = keys * n_colours + image[:, i]
+            rows.append(lookup[keys])
+    if not rows:
+        return np.zeros((0, len(codes)), dtype=np.int32)
+    return np.asarray(rows, dtype=np.int32)
+
+
+#: Up to this many colours, the pairs of colours fit in one int64 bit mask and the
+#: symmetry filter of :func:`_candidates` works on bit masks.
+MASK_COLOURS = 11
+
+
+def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
+    """``(N, 2)`` int64: the colours each code uses (bit ``c``), and its *inversions*:
+    bit ``p`` for the ``p``-th pair of colours ``a < b`` (lexicographic, as in
+    :func:`colour_swaps`) when the code uses both and ``b`` first appears before
+    ``a``. Inversions are left empty above :data:`MASK_COLOURS` colours."""
+    n, pegs = codes.shape
+    first = np.full((n, n_colours), pegs, dtype=np.int64)
+    for i in range(pegs - 1, -1, -1):
+        first[np.arange(n), codes[:, i]] = i
+    used = first < pegs
+    out = np.zeros((n, 2), dtype=np.int64)
+    for c in range(n_colours):
+        out[:, 0] |= used[:, c].astype(np.int64) << c
+    if n_colours <= MASK_COLOURS:
+        p = 0
+        for a in range(n_colours):
+            for b in range(a + 1, n_colours):
+                inverted = used[:, a] & used[:, b] & (first[:, b] < first[:, a])
+                out[:, 1] |= inverted.astype(np.int64) << p
+                p += 1
+    return out
 
 
 def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
@@ -86,24 +171,83 @@ def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def _hash(S, d):
+    """Two independent hashes of the state ``(S, d)``: the 64-bit key (never 0, the
+    mark of an empty slot) and a 32-bit check."""
     h1 = np.int64(-3750763034362895579) ^ (d * np.int64(0x100000001B3))
     h2 = np.int64(len(S)) * np.int64(-7046029254386353131)
     for x in S:
         h1 = (h1 ^ x) * np.int64(1099511628211)
         h2 = (h2 + x + 1) * np.int64(-4658895280553007687)
         h2 ^= (h2 >> 29)
+    if h1 == 0:
+        h1 = 1
     return h1, (h2 >> 17) & 0xFFFFFFFF
 
 
+@njit(cache=True, inline="always")
+def _tt_find(tt, key, check):
+    """The payload stored for the state ``(key, check)``, or -1."""
+    slots, links, heads, meta = tt
+    i = heads[key & (meta[1] - 1)]
+    while i:
+        if slots[i - 1, 0] == key and (slots[i - 1, 1] >> _CHECK_SHIFT) == check:
+            return slots[i - 1, 1] & _PAYLOAD
+        i = links[i - 1]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _tt_put(tt, key, check, payload, stats):
+    """Store ``payload`` for the state ``(key, check)``: over its old entry, else in a
+    new one while the table has room (else the state is not stored)."""
+    slots, links, heads, meta = tt
+    word = (check << _CHECK_SHIFT) | payload
+    i = heads[key & (meta[1] - 1)]
+    while i:
+        if slots[i - 1, 0] == key and (slots[i - 1, 1] >> _CHECK_SHIFT) == check:
+            slots[i - 1, 1] = word
+            return
+        i = links[i - 1]
+    n = meta[0]
+    if n >= len(slots):
+        return
+    slots[n, 0] = key
+    slots[n, 1] = word
+    meta[0] = n + 1
+    stats[3] += 1
+    if n + 1 > 2 * meta[1] and meta[1] < len(heads):
+        _tt_rehash(slots, links, heads, meta, min(4 * meta[1], len(heads)))
+    else:
+        b = key & (meta[1] - 1)
+        links[n] = heads[b]
+        heads[b] = n + 1
+
+
 @njit(cache=True)
-def _partition_counts(table, guesses, S, n_slots, stats):
-    counts = np.zeros((len(guesses), n_slots), dtype=np.int64)
-    for k in range(len(guesses)):
-        row = table[guesses[k]]
-        for x in S:
-            counts[k, row[x]] += 1
-    stats[2] += len(guesses)
-    return counts
+def _tt_rehash(slots, links, heads, meta, buckets):
+    """Spread the entries over ``buckets`` buckets (chains stay short as it fills)."""
+    meta[1] = buckets
+    heads[:buckets] = 0
+    for i in range(meta[0]):
+        b = slots[i, 0] & (buckets - 1)
+        links[i] = heads[b]
+        heads[b] = i + 1
+
+
+@njit(cache=True, inline="always")
+def _count(table, g, S, cnt, seen):
+    """Part sizes of ``S`` under the guess ``g``: ``cnt[a]`` for the
+    ``k`` answers ``seen[:k]`` that occur (returns ``k``). ``cnt`` must be all zero;
+    the caller zeroes the entries it read, so no pass over every answer is needed
+    (most states are small: a handful of answers out of up to 66)."""
+    k = 0
+    for x in S:
+        a = table[g, x]
+        if cnt[a] == 0:
+            seen[k] = a
+            k += 1
+        cnt[a] += 1
+    return k
 
 
 @njit(cache=True)
@@ -132,60 +276,230 @@ def _in_set(S, n_codes):
 
 
 @njit(cache=True)
-def _live_guesses(all_guesses, codes, S, n_colours, repeats):
-    """Guesses that differ from every other kept guess by more than dead colours.
+def _colour_classes(S, in_s, codes, n_colours, swaps):
+    """Each colour's class in ``S`` and its rank there: ``(root, rank, size)``.
 
-    A *dead* colour is in no secret of ``S``: it never scores, so swapping two dead
-    colours in a guess leaves its partition unchanged (the swap fixes ``S``). With
-    repeats, every dead peg may as well be the smallest dead colour; without, the
-    dead pegs, read left to right, may as well be the smallest dead colours in
-    increasing order. Only guesses in that canonical form are kept.
+    ``root[c]`` is the smallest colour of ``c``'s class, ``rank[c]`` the number of
+    class colours below ``c`` and ``size[root]`` the size of the class. Dead colours
+    (in no secret) form one class; two live colours share a class when a chain of
+    swaps, each mapping ``S`` onto itself, joins them (the swaps then generate every
+    permutation of the class, all fixing ``S``).
     """
     present = np.zeros(n_colours, dtype=np.bool_)
     for x in S:
-        for c in codes[x]:
-            present[c] = True
-    dead = np.empty(n_colours, dtype=np.int64)
-    n_dead = 0
+        for i in range(codes.shape[1]):
+            present[codes[x, i]] = True
+    root = np.arange(n_colours)
+    first_dead = -1
+    pair = 0
+    for a in range(n_colours):
+        if not present[a]:
+            if first_dead < 0:
+                first_dead = a
+            root[a] = first_dead
+            pair += n_colours - a - 1
+            continue
+        for b in range(a + 1, n_colours):
+            if present[b]:
+                ra = root[a]
+                while root[ra] != ra:
+                    ra = root[ra]
+                rb = root[b]
+                while root[rb] != rb:
+                    rb = root[rb]
+                if ra != rb:
+                    row = swaps[pair]
+                    fixed = True
+                    for x in S:
+                        if not in_s[row[x]]:
+                            fixed = False
+                            break
+                    if fixed:
+                        root[max(ra, rb)] = min(ra, rb)
+            pair += 1
+    rank = np.zeros(n_colours, dtype=np.int64)
+    size = np.zeros(n_colours, dtype=np.int64)
     for c in range(n_colours):
-        if not present[c]:
-            dead[n_dead] = c
-            n_dead += 1
-    if n_dead <= 1:
-        return all_guesses
-    out = np.empty(len(all_guesses), dtype=np.int64)
-    m = 0
-    for g in all_guesses:
-        j = 0
-        ok = True
-        for c in codes[g]:
-            if present[c]:
-                continue
-            if repeats:
-                if c != dead[0]:
-                    ok = False
-                    break
-            else:
-                if c != dead[j]:
-                    ok = False
-                    break
-                j += 1
-        if ok:
-            out[m] = g
-            m += 1
-    return out[:m]
+        r = root[c]
+        while root[r] != r:
+            r = root[r]
+        root[c] = r
+        rank[c] = size[r]
+        size[r] += 1
+    return root, rank, size, first_dead
+
+
+@njit(cache=True, inline="always")
+def _canonical_pegs(codes, g, root, rank, size, first_dead, repeats, seen, nxt):
+    """Whether guess ``g`` is its orbit's representative, read peg by peg: each
+    class's colours first appear as the class's smallest, in increasing order (the
+    dead colours, with repeats: only the smallest is used)."""
+    ok = True
+    pegs = codes.shape[1]
+    for i in range(pegs):
+        c = codes[g, i]
+        r = root[c]
+        if size[r] <= 1:
+            continue
+        if repeats and r == first_dead:
+            if c != first_dead:
+                ok = False
+                break
+            continue
+        if not seen[c]:
+            if rank[c] != nxt[r]:
+                ok = False
+                break
+            seen[c] = True
+            nxt[r] += 1
+    for i in range(pegs):
+        c = codes[g, i]
+        seen[c] = False
+        nxt[root[c]] = 0
+    return ok
+
+
+@njit(cache=True, inline="always")
+def _canonical_bits(used, inversions, banned, pair_mask, class_masks, n_classes):
+    """:func:`_canonical_pegs` on bit masks: no banned colour (a dead one other than
+    the smallest, with repeats), no two colours of a class in decreasing order of
+    first appearance, and each class's colours in use the smallest of the class
+    (``x`` is such a prefix of class ``K`` iff every colour of ``K`` missing from
+    ``x`` is above all of ``x``)."""
+    if used & banned or inversions & pair_mask:
+        return False
+    for j in range(n_classes):
+        k = class_masks[j]
+        x = used & k
+        rest = k ^ x
+        if rest != 0 and x >= (rest & -rest):
+            return False
+    return True
 
 
 @njit(cache=True)
-def _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats):
-    """The guesses to try at state ``S``: the caller's ``top_guesses`` if any (symmetry
-    representatives), else the secrets themselves (consistent guesses only), else
-    every code that differs from the others by more than dead colours."""
+def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours, repeats,
+                swaps, masks):
+    """The guesses to try at ``S`` and how many of them, at the front, are secrets.
+
+    The caller's ``top_guesses`` if any (symmetry representatives of the top
+    levels); else one guess per orbit of the colour classes of ``S`` (see the
+    module docstring), the secrets first, then (unless only consistent guesses are
+    allowed) the other codes.
+    """
     if len(top_guesses):
-        return top_guesses
-    if consistent:
-        return S
-    return _live_guesses(all_guesses, codes, S, n_colours, repeats)
+        return top_guesses, 0
+    root, rank, size, first_dead = _colour_classes(S, in_s, codes, n_colours, swaps)
+    # The classes as bit masks (used when the colours are few enough).
+    class_masks = np.zeros(n_colours, dtype=np.int64)
+    n_classes = 0
+    banned = np.int64(0)
+    pair_mask = np.int64(0)
+    for r in range(n_colours):
+        if root[r] != r or size[r] <= 1:
+            continue
+        k = np.int64(0)
+        for c in range(n_colours):
+            if root[c] == r:
+                k |= np.int64(1) << c
+        if repeats and r == first_dead:
+            banned = k ^ (np.int64(1) << r)
+            continue
+        class_masks[n_classes] = k
+        n_classes += 1
+    if n_colours <= MASK_COLOURS:
+        p = 0
+        for a in range(n_colours):
+            for b in range(a + 1, n_colours):
+                if root[a] == root[b] and not (repeats and root[a] == first_dead):
+                    pair_mask |= np.int64(1) << p
+                p += 1
+    nontrivial = n_classes > 0 or banned != 0
+    m_max = len(S) if consistent else len(S) + len(all_guesses)
+    out = np.empty(m_max, dtype=np.int64)
+    m = 0
+    seen = np.zeros(n_colours, dtype=np.bool_)
+    nxt = np.zeros(n_colours, dtype=np.int64)
+    n_secrets = 0
+    for phase in range(1 if consistent else 2):
+        pool = S if phase == 0 else all_guesses
+        for g in pool:
+            if phase == 1 and in_s[g]:
+                continue
+            if nontrivial:
+                if n_colours <= MASK_COLOURS:
+                    ok = _canonical_bits(masks[g, 0], masks[g, 1], banned, pair_mask,
+                                         class_masks, n_classes)
+                else:
+                    ok = _canonical_pegs(codes, g, root, rank, size, first_dead, repeats,
+                                         seen, nxt)
+                if not ok:
+                    continue
+            out[m] = g
+            m += 1
+        if phase == 0:
+            n_secrets = m
+    return out[:m], n_secrets
+
+
+_TAKEN = 1 << 62
+#: Guesses picked one at a time (a linear scan each) before the rest are sorted: most
+#: states are settled by their first guess or two, where a full sort would cost more
+#: than all of the node's partitions.
+_SCANS = 8
+
+
+@njit(cache=True, inline="always")
+def _pop_min(keys, order, pos, picks):
+    """The index of the least key not yet taken (ties: the lowest index), or -1.
+
+    The first :data:`_SCANS` picks scan ``keys``; then ``order`` (empty until then)
+    is filled with the rest, sorted, and read from ``pos[0]`` on. Taken keys are
+    marked :data:`_TAKEN`.
+    """
+    if picks < _SCANS:
+        best = -1
+        low = _TAKEN
+        for k in range(len(keys)):
+            if keys[k] < low:
+                low = keys[k]
+                best = k
+        if best >= 0:
+            keys[best] = _TAKEN
+        return best
+    if len(order) == 0 or pos[0] >= len(order):
+        return -1
+    k = order[pos[0]]
+    pos[0] += 1
+    if keys[k] >= _TAKEN:
+        return -1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _signed_size(starts, a, negate):
+    c = starts[a + 1] - starts[a]
+    return -c if negate else c
+
+
+@njit(cache=True, inline="always")
+def _parts_by_size(starts, win, out, largest_first):
+    """Answers of the non-empty parts other than ``win``, smallest part first (or
+    largest first; ties: the lower answer), into ``out``; returns how many."""
+    m = 0
+    for a in range(len(starts) - 1):
+        c = starts[a + 1] - starts[a]
+        if c == 0 or a == win:
+            continue
+        if largest_first:
+            c = -c
+        j = m
+        while j > 0 and _signed_size(starts, out[j - 1], largest_first) > c:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = a
+        m += 1
+    return m
 
 
 # ---------------------------------------------------------------------------
@@ -193,14 +507,15 @@ def _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repea
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
-               consistent, tt, stats, codes, n_colours, repeats):
+               consistent, tt, stats, codes, n_colours, repeats, swaps, masks):
     """Fail-soft branch and bound on the total; returns ``(value, best_guess)``.
 
     ``value`` is exact when below ``beta`` (``best_guess`` then achieves it), else a
     lower bound >= ``beta`` (``best_guess`` is -1). ``top_guesses`` (may be empty)
     restricts this node's guesses (symmetry representatives computed by the
     caller); deeper nodes use ``all_guesses``, or their own secrets when
-    ``consistent``. ``d`` is the number of guesses left (``NO_CAP`` for none).
+    ``consistent``, cut by the colour classes of their state. ``d`` is the number of
+    guesses left (``NO_CAP`` for none).
     """
     n = len(S)
     if n == 0:
@@ -221,60 +536,51 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     check = np.int64(0)
     if use_tt:
         key, check = _hash(S, d)
-        if key in tt:
-            entry = tt[key]
-            if (entry >> 32) == check:
-                stats[1] += 1
-                value = (entry & _MASK32) >> 1
-                if entry & 1:
-                    return value, -2  # exact, guess not stored
-                if value >= beta:
-                    return value, -1
-                if value > bound:
-                    bound = value
+        entry = _tt_find(tt, key, check)
+        if entry >= 0:
+            stats[1] += 1
+            value = entry >> 1
+            if entry & 1:
+                return value, -2  # exact, guess not stored
+            if value >= beta:
+                return value, -1
+            if value > bound:
+                bound = value
     stats[0] += 1
     child_d = d if d >= NO_CAP else d - 1
-    guesses = _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats)
     in_s = _in_set(S, table.shape[1])
-    if len(top_guesses) == 0 and bound == 2 * n - 1 and bound < beta:
-        # Small state: a secret that splits the others into singletons is optimal
-        # (cost 2n - 1). Try the secrets first; if none does, every tree costs at
-        # least 2n (no secret at depth 1, or a part of two or more below it).
-        pc = np.zeros(n_slots, dtype=np.int64)
-        for g in S:
-            row = table[g]
-            for a in range(n_slots):
-                pc[a] = 0
-            perfect = True
-            for x in S:
-                a = row[x]
-                pc[a] += 1
-                if pc[a] > 1:
-                    perfect = False
-                    break
-            if perfect:
-                stats[2] += 1
-                _store(tt, use_tt, key, check, bound, True, stats)
-                return bound, g
-        stats[2] += n
-        bound = 2 * n
-        if bound >= beta:
-            _store(tt, use_tt, key, check, bound, False, stats)
-            return bound, -1
-    counts = _partition_counts(table, guesses, S, n_slots, stats)
+    guesses, n_secrets = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
+                                     n_colours, repeats, swaps, masks)
+    # With every secret tried and none splitting the rest into singletons (cost
+    # 2n - 1), every guess costs at least 2n: a secret leaves a part of two or more
+    # (each costs at least one more than its size), any other code finds nothing
+    # at this node.
+    lift = use_tt and bound == 2 * n - 1
     m = len(guesses)
     qb = np.empty(m, dtype=np.int64)
     order_key = np.empty(m, dtype=np.int64)
+    cnt = np.zeros(n_slots, dtype=np.int64)
+    seen = np.empty(n_slots, dtype=np.int64)
+    lb_child = lb[child_d]
     for k in range(m):
+        if lift and k == n_secrets:
+            bound = 2 * n
+            if bound >= beta:
+                _store(tt, use_tt, key, check, bound, False, stats)
+                return bound, -1
         g = guesses[k]
+        n_seen = _count(table, g, S, cnt, seen)
+        stats[2] += 1
         total = n
         biggest = 0
         exact = True
-        for a in range(n_slots):
-            c = counts[k, a]
-            if c == 0 or a == win:
+        for j in range(n_seen):
+            a = seen[j]
+            c = cnt[a]
+            cnt[a] = 0
+            if a == win:
                 continue
-            total += lb[child_d, c]
+            total += lb_child[c]
             if c > biggest:
                 biggest = c
             if c > 2:
@@ -287,7 +593,6 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             _store(tt, use_tt, key, check, total, True, stats)
             return total, g
         order_key[k] = min(total, INF) * 2 + (0 if in_s[g] else 1)
-    order = np.argsort(order_key, kind="mergesort")
     best = beta
     best_guess = -1
     # Fail-soft: while no guess beats beta, the least lower bound proven for any guess
@@ -296,7 +601,18 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # a lower bound at least beta and often well above, which lets the caller cut
     # sooner and the table keep a stronger bound.
     fail_low = INF
-    for idx in order:
+    part_order = np.empty(n_slots, dtype=np.int64)
+    empty = top_guesses[:0]
+    order = empty
+    pos = np.zeros(1, dtype=np.int64)
+    picks = 0
+    while True:
+        if picks == _SCANS:
+            order = np.argsort(order_key, kind="mergesort")
+        idx = _pop_min(order_key, order, pos, picks)
+        picks += 1
+        if idx < 0:
+            break
         if qb[idx] >= best:
             if best_guess < 0 and qb[idx] < fail_low:
                 fail_low = qb[idx]
@@ -307,24 +623,19 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
         # they exceed their bounds by tightens the budget of the big parts, which
         # then fail soon (measured: several times fewer guesses evaluated than
         # largest first on mastermind).
-        sizes = np.empty(n_slots, dtype=np.int64)
-        size_key = np.empty(n_slots, dtype=np.int64)
-        for a in range(n_slots):
-            sizes[a] = starts[a + 1] - starts[a] if a != win else 0
-            size_key[a] = sizes[a] if sizes[a] > 0 else INF
-        part_order = np.argsort(size_key, kind="mergesort")
+        n_parts = _parts_by_size(starts, win, part_order, False)
         acc = n
         rem = qb[idx] - n
         failed = False
-        for a in part_order:
-            c = sizes[a]
-            if c == 0:
-                break
-            rem -= lb[child_d, c]
+        for j in range(n_parts):
+            a = part_order[j]
+            c = starts[a + 1] - starts[a]
+            rem -= lb_child[c]
             part = parts[starts[a]:starts[a + 1]]
             budget = best - acc - rem
-            v, _ = exp_search(part, budget, child_d, top_guesses[:0], table, all_guesses, lb,
-                              win, n_slots, consistent, tt, stats, codes, n_colours, repeats)
+            v, _ = exp_search(part, budget, child_d, empty, table, all_guesses, lb, win,
+                              n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
+                              masks)
             acc += v
             if acc + rem >= best:
                 failed = True
@@ -348,14 +659,13 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
 
 @njit(cache=True, inline="always")
 def _store(tt, use_tt, key, check, value, exact, stats):
-    if not use_tt or value >= (1 << 30) or len(tt) >= stats[4]:
+    """Store an expected-case result; an exact value is never overwritten by a bound."""
+    if not use_tt or value >= (1 << 30):
         return
-    if key in tt:
-        old = tt[key]
-        if (old >> 32) == check and (old & 1) and not exact:
-            return
-    tt[key] = (check << 32) | (value << 1) | (1 if exact else 0)
-    stats[3] += 1
+    old = _tt_find(tt, key, check)
+    if old >= 0 and (old & 1) and not exact:
+        return
+    _tt_put(tt, key, check, (value << 1) | (1 if exact else 0), stats)
 
 
 @njit(cache=True)
@@ -372,18 +682,13 @@ def _perfect(row, S, seen):
 
 
 @njit(cache=True)
-def _two_guess_test(S, table, all_guesses, consistent, n_slots, stats):
+def _two_guess_test(S, guesses, table, n_slots, stats):
     """The exact two-guess test: ``S`` is solvable within 2 guesses iff some guess
-    gives every secret a different answer (the secrets first, for an early hit)."""
+    gives every secret a different answer (``guesses`` puts the secrets first, for
+    an early hit)."""
     seen = np.zeros(n_slots, dtype=np.bool_)
     stats[0] += 1
-    for g in S:
-        stats[2] += 1
-        if _perfect(table[g], S, seen):
-            return True, g
-    if consistent:
-        return False, -1
-    for g in all_guesses:
+    for g in guesses:
         stats[2] += 1
         if _perfect(table[g], S, seen):
             return True, g
@@ -395,7 +700,7 @@ def _two_guess_test(S, table, all_guesses, consistent, n_slots, stats):
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
-              tt, stats, codes, n_colours, repeats):
+              tt, stats, codes, n_colours, repeats, swaps, masks):
     """Whether ``S`` can be solved within ``d`` guesses; returns ``(ok, guess)``.
 
     ``guess`` is a guess that keeps every part feasible (-2 when the answer came
@@ -412,66 +717,77 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         return False, -1
     if n == 2:
         return True, S[0]
-    if d == 2 and len(top_guesses) == 0:
-        return _two_guess_test(S, table, all_guesses, consistent, n_slots, stats)
     use_tt = len(top_guesses) == 0
+    in_s = _in_set(S, table.shape[1])
+    if d == 2 and use_tt:
+        guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
+                                 n_colours, repeats, swaps, masks)
+        return _two_guess_test(S, guesses, table, n_slots, stats)
     key = np.int64(0)
     check = np.int64(0)
     if use_tt:
         key, check = _hash(S, 0)
-        if key in tt:
-            entry = tt[key]
-            if (entry >> 32) == check:
-                feasible_from = (entry >> 8) & 0xFF  # least d known feasible (0: none)
-                infeasible_to = entry & 0xFF  # greatest d known infeasible
-                if feasible_from and d >= feasible_from:
-                    stats[1] += 1
-                    return True, -2
-                if d <= infeasible_to:
-                    stats[1] += 1
-                    return False, -1
+        entry = _tt_find(tt, key, check)
+        if entry >= 0:
+            feasible_from = (entry >> 8) & 0xFF  # least d known feasible (0: none)
+            infeasible_to = entry & 0xFF  # greatest d known infeasible
+            if feasible_from and d >= feasible_from:
+                stats[1] += 1
+                return True, -2
+            if d <= infeasible_to:
+                stats[1] += 1
+                return False, -1
     stats[0] += 1
-    guesses = _candidates(S, top_guesses, all_guesses, consistent, codes, n_colours, repeats)
-    in_s = _in_set(S, table.shape[1])
-    counts = _partition_counts(table, guesses, S, n_slots, stats)
+    guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
+                             n_colours, repeats, swaps, masks)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
+    cnt = np.zeros(n_slots, dtype=np.int64)
+    seen = np.empty(n_slots, dtype=np.int64)
     for k in range(m):
+        g = guesses[k]
+        n_seen = _count(table, g, S, cnt, seen)
+        stats[2] += 1
         biggest = 0
         total = 0
-        for a in range(n_slots):
-            c = counts[k, a]
-            if c == 0 or a == win:
+        for j in range(n_seen):
+            a = seen[j]
+            c = cnt[a]
+            cnt[a] = 0
+            if a == win:
                 continue
             total += c * c
             if c > biggest:
                 biggest = c
-        g = guesses[k]
         if biggest == n or lb[d - 1, biggest] >= INF:
-            order_key[k] = -1
+            order_key[k] = _TAKEN
             continue
         if biggest <= 1:
             # Every part is a singleton: found within two guesses, or one.
             _wc_store(tt, use_tt, key, check, d, True, stats)
             return True, g
         order_key[k] = (biggest * (n * n + 1) + total) * 2 + (0 if in_s[g] else 1)
-    order = np.argsort(order_key, kind="mergesort")
-    for idx in order:
-        if order_key[idx] < 0:
-            continue
+    part_order = np.empty(n_slots, dtype=np.int64)
+    empty = top_guesses[:0]
+    order = empty
+    pos = np.zeros(1, dtype=np.int64)
+    picks = 0
+    while True:
+        if picks == _SCANS:
+            order = np.argsort(order_key, kind="mergesort")
+        idx = _pop_min(order_key, order, pos, picks)
+        picks += 1
+        if idx < 0:
+            break
         g = guesses[idx]
         parts, starts = _split(table[g], S, n_slots)
-        sizes = np.empty(n_slots, dtype=np.int64)
-        for a in range(n_slots):
-            sizes[a] = starts[a + 1] - starts[a] if a != win else 0
-        part_order = np.argsort(-sizes, kind="mergesort")
+        n_parts = _parts_by_size(starts, win, part_order, True)
         ok = True
-        for a in part_order:
-            if sizes[a] == 0:
-                break
-            sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, top_guesses[:0],
-                                  table, all_guesses, lb, win, n_slots, consistent, tt, stats,
-                                  codes, n_colours, repeats)
+        for j in range(n_parts):
+            a = part_order[j]
+            sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, empty, table,
+                                  all_guesses, lb, win, n_slots, consistent, tt, stats,
+                                  codes, n_colours, repeats, swaps, masks)
             if not sub_ok:
                 ok = False
                 break
@@ -484,27 +800,26 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
 
 @njit(cache=True, inline="always")
 def _wc_store(tt, use_tt, key, check, d, feasible, stats):
-    if not use_tt or len(tt) >= stats[4]:
+    """Record that ``S`` is feasible within ``d`` (or not), keeping what was known."""
+    if not use_tt:
         return
     feasible_from = 0
     infeasible_to = 0
-    if key in tt:
-        old = tt[key]
-        if (old >> 32) == check:
-            feasible_from = (old >> 8) & 0xFF
-            infeasible_to = old & 0xFF
+    old = _tt_find(tt, key, check)
+    if old >= 0:
+        feasible_from = (old >> 8) & 0xFF
+        infeasible_to = old & 0xFF
     if feasible:
         if feasible_from == 0 or d < feasible_from:
             feasible_from = d
     elif d > infeasible_to:
         infeasible_to = d
-    tt[key] = (check << 32) | (feasible_from << 8) | infeasible_to
-    stats[3] += 1
+    _tt_put(tt, key, check, (feasible_from << 8) | infeasible_to, stats)
 
 
 @njit(cache=True)
 def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
-            n_colours, repeats):
+            n_colours, repeats, swaps, masks):
     """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total.
 
     Guesses are tried in order of their balanced-tree bound on the total
@@ -514,18 +829,24 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
     n = len(S)
     if n == 1:
         return S[0]
-    guesses = S if consistent else _live_guesses(all_guesses, codes, S, n_colours,
-                                                 repeats)
     in_s = _in_set(S, table.shape[1])
-    counts = _partition_counts(table, guesses, S, n_slots, stats)
+    empty = np.empty(0, dtype=np.int64)
+    guesses, _ = _candidates(S, in_s, empty, all_guesses, consistent, codes, n_colours,
+                             repeats, swaps, masks)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
+    cnt = np.zeros(n_slots, dtype=np.int64)
+    seen = np.empty(n_slots, dtype=np.int64)
     for k in range(m):
+        n_seen = _count(table, guesses[k], S, cnt, seen)
+        stats[2] += 1
         total = n
         biggest = 0
-        for a in range(n_slots):
-            c = counts[k, a]
-            if c == 0 or a == win:
+        for j in range(n_seen):
+            a = seen[j]
+            c = cnt[a]
+            cnt[a] = 0
+            if a == win:
                 continue
             total += lb[d - 1, c]
             if c > biggest:
@@ -535,7 +856,6 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
         else:
             order_key[k] = total * 2 + (0 if in_s[guesses[k]] else 1)
     order = np.argsort(order_key, kind="mergesort")
-    empty = np.empty(0, dtype=np.int64)
     for idx in order:
         if order_key[idx] < 0:
             continue
@@ -547,7 +867,7 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
                 continue
             sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, empty, table,
                                   all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
-                                  n_colours, repeats)
+                                  n_colours, repeats, swaps, masks)
             if not sub_ok:
                 ok = False
                 break

@@ -1,9 +1,9 @@
 """Memory planning: how much memory an exact search will hold, at most.
 
 Every process that runs tasks holds the answer table (``N**2`` bytes for ``N``
-codes) plus a transposition table of at most ``table_entries`` states per objective
-(about 42-56 bytes each as measured, :data:`TABLE_ENTRY_BYTES` counted; new states
-are not stored once it is full), plus the interpreter and compiled code
+codes) plus a transposition table of ``table_entries`` states per objective in use
+(fixed-size slots, :data:`TABLE_ENTRY_BYTES` counted per state; once a bucket is
+full, new states replace the smallest ones), plus the interpreter and compiled code
 (:data:`PROCESS_BYTES`). With a ``memory_limit``,
 :class:`~optimal_mm.search.Solver` refuses a run whose fixed part does not fit and
 shrinks ``table_entries`` so that the rest does
@@ -20,11 +20,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-#: Bytes counted per transposition-table entry. A numba typed ``Dict`` int64 -> int64
-#: was measured at 42 to 56 bytes per entry (1, 3 and 8 million entries, numba 0.68:
-#: 24 bytes of hash, key and value, plus the index, more just after it doubles);
-#: rounded up for the moment of a resize, when old and new arrays coexist.
-TABLE_ENTRY_BYTES = 64
+#: Bytes counted per transposition-table entry: a table for ``entries`` states has
+#: the least power of two of 16-byte slots holding them, so at most 32 bytes each.
+TABLE_ENTRY_BYTES = 32
 #: Bytes counted per process for the interpreter, numpy, numba and the compiled
 #: search (a worker measured about 155 MB resident before its first table entry).
 PROCESS_BYTES = 160 * 2**20

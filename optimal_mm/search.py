@@ -72,7 +72,7 @@ from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
                      _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
 from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noqa: F401
-from .symmetry import orbit_representatives
+from .symmetry import _code_lookup, orbit_representatives
 from .tree import Node, Strategy
 
 OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
@@ -151,11 +151,28 @@ class _Context:
         self.lb = _search.lower_bound_table(game.n_codes, max(r, 1))
         self.win = game.win
         self.n_slots = game.n_answer_slots
-        self.exp_tt = _search.new_table()
-        self.wc_tt = _search.new_table()
-        self.counters = np.zeros(5, dtype=np.int64)
-        self.counters[4] = table_entries
-        self.rules = (game.codes, game.colours, game.repeats)
+        self.entries = table_entries
+        self._tables = {}
+        self.counters = np.zeros(4, dtype=np.int64)
+        swaps = _search.colour_swaps(game.codes, game.colours, _code_lookup(game))
+        masks = _search.code_masks(game.codes, game.colours)
+        self.rules = (game.codes, game.colours, game.repeats, swaps, masks)
+
+    @property
+    def exp_tt(self):
+        """The expected-case transposition table, allocated on first use."""
+        return self._table("exp")
+
+    @property
+    def wc_tt(self):
+        """The worst-case transposition table, allocated on first use."""
+        return self._table("wc")
+
+    def _table(self, name):
+        tt = self._tables.get(name)
+        if tt is None:
+            tt = self._tables[name] = _search.new_table(self.entries)
+        return tt
 
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
@@ -226,7 +243,7 @@ def _exp_part_task(game, consistent, entries, symmetry, first, part, budget, d, 
     tree = None
     if want_tree and value < budget:
         tree = ctx.exp_tree(part, d, top)
-    return int(value), tree, ctx.counters[:4] - before[:4]
+    return int(value), tree, ctx.counters - before
 
 
 #: Rounds of null-window probes on every part before a rival first guess is searched.
@@ -261,7 +278,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
             exact[i] = value <= cur[i]
             cur[i] = max(cur[i], int(value))
             if n + sum(cur) >= bound:
-                return None, ctx.counters[:4] - before[:4]
+                return None, ctx.counters - before
     acc, rem = n, sum(cur)
     for i, part in enumerate(parts):
         rem -= cur[i]
@@ -271,7 +288,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
             break
     else:
         result = acc
-    return result, ctx.counters[:4] - before[:4]
+    return result, ctx.counters - before
 
 
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
@@ -280,7 +297,7 @@ def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree
     top = _part_guesses(game, first, part, consistent, symmetry)
     ok = ctx.wc(part, d, top)
     tree = ctx.wc_tree(part, d) if ok and want_tree else None
-    return ok, tree, ctx.counters[:4] - before[:4]
+    return ok, tree, ctx.counters - before
 
 
 # ---------------------------------------------------------------------------
@@ -594,7 +611,7 @@ class Solver:
         top = _part_guesses(self.game, first, part, self.consistent, self.symmetry)
         before = self._ctx.counters.copy()
         value, _ = self._ctx.exp(part, lb + 1, d, top)
-        self.stats.add(self._ctx.counters[:4] - before[:4])
+        self.stats.add(self._ctx.counters - before)
         return max(lb, int(value))
 
     def _expected(self, max_guesses):
