@@ -282,6 +282,15 @@ def _score(table, sub, g, S, cnt, seen):
 
 
 @njit(cache=True, inline="always")
+def _popcount(x):
+    """Number of bits set in the non-negative int64 ``x``."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, inline="always")
 def _count(table, g, S, cnt, seen):
     """Part sizes of ``S`` under the guess ``g``: ``cnt[a]`` for the
     ``k`` answers ``seen[:k]`` that occur (returns ``k``). ``cnt`` must be all zero;
@@ -618,6 +627,10 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     lb_child = lb[child_d]
     sub = _columns(table, S)
     use_sub = sub.shape[0] > 0
+    # A small state (every part's bound 2c - 1) with answers that fit a bit mask
+    # is scored by counting its parts alone.
+    few = n_slots <= 63 and lb_child[n] == 2 * n - 1
+    not_win = ~(np.int64(1) << win)
     for k in range(m):
         if lift and k == n_secrets:
             bound = 2 * n
@@ -625,36 +638,53 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 _store(tt, use_tt, key, check, bound, False, stats)
                 return bound, -1
         g = guesses[k]
-        n_seen = 0
-        if use_sub:
-            for j in range(n):
-                a = sub[j, g]
-                if cnt[a] == 0:
-                    seen[n_seen] = a
-                    n_seen += 1
-                cnt[a] += 1
-        else:
-            for j in range(n):
-                a = table[g, S[j]]
-                if cnt[a] == 0:
-                    seen[n_seen] = a
-                    n_seen += 1
-                cnt[a] += 1
         stats[2] += 1
-        total = n
-        biggest = 0
-        exact = True
-        for j in range(n_seen):
-            a = seen[j]
-            c = cnt[a]
-            cnt[a] = 0
-            if a == win:
-                continue
-            total += lb_child[c]
-            if c > biggest:
-                biggest = c
-            if c > 2:
-                exact = False
+        if few:
+            # Every part size c has LB = 2c - 1, so the bound depends only on how
+            # many parts there are: |S| + 2 (|S| - [g in S]) - parts.
+            mask = np.int64(0)
+            if use_sub:
+                for j in range(n):
+                    mask |= np.int64(1) << sub[j, g]
+            else:
+                for j in range(n):
+                    mask |= np.int64(1) << table[g, S[j]]
+            secret = 1 if in_s[g] else 0
+            n_parts = _popcount(mask & not_win)
+            total = 3 * n - 2 * secret - n_parts
+            # At 2n or less the parts are singletons and at most one pair: exact.
+            exact = total <= 2 * n
+            biggest = n if secret == 0 and n_parts == 1 else 0
+        else:
+            n_seen = 0
+            if use_sub:
+                for j in range(n):
+                    a = sub[j, g]
+                    if cnt[a] == 0:
+                        seen[n_seen] = a
+                        n_seen += 1
+                    cnt[a] += 1
+            else:
+                for j in range(n):
+                    a = table[g, S[j]]
+                    if cnt[a] == 0:
+                        seen[n_seen] = a
+                        n_seen += 1
+                    cnt[a] += 1
+            total = n
+            biggest = 0
+            exact = True
+            for j in range(n_seen):
+                a = seen[j]
+                c = cnt[a]
+                cnt[a] = 0
+                if a == win:
+                    continue
+                total += lb_child[c]
+                if c > biggest:
+                    biggest = c
+                if c > 2:
+                    exact = False
         if biggest == n:  # no information: the guess is wasted
             total = INF
         qb[k] = total
