@@ -259,26 +259,29 @@ def _columns(table, S):
     return sub
 
 
-@njit(cache=True, inline="always")
-def _count_columns(sub, g, cnt, seen):
-    """:func:`_count` on the rows of :func:`_columns`."""
+@njit(cache=True)
+def _score(table, sub, g, S, cnt, seen, cap, win):
+    """Part sizes of ``S`` under guess ``g``: ``cnt[a]`` for the answers ``seen[:k]``
+    that occur (returns ``k``), read from the rows of :func:`_columns` when it made
+    them. ``cnt`` must be all zero; the caller zeroes the entries it read, so no
+    pass over every answer is needed. Gives up (returns -1, ``cnt`` zeroed) as soon
+    as a part other than ``win`` exceeds ``cap`` secrets."""
     k = 0
-    for j in range(sub.shape[0]):
-        a = sub[j, g]
+    over = False
+    for j in range(len(S)):
+        a = sub[j, g] if sub.shape[0] else table[g, S[j]]
         if cnt[a] == 0:
             seen[k] = a
             k += 1
         cnt[a] += 1
+        if cnt[a] > cap and a != win:
+            over = True
+            break
+    if over:
+        for j in range(k):
+            cnt[seen[j]] = 0
+        return -1
     return k
-
-
-@njit(cache=True, inline="always")
-def _score(table, sub, g, S, cnt, seen):
-    """Part sizes of ``S`` under guess ``g`` (see :func:`_count`), from the rows of
-    :func:`_columns` when it made them."""
-    if sub.shape[0]:
-        return _count_columns(sub, g, cnt, seen)
-    return _count(table, g, S, cnt, seen)
 
 
 @njit(cache=True, inline="always")
@@ -288,23 +291,6 @@ def _popcount(x):
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     return (x * 0x0101010101010101) >> 56
-
-
-@njit(cache=True, inline="always")
-def _count(table, g, S, cnt, seen):
-    """Part sizes of ``S`` under the guess ``g``: ``cnt[a]`` for the
-    ``k`` answers ``seen[:k]`` that occur (returns ``k``). ``cnt`` must be all zero;
-    the caller zeroes the entries it read, so no pass over every answer is needed
-    (most states are small: a handful of answers out of up to 66)."""
-    k = 0
-    for i_x in range(len(S)):
-        x = S[i_x]
-        a = table[g, x]
-        if cnt[a] == 0:
-            seen[k] = a
-            k += 1
-        cnt[a] += 1
-    return k
 
 
 @njit(cache=True)
@@ -847,10 +833,17 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     cnt = np.zeros(n_slots, dtype=np.int64)
     seen = np.empty(n_slots, dtype=np.int64)
     sub = _columns(table, S)
+    # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
+    cap = 1
+    while cap < n and lb[d - 1, cap + 1] < INF:
+        cap += 1
     for k in range(m):
         g = guesses[k]
-        n_seen = _score(table, sub, g, S, cnt, seen)
+        n_seen = _score(table, sub, g, S, cnt, seen, cap, win)
         stats[2] += 1
+        if n_seen < 0:
+            order_key[k] = _TAKEN
+            continue
         biggest = 0
         total = 0
         for j in range(n_seen):
@@ -942,7 +935,7 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
     seen = np.empty(n_slots, dtype=np.int64)
     sub = _columns(table, S)
     for k in range(m):
-        n_seen = _score(table, sub, guesses[k], S, cnt, seen)
+        n_seen = _score(table, sub, guesses[k], S, cnt, seen, n, win)
         stats[2] += 1
         total = n
         biggest = 0
