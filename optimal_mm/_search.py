@@ -426,17 +426,35 @@ def _canonical_bits(used, inversions, banned, pair_mask, class_masks, n_classes)
 
 
 @njit(cache=True)
+def _secrets_first(S, in_s, all_guesses, consistent):
+    """The secrets, then (unless only consistent guesses are allowed) the other codes."""
+    if consistent:
+        return S
+    out = np.empty(len(all_guesses), dtype=np.int64)
+    out[:len(S)] = S
+    m = len(S)
+    for i_g in range(len(all_guesses)):
+        g = all_guesses[i_g]
+        if not in_s[g]:
+            out[m] = g
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
 def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours, repeats,
-                swaps, masks):
+                swaps, masks, symmetry):
     """The guesses to try at ``S`` and how many of them, at the front, are secrets.
 
     The caller's ``top_guesses`` if any (symmetry representatives of the top
     levels); else one guess per orbit of the colour classes of ``S`` (see the
-    module docstring), the secrets first, then (unless only consistent guesses are
-    allowed) the other codes.
+    module docstring; every code when ``symmetry`` is off), the secrets first, then
+    (unless only consistent guesses are allowed) the other codes.
     """
     if len(top_guesses):
         return top_guesses, 0
+    if not symmetry:  # for comparison only: every code, the secrets first
+        return _secrets_first(S, in_s, all_guesses, consistent), len(S)
     root, rank, size, first_dead = _colour_classes(S, in_s, codes, n_colours, swaps)
     # The classes as bit masks (used when the colours are few enough).
     class_masks = np.zeros(n_colours, dtype=np.int64)
@@ -556,7 +574,7 @@ def _parts_by_size(starts, win, out, largest_first):
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
-               consistent, tt, stats, codes, n_colours, repeats, swaps, masks):
+               consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
     """Fail-soft branch and bound on the total; returns ``(value, best_guess)``.
 
     ``value`` is exact when below ``beta`` (``best_guess`` then achieves it), else a
@@ -599,7 +617,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     child_d = d if d >= NO_CAP else d - 1
     in_s = _in_set(S, table.shape[1])
     guesses, n_secrets = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
-                                     n_colours, repeats, swaps, masks)
+                                     n_colours, repeats, swaps, masks, symmetry)
     # With every secret tried and none splitting the rest into singletons (cost
     # 2n - 1), every guess costs at least 2n: a secret leaves a part of two or more
     # (each costs at least one more than its size), any other code finds nothing
@@ -721,7 +739,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             budget = best - acc - rem
             v, _ = exp_search(part, budget, child_d, empty, table, all_guesses, lb, win,
                               n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
-                              masks)
+                              masks, symmetry)
             acc += v
             if acc + rem >= best:
                 failed = True
@@ -788,7 +806,7 @@ def _two_guess_test(S, guesses, table, n_slots, stats):
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
-              tt, stats, codes, n_colours, repeats, swaps, masks):
+              tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
     """Whether ``S`` can be solved within ``d`` guesses; returns ``(ok, guess)``.
 
     ``guess`` is a guess that keeps every part feasible (-2 when the answer came
@@ -809,7 +827,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     in_s = _in_set(S, table.shape[1])
     if d == 2 and use_tt:
         guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
-                                 n_colours, repeats, swaps, masks)
+                                 n_colours, repeats, swaps, masks, symmetry)
         return _two_guess_test(S, guesses, table, n_slots, stats)
     key = np.int64(0)
     check = np.int64(0)
@@ -827,7 +845,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                 return False, -1
     stats[0] += 1
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
-                             n_colours, repeats, swaps, masks)
+                             n_colours, repeats, swaps, masks, symmetry)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
     cnt = np.zeros(n_slots, dtype=np.int64)
@@ -883,7 +901,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             a = part_order[j]
             sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, empty, table,
                                   all_guesses, lb, win, n_slots, consistent, tt, stats,
-                                  codes, n_colours, repeats, swaps, masks)
+                                  codes, n_colours, repeats, swaps, masks, symmetry)
             if not sub_ok:
                 ok = False
                 break
@@ -915,7 +933,7 @@ def _wc_store(tt, use_tt, key, check, d, feasible, stats):
 
 @njit(cache=True)
 def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
-            n_colours, repeats, swaps, masks):
+            n_colours, repeats, swaps, masks, symmetry):
     """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total.
 
     Guesses are tried in order of their balanced-tree bound on the total
@@ -928,7 +946,7 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
     in_s = _in_set(S, table.shape[1])
     empty = np.empty(0, dtype=np.int64)
     guesses, _ = _candidates(S, in_s, empty, all_guesses, consistent, codes, n_colours,
-                             repeats, swaps, masks)
+                             repeats, swaps, masks, symmetry)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
     cnt = np.zeros(n_slots, dtype=np.int64)
@@ -964,7 +982,7 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
                 continue
             sub_ok, _ = wc_search(parts[starts[a]:starts[a + 1]], d - 1, empty, table,
                                   all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
-                                  n_colours, repeats, swaps, masks)
+                                  n_colours, repeats, swaps, masks, symmetry)
             if not sub_ok:
                 ok = False
                 break

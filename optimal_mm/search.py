@@ -142,7 +142,8 @@ class Solution:
 class _Context:
     """Everything the compiled search needs for one game and guess rule."""
 
-    def __init__(self, game: Game, consistent: bool, table_entries: int):
+    def __init__(self, game: Game, consistent: bool, table_entries: int,
+                 symmetry: bool = True):
         self.game = game
         self.consistent = consistent
         self.table = game.answer_table()
@@ -156,7 +157,7 @@ class _Context:
         self.counters = np.zeros(4, dtype=np.int64)
         swaps = _search.colour_swaps(game.codes, game.colours, _code_lookup(game))
         masks = _search.code_masks(game.codes, game.colours)
-        self.rules = (game.codes, game.colours, game.repeats, swaps, masks)
+        self.rules = (game.codes, game.colours, game.repeats, swaps, masks, bool(symmetry))
 
     @property
     def exp_tt(self):
@@ -217,12 +218,13 @@ class _Context:
 _CONTEXTS: dict = {}
 
 
-def _context(game: Game, consistent: bool, table_entries: int) -> _Context:
-    key = (game, consistent, table_entries)
+def _context(game: Game, consistent: bool, table_entries: int,
+             symmetry: bool = True) -> _Context:
+    key = (game, consistent, table_entries, symmetry)
     ctx = _CONTEXTS.get(key)
     if ctx is None:
         _CONTEXTS.clear()  # one game at a time per process keeps memory bounded
-        ctx = _CONTEXTS[key] = _Context(game, consistent, table_entries)
+        ctx = _CONTEXTS[key] = _Context(game, consistent, table_entries, symmetry)
     return ctx
 
 
@@ -236,7 +238,7 @@ def _part_guesses(game, first, part, consistent, symmetry):
 
 # Tasks run in worker processes: module-level functions of plain arguments.
 def _exp_part_task(game, consistent, entries, symmetry, first, part, budget, d, want_tree):
-    ctx = _context(game, consistent, entries)
+    ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     top = _part_guesses(game, first, part, consistent, symmetry)
     value, _ = ctx.exp(part, budget, d, top)
@@ -262,7 +264,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
     cost, and their excess over their bounds shrinks the budget of the big ones,
     which then fail soon.
     """
-    ctx = _context(game, consistent, entries)
+    ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
     parts = [parts[i] for i in order]
@@ -292,7 +294,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
 
 
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
-    ctx = _context(game, consistent, entries)
+    ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     top = _part_guesses(game, first, part, consistent, symmetry)
     ok = ctx.wc(part, d, top)
@@ -394,7 +396,7 @@ class Solver:
                     f"{_size_text(PROCESS_BYTES)} of interpreter each), over the memory "
                     f"limit of {_size_text(self.memory_limit)}; use fewer --jobs or raise "
                     f"--memory-limit")
-        self._ctx = _context(game, self.consistent, self.entries)
+        self._ctx = _context(game, self.consistent, self.entries, self.symmetry)
 
     # ------------------------------------------------------- run key, memory
     def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
@@ -444,7 +446,7 @@ class Solver:
             f"process to fit the memory limit of {_size_text(self.memory_limit)} "
             f"(the search may be slower, never wrong)")
         self.entries = int(entries)
-        self._ctx = _context(self.game, self.consistent, self.entries)
+        self._ctx = _context(self.game, self.consistent, self.entries, self.symmetry)
 
     # -------------------------------------------------------------- session
     @property

@@ -181,7 +181,6 @@ def test_p4c7_worst_case_six():
     sol.strategy.validate()
 
 
-@pytest.mark.slow
 def test_bulls_and_cows_worst_case_seven():
     # Jager and Peczarski 2015: Bulls and Cows needs 7; 6 is impossible.
     sol = solve(Game.from_spec("bulls-and-cows"), "worst-case", jobs=2)
@@ -195,7 +194,6 @@ def test_bulls_and_cows_expected():
     assert _exp("bulls-and-cows", jobs=2).value == 26274
 
 
-@pytest.mark.slow
 def test_p4c7_expected():
     # Ville 2013: 11228.
     assert _exp("p4c7", jobs=2).value == 11228

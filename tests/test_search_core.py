@@ -1,0 +1,122 @@
+"""The compiled search core: the invariants its speed-ups rely on.
+
+Each speed-up of :mod:`optimal_mm._search` rests on a claim that can fail: the
+answer table is symmetric (guesses are scored against copied rows), the colour
+classes found at a node keep one guess per orbit (no value is lost), the small-state
+scoring by number of parts equals the balanced-tree bound, and the transposition
+table changes speed, never values.
+"""
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game
+from optimal_mm import _search
+from optimal_mm.search import _Context, solve
+
+KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
+
+
+def _states(game, rng, count, max_history=2):
+    """Sets of secrets consistent with random histories: the states a search meets
+    (random subsets would almost never have any symmetry to exploit)."""
+    table = game.answer_table()
+    out = []
+    for _ in range(count):
+        S = np.arange(game.n_codes)
+        for _ in range(rng.integers(1, max_history + 1)):
+            g = rng.integers(game.n_codes)
+            secret = rng.choice(S)
+            S = S[table[g, S] == table[g, secret]]
+        if len(S) >= 3:
+            out.append(np.ascontiguousarray(S, dtype=np.int64))
+    return out
+
+
+@pytest.mark.parametrize("spec", KINDS + ["bulls-and-cows"])
+def test_answer_table_is_symmetric(spec):
+    table = Game.from_spec(spec).answer_table()
+    assert np.array_equal(table, table.T)
+
+
+@pytest.mark.parametrize("spec", KINDS)
+def test_node_symmetry_keeps_every_partition(spec):
+    # Every guess has a representative among the candidates with the same part sizes
+    # (a necessary condition of "one guess per orbit"), and dead or interchangeable
+    # colours do cut the candidates somewhere.
+    game = Game.from_spec(spec)
+    ctx = _Context(game, False, 1000)
+    table = game.answer_table()
+    rng = np.random.default_rng(7)
+    cut = 0
+    for S in _states(game, rng, 40):
+        in_s = np.zeros(game.n_codes, dtype=np.bool_)
+        in_s[S] = True
+        cands, n_secrets = _search._candidates(S, in_s, S[:0], ctx.all_guesses, False,
+                                               *ctx.rules)
+        assert set(cands[:n_secrets]) <= set(S) and not in_s[cands[n_secrets:]].any()
+
+        def shapes(guesses):
+            return {tuple(sorted(np.bincount(table[g, S], minlength=game.n_answer_slots)))
+                    for g in guesses}
+        assert shapes(cands) == shapes(range(game.n_codes))
+        cut += len(cands) < game.n_codes
+    assert cut > 0
+
+
+@pytest.mark.parametrize("spec", KINDS)
+def test_node_symmetry_keeps_values(spec):
+    # Exact values of states met in play, with and without the reduction at the node.
+    game = Game.from_spec(spec)
+    on = _Context(game, False, 100_000, symmetry=True)
+    off = _Context(game, False, 100_000, symmetry=False)
+    rng = np.random.default_rng(11)
+    for S in _states(game, rng, 25):
+        v_on, g_on = on.exp(S, _search.INF, _search.NO_CAP)
+        v_off, _ = off.exp(S, _search.INF, _search.NO_CAP)
+        assert v_on == v_off and g_on != -1  # -2: exact, from the table
+        for d in (2, 3):
+            assert on.wc(S, d) == off.wc(S, d)
+
+
+def test_small_table_changes_nothing_but_speed():
+    game = Game.from_spec("p3c5")
+    big = solve(game, "expected", jobs=1)
+    tiny = solve(game, "expected", jobs=1, table_entries=16)
+    none = solve(game, "expected", jobs=1, table_entries=0)
+    assert big.value == tiny.value == none.value == 451  # Goddard 2003/2004
+    assert tiny.stats.stored <= 16 * 3 and none.stats.stored == 0
+    assert solve(game, "worst-case", jobs=1, table_entries=16).value == 5
+
+
+def test_transposition_table_round_trip():
+    tt = _search.new_table(100)
+    stats = np.zeros(4, dtype=np.int64)
+    keys = np.random.default_rng(3).integers(1, 2**62, size=300)
+    for i, key in enumerate(keys[:100]):
+        _search._tt_put(tt, key, i, 2 * i + 1, stats)
+    assert stats[3] == 100
+    for i, key in enumerate(keys[:100]):
+        assert _search._tt_find(tt, key, i) == 2 * i + 1
+        assert _search._tt_find(tt, key, i + 1) == -1  # another check: another state
+    _search._tt_put(tt, keys[5], 5, 7, stats)  # an update takes no new entry
+    assert _search._tt_find(tt, keys[5], 5) == 7 and stats[3] == 100
+    for key in keys[100:]:  # full: new states are not stored
+        _search._tt_put(tt, key, 0, 1, stats)
+    assert stats[3] == 100 and _search._tt_find(tt, keys[200], 0) == -1
+
+
+def test_popcount():
+    for x in [0, 1, 2**62 - 1, 0b1011, 2**40 + 2**3]:
+        assert _search._popcount(np.int64(x)) == bin(x).count("1")
+
+
+def test_code_masks():
+    game = Game.from_spec("p4c6")
+    masks = _search.code_masks(game.codes, game.colours)
+    code = game.code_index("3151")  # colours 2, 0, 4 in order of first appearance
+    assert masks[code, 0] == 0b10101
+    pair = {(a, b): i for i, (a, b) in enumerate(
+        (a, b) for a in range(6) for b in range(a + 1, 6))}
+    inverted = {p for (a, b), p in pair.items() if masks[code, 1] >> p & 1}
+    assert inverted == {pair[(0, 2)]}  # 0 first appears after 2; 4 after both
