@@ -516,14 +516,16 @@ _TAKEN = 1 << 62
 _SCANS = 8
 
 
-@njit(cache=True, inline="always")
-def _pop_min(keys, order, pos, picks):
+@njit(cache=True)
+def _pop_min(keys, order, pick):
     """The index of the least key not yet taken (ties: the lowest index), or -1.
 
-    The first :data:`_SCANS` picks scan ``keys``; then ``order`` (empty until then)
-    is filled with the rest, sorted, and read from ``pos[0]`` on. Taken keys are
-    marked :data:`_TAKEN`.
+    ``pick`` counts the picks made (item 0) and the position in ``order`` (item 1).
+    The first :data:`_SCANS` picks scan ``keys``; then ``order`` is filled with every
+    index, sorted by key, and read in turn. Taken keys are marked :data:`_TAKEN`.
     """
+    picks = pick[0]
+    pick[0] += 1
     if picks < _SCANS:
         best = -1
         low = _TAKEN
@@ -534,10 +536,12 @@ def _pop_min(keys, order, pos, picks):
         if best >= 0:
             keys[best] = _TAKEN
         return best
-    if len(order) == 0 or pos[0] >= len(order):
+    if picks == _SCANS:
+        order[:] = np.argsort(keys, kind="mergesort")
+    if pick[1] >= len(order):
         return -1
-    k = order[pos[0]]
-    pos[0] += 1
+    k = order[pick[1]]
+    pick[1] += 1
     if keys[k] >= _TAKEN:
         return -1
     return k
@@ -707,14 +711,10 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     fail_low = INF
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
-    order = empty
-    pos = np.zeros(1, dtype=np.int64)
-    picks = 0
+    order = np.empty(m, dtype=np.int64)
+    pick = np.zeros(2, dtype=np.int64)
     while True:
-        if picks == _SCANS:
-            order = np.argsort(order_key, kind="mergesort")
-        idx = _pop_min(order_key, order, pos, picks)
-        picks += 1
+        idx = _pop_min(order_key, order, pick)
         if idx < 0:
             break
         if qb[idx] >= best:
@@ -883,14 +883,10 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         order_key[k] = (biggest * (n * n + 1) + total) * 2 + (0 if in_s[g] else 1)
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
-    order = empty
-    pos = np.zeros(1, dtype=np.int64)
-    picks = 0
+    order = np.empty(m, dtype=np.int64)
+    pick = np.zeros(2, dtype=np.int64)
     while True:
-        if picks == _SCANS:
-            order = np.argsort(order_key, kind="mergesort")
-        idx = _pop_min(order_key, order, pos, picks)
-        picks += 1
+        idx = _pop_min(order_key, order, pick)
         if idx < 0:
             break
         g = guesses[idx]

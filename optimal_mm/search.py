@@ -34,6 +34,12 @@ How the work is split
     bound ``U``; (2) every other first guess whose bound is below ``U`` is one task
     (:func:`_exp_guess_task`): more probes, then its parts in sequence, smallest
     first, with budget ``U``; it is kept only if it proves strictly better.
+    A part of :data:`SPLIT_SECRETS` secrets or more would keep one worker busy long
+    after the others (Bulls and Cows: 1440 secrets, 186 s of the 200 s the whole
+    search takes in one process), so in phase (1) it is split by its own guesses the
+    same way: the parts of its most promising guess are tasks of the same batch,
+    then its other guesses are rivals, in rounds of one per worker, each round
+    with the best total so far as budget (:meth:`Solver._split_part`).
     Worst case: for ``t`` from the counting bound upwards, first guesses are tried
     in order of their largest part; a first guess proves ``t`` when all its parts
     are feasible within ``t - 1``; ``t`` is refuted when none does.
@@ -79,8 +85,11 @@ OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
 #: Exact search refuses games with more codes than this (see :func:`check_feasible`).
 MAX_EXACT_CODES = 12_000
 #: With the default number of jobs, games up to this many codes run in-process.
-SERIAL_CODES = 1500
+SERIAL_CODES = 2000
 DEFAULT_TABLE_ENTRIES = 8_000_000
+#: Parts of the first guess solved exactly with at least this many secrets are split
+#: by their own guesses into separate tasks (:meth:`Solver._solve_parts`).
+SPLIT_SECRETS = 400
 
 
 def check_feasible(game: Game) -> None:
@@ -228,19 +237,20 @@ def _context(game: Game, consistent: bool, table_entries: int,
     return ctx
 
 
-def _part_guesses(game, first, part, consistent, symmetry):
-    """Guesses to try at the node below ``first`` whose secrets are ``part``."""
+def _part_guesses(game, history, part, consistent, symmetry):
+    """Guesses to try at the node after the guesses ``history`` whose secrets are
+    ``part``: one per orbit of the group fixing the history and the part."""
     if not symmetry:
         return part if consistent else None
-    return orbit_representatives(game, [first], secrets=part,
+    return orbit_representatives(game, list(history), secrets=part,
                                  candidates=part if consistent else None)
 
 
 # Tasks run in worker processes: module-level functions of plain arguments.
-def _exp_part_task(game, consistent, entries, symmetry, first, part, budget, d, want_tree):
+def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree):
     ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
-    top = _part_guesses(game, first, part, consistent, symmetry)
+    top = _part_guesses(game, history, part, consistent, symmetry)
     value, _ = ctx.exp(part, budget, d, top)
     tree = None
     if want_tree and value < budget:
@@ -252,8 +262,10 @@ def _exp_part_task(game, consistent, entries, symmetry, first, part, budget, d, 
 PROBE_ROUNDS = 2
 
 
-def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, bound, d):
-    """Total of ``first`` if it is below ``bound``, else None.
+def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                    bound, d):
+    """Total of the guess ``first`` (played after ``history``) over the ``n`` secrets
+    of its ``parts`` if it is below ``bound``, else None.
 
     Most rivals are refuted, and a refutation only needs the parts' lower bounds to
     add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
@@ -269,7 +281,8 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
     order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
     parts = [parts[i] for i in order]
     cur = [int(lbs[i]) for i in order]
-    tops = [_part_guesses(game, first, part, consistent, symmetry) for part in parts]
+    tops = [_part_guesses(game, (*history, first), part, consistent, symmetry)
+            for part in parts]
     exact = [False] * len(parts)
     result = None
     for _ in range(PROBE_ROUNDS):
@@ -296,7 +309,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, first, parts, lbs, n, b
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
     ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
-    top = _part_guesses(game, first, part, consistent, symmetry)
+    top = _part_guesses(game, (first,), part, consistent, symmetry)
     ok = ctx.wc(part, d, top)
     tree = ctx.wc_tree(part, d) if ok and want_tree else None
     return ok, tree, ctx.counters - before
@@ -610,7 +623,7 @@ class Solver:
         """A lower bound on the cost of ``part`` below ``first``, at least ``lb``."""
         if lb >= _search.INF:
             return lb
-        top = _part_guesses(self.game, first, part, self.consistent, self.symmetry)
+        top = _part_guesses(self.game, (first,), part, self.consistent, self.symmetry)
         before = self._ctx.counters.copy()
         value, _ = self._ctx.exp(part, lb + 1, d, top)
         self.stats.add(self._ctx.counters - before)
@@ -649,15 +662,12 @@ class Solver:
         best_g, best_value, best_trees = None, _search.INF, None
         for g in order:
             parts = bounds[g][1]
-            results = self._runner.run(_exp_part_task, [(g, p, _search.INF, child_d, True)
-                                                  for _, p in parts],
-                                f"expected: first guess {game.code_str(g)} exact")
-            for _, _, counters in results:
-                self.stats.add(counters)
-            if all(v < _search.INF for v, _, _ in results):
+            values, trees = self._solve_parts(g, parts, child_d,
+                                              f"expected: first guess {game.code_str(g)} exact")
+            if all(v < _search.INF for v in values):
                 best_g = g
-                best_value = n + sum(v for v, _, _ in results)
-                best_trees = {a: t for (a, _), (_, t, _) in zip(parts, results)}
+                best_value = n + sum(values)
+                best_trees = {a: t for (a, _), t in zip(parts, trees)}
                 self.progress.update(best=best_value)
                 self.progress.message(f"first guess {game.code_str(g)}: total {best_value}")
                 break
@@ -672,7 +682,7 @@ class Solver:
         args = []
         for g in rivals:
             parts = bounds[g][1]
-            args.append((g, [p for _, p in parts], bounds[g][2], n, best_value, child_d))
+            args.append(((), g, [p for _, p in parts], bounds[g][2], n, best_value, child_d))
         # The proven bound is the least of the incumbent and of the rivals' own
         # bounds (their exact totals once known); it rises as rivals are refuted.
         open_bounds = {g: bounds[g][0] for g in rivals}
@@ -700,12 +710,9 @@ class Solver:
             self.progress.update(best=best_value)
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
-            results = self._runner.run(_exp_part_task, [(best_g, p, _search.INF, child_d, True)
-                                                  for _, p in parts],
-                                f"expected: first guess {game.code_str(best_g)} tree")
-            for _, _, counters in results:
-                self.stats.add(counters)
-            best_trees = {a: t for (a, _), (_, t, _) in zip(parts, results)}
+            _, trees = self._solve_parts(best_g, parts, child_d,
+                                         f"expected: first guess {game.code_str(best_g)} tree")
+            best_trees = {a: t for (a, _), t in zip(parts, trees)}
         seconds = time.perf_counter() - start
         strategy = self._strategy("expected", max_guesses, (best_g, best_trees), True, seconds,
                                   {})
@@ -713,6 +720,105 @@ class Solver:
             raise AssertionError(f"tree total {strategy.declared.total} != value {best_value}")
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
+
+    def _solve_parts(self, g, parts, d, label):
+        """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
+        ``None`` for a part that cannot be solved within ``d`` guesses).
+
+        Each part is one task, except the parts of :data:`SPLIT_SECRETS` secrets or
+        more, which would each keep one worker busy long after the others are done:
+        they are split once more (:meth:`_split_part`). All the tasks that need no
+        bound go out in one batch.
+        """
+        inf = _search.INF
+        d2 = d if d >= _search.NO_CAP else d - 1
+        plans, args, owners = {}, [], []
+        for i, (_, part) in enumerate(parts):
+            plan = self._second_guesses(g, part, d) if len(part) >= SPLIT_SECRETS else []
+            if plan:
+                plans[i] = plan
+                for a, sub in self._ctx.split(plan[0][0], part):
+                    args.append(((g, plan[0][0]), sub, inf, d2, True))
+                    owners.append((i, a))
+            else:
+                args.append(((g,), part, inf, d, True))
+                owners.append((i, None))
+        results = self._runner.run(_exp_part_task, args, label)
+        values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
+        for (i, a), (value, tree, counters) in zip(owners, results):
+            self.stats.add(counters)
+            if a is None:
+                values[i], trees[i] = value, tree
+            else:
+                incumbents.setdefault(i, {})[a] = (value, tree)
+        for i, plan in plans.items():
+            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d)
+        return values, trees
+
+    def _second_guesses(self, g, part, d):
+        """The guesses at the node of ``part`` (below first guess ``g``, ``d`` guesses
+        left) as ``(guess, bound)``, in the order the compiled search tries them:
+        balanced-tree bound on the total, then guesses that may be the secret, then
+        index; wasted and infeasible guesses left out."""
+        game, ctx = self.game, self._ctx
+        d2 = d if d >= _search.NO_CAP else d - 1
+        top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
+        top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
+        counts = partition_counts(game, top, part).astype(np.int64)
+        counts[:, game.win] = 0
+        bound = len(part) + ctx.lb[d2][counts].sum(axis=1)
+        useful = (counts.max(axis=1) < len(part)) & (bound < _search.INF)
+        may_win = np.isin(top, part)
+        order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
+        return [(int(top[k]), int(bound[k])) for k in order]
+
+    def _split_part(self, g, part, plan, incumbent, d):
+        """Value and subtree of a big ``part`` below first guess ``g``, split by its own
+        guesses (``plan``, from :meth:`_second_guesses`; the parts of the first were
+        solved exactly: ``incumbent``).
+
+        Its other guesses are searched as rivals in rounds of one per worker, each
+        with the budget of the best total so far, until the next one's bound reaches
+        it; a rival is kept only if strictly better (the earliest in order on a tie),
+        so the choice is the compiled search's, whatever the number of workers.
+        """
+        inf = _search.INF
+        d2 = d if d >= _search.NO_CAP else d - 1
+        n = len(part)
+        best_g = plan[0][0]
+        best = n + sum(v for v, _ in incumbent.values())
+        best = inf if best >= inf else best
+        rest, pos, width = plan[1:], 0, self._runner.width()
+        while pos < len(rest) and rest[pos][1] < best:
+            batch = []
+            while pos < len(rest) and len(batch) < width and rest[pos][1] < best:
+                batch.append(rest[pos][0])
+                pos += 1
+            args = []
+            for rival in batch:
+                subs = [sub for _, sub in self._ctx.split(rival, part)]
+                args.append(((g,), rival, subs, [int(self._ctx.lb[d2, len(q)]) for q in subs],
+                             n, best, d2))
+            results = self._runner.run(
+                _exp_guess_task, args,
+                f"expected: {len(batch)} rivals of {self.game.code_str(best_g)} "
+                f"({n} secrets after {self.game.code_str(g)}) against {best}")
+            for rival, (value, counters) in zip(batch, results):
+                self.stats.add(counters)
+                if value is not None and value < best:
+                    best, best_g, incumbent = value, rival, None
+        if best >= inf:
+            return inf, None
+        if incumbent is None:  # a rival won: its subtrees
+            subs = self._ctx.split(best_g, part)
+            results = self._runner.run(_exp_part_task,
+                                       [((g, best_g), sub, inf, d2, True) for _, sub in subs],
+                                       f"expected: {self.game.code_str(best_g)} tree")
+            incumbent = {}
+            for (a, _), (value, tree, counters) in zip(subs, results):
+                self.stats.add(counters)
+                incumbent[a] = (value, tree)
+        return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""

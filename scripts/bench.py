@@ -249,7 +249,7 @@ def markdown(report) -> str:
         "cache load and the worker pool start (about 1.5-2 s together here).",
         "",
         "*jobs*: the `--jobs` given (-1: the default, all cores except in-process for "
-        "games of at most 1500 codes).",
+        "games of at most 2000 codes).",
         "",
         "| case | jobs | value | median s | search s | runs | target s | reference | states "
         "| table hits | guesses evaluated |",

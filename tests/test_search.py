@@ -12,6 +12,7 @@ import pytest
 from optimal_mm import Game, TooLargeError
 from optimal_mm import _search
 from optimal_mm.cli import main
+from optimal_mm import search
 from optimal_mm.search import Solver, solve
 from optimal_mm.symmetry import orbit_representatives
 from optimal_mm.tree import Strategy
@@ -209,3 +210,25 @@ def test_mastermind_consistent_only():
     wc = solve(Game.from_spec("mastermind"), "worst-case", "consistent", jobs=1)
     assert wc.value == 6 and any(line.startswith("5 guesses: impossible") for line in wc.proof)
     assert wc.strategy.validate().max == 6
+
+
+@pytest.mark.parametrize("spec, guesses, cap, total", [
+    ("p3c5", "any", None, 451),  # Goddard 2003/2004
+    ("p4c4", "any", None, 905),  # Goddard 2003/2004
+    ("mastermind", "any", 5, 5626),  # Koyama and Lai 1993
+    ("p3c5", "consistent", None, None),
+])
+def test_split_parts_keep_value_and_tree(monkeypatch, spec, guesses, cap, total):
+    # Big parts of the first guess are split by their own guesses into tasks; with a
+    # low threshold every part is: same value as the unsplit search, same tree for
+    # one job or two, every tree replays.
+    game = Game.from_spec(spec)
+    plain = solve(game, "expected", guesses, max_guesses=cap, jobs=1)
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 8)
+    trees = []
+    for jobs in (1, 2):
+        sol = solve(game, "expected", guesses, max_guesses=cap, jobs=jobs)
+        assert sol.value == plain.value == (total or plain.value)
+        assert sol.strategy.validate().total == sol.value
+        trees.append(sol.strategy.root.to_dict())
+    assert trees[0] == trees[1]

@@ -67,7 +67,7 @@ def register(sub) -> None:
                         "expected finds the least total within T guesses")
     p.add_argument("--jobs", type=int, default=-1,
                    help="worker processes (default: all cores, or in-process for games of "
-                        "at most 1500 codes, where a pool costs more than it saves; "
+                        "at most 2000 codes, where a pool costs more than it saves; "
                         "1 runs in-process)")
     p.add_argument("--no-symmetry", action="store_true",
                    help="switch off symmetry reduction (for comparison)")
