@@ -16,7 +16,10 @@ Expected case (``exp_search``)
 
 Worst case (``wc_search``)
     ``feasible(S, d)``: can every secret of ``S`` be found within ``d`` guesses? True
-    when some guess leaves every part feasible within ``d - 1``.
+    when some guess leaves every part feasible within ``d - 1``. A guess is dropped
+    while it is being scored, as soon as one of its parts outgrows the counting
+    bound of ``d - 1`` guesses (proving a state infeasible means dropping every
+    guess, and most go at the first few secrets).
 
 Lower bounds (both objectives), for ``n`` secrets, ``r`` possible answers other than
 all black, and ``d`` guesses left:
@@ -29,7 +32,9 @@ all black, and ``d`` guesses left:
   depth 2, ``r**2`` at depth 3, ...) gives the least conceivable total ``LB[d, n]``
   (``2n - 1`` for ``2 <= n <= r + 1``). Per guess, ``|S| + sum(LB[d-1, |part|])``
   bounds its cost from below: that is the order in which guesses are tried and the
-  cut that skips them.
+  cut that skips them. In a small state (every part's bound ``2c - 1``) the bound of
+  a guess with ``k`` parts is ``3n - 2[g in S] - k``: only the number of parts
+  counts, found with a bit mask of the answers.
 * *Exact small parts.* One secret costs 1; two secrets cost 3 (guess one of them).
   When every part of a guess has at most two secrets, its bound is its exact cost;
   if that equals ``LB[d, n]`` nothing can beat it and the node is closed at once.

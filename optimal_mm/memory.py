@@ -2,8 +2,8 @@
 
 Every process that runs tasks holds the answer table (``N**2`` bytes for ``N``
 codes) plus a transposition table of ``table_entries`` states per objective in use
-(fixed-size slots, :data:`TABLE_ENTRY_BYTES` counted per state; once a bucket is
-full, new states replace the smallest ones), plus the interpreter and compiled code
+(:data:`TABLE_ENTRY_BYTES` counted per state; once it is full, new states are not
+stored), plus the interpreter and compiled code
 (:data:`PROCESS_BYTES`). With a ``memory_limit``,
 :class:`~optimal_mm.search.Solver` refuses a run whose fixed part does not fit and
 shrinks ``table_entries`` so that the rest does
@@ -20,8 +20,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-#: Bytes counted per transposition-table entry: a table for ``entries`` states has
-#: the least power of two of 16-byte slots holding them, so at most 32 bytes each.
+#: Bytes counted per transposition-table entry (:func:`optimal_mm._search.new_table`):
+#: 16 for the entry, 4 for its chain link, at most 4 for bucket heads; rounded up.
 TABLE_ENTRY_BYTES = 32
 #: Bytes counted per process for the interpreter, numpy, numba and the compiled
 #: search (a worker measured about 155 MB resident before its first table entry).

@@ -51,6 +51,7 @@ TREES_TO_MAKE = {
                                   "Jager and Peczarski 2015"),
     "bulls-and-cows-expected": ("bulls-and-cows", "expected", "any", None, 26274,
                                 "Tanaka 1996"),
+    "p4c8-expected": ("p4c8", "expected", "any", None, None, None),
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
 

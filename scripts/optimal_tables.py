@@ -105,28 +105,41 @@ def _worker(spec, objective, guesses, queue):
                "states": sol.stats.states})
 
 
-def run_entry(spec, objective, guesses, time_limit):
-    ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
-    queue = ctx.Queue()
-    # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
-    proc = ctx.Process(target=_worker, args=(spec, objective, guesses, queue), daemon=True)
-    start = time.perf_counter()
-    proc.start()
-    try:
-        # The limit counts from the start of the process; start-up and the warm-up
-        # (a second or two) are granted on top.
-        result = queue.get(timeout=time_limit + 10)
-    except Exception:  # queue.Empty: the time limit passed (or the worker died)
-        result = None
-    proc.join(timeout=5)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
-    if result is None:
-        return {"status": "timeout" if proc.exitcode in (None, -9) else "error",
-                "seconds": round(time.perf_counter() - start, 1)}
-    result["status"] = "solved"
-    return result
+class Entry:
+    """One table entry solved in its own spawned worker process, within a time limit."""
+
+    def __init__(self, key, spec, objective, guesses, time_limit):
+        self.key, self.time_limit = key, time_limit
+        ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
+        self.queue = ctx.Queue()
+        # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
+        self.proc = ctx.Process(target=_worker, args=(spec, objective, guesses, self.queue),
+                                daemon=True)
+        self.start = time.perf_counter()
+        self.proc.start()
+
+    def poll(self):
+        """The result once known (a timeout or an error included), else None.
+
+        The limit counts from the start of the process; start-up and the warm-up (a
+        second or two) are granted on top.
+        """
+        try:
+            result = self.queue.get(timeout=0.2)
+        except Exception:  # queue.Empty
+            result = None
+        elapsed = time.perf_counter() - self.start
+        if result is None and self.proc.is_alive() and elapsed < self.time_limit + 10:
+            return None
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        if result is None:
+            return {"status": "timeout" if self.proc.exitcode in (None, -9) else "error",
+                    "seconds": round(elapsed, 1)}
+        result["status"] = "solved"
+        return result
 
 
 def save(entries, meta):
@@ -146,7 +159,8 @@ def markdown(entries, meta) -> str:
         "",
         "Every value below was proven by this project's exact search "
         "(`python scripts/optimal_tables.py`), on " + meta["machine"] + ", one process per "
-        f"entry (jobs 1), time limit {meta['time_limit']} s each; *s* is the search time in "
+        f"entry (jobs 1; {meta.get('parallel', 1)} entries at a time), time limit "
+        f"{meta['time_limit']} s each; *s* is the search time in "
         "seconds, tree replay excluded. Spec: `pPcC`, suffix `n` = no "
         "repeated colours, `b` = black-only scoring. *t\\** = fewest guesses that always "
         "suffice; *total* = least number of guesses summed over all secrets (final guess "
@@ -194,6 +208,8 @@ def main(argv=None) -> int:
     parser.add_argument("--note", help="a remark printed above the table (e.g. on machine load)")
     parser.add_argument("--retry-timeouts", action="store_true",
                         help="recompute entries that timed out (e.g. with a longer limit)")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="entries solved at a time, each in its own process (default 1)")
     parser.add_argument("--retry-errors", action="store_true",
                         help="recompute entries whose worker failed")
     args = parser.parse_args(argv)
@@ -207,28 +223,40 @@ def main(argv=None) -> int:
     from optimal_mm import Game
 
     meta = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
-            "time_limit": args.time_limit,
+            "time_limit": args.time_limit, "parallel": args.parallel,
             "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:]),
             "note": args.note}
+    todo = []
     for spec in args.only or games(args.max_codes):
-        game = Game.from_spec(spec)
         for guesses in args.guesses:
             for objective in args.objectives:
                 key = f"{spec}/{guesses}/{objective}"
                 old = entries.get(key)
                 retry = ((args.retry_timeouts and old and old["status"] == "timeout")
                          or (args.retry_errors and old and old["status"] == "error"))
-                if old and not args.redo and not retry:
-                    continue
-                result = run_entry(spec, objective, guesses, args.time_limit)
-                value, source = published(spec, game.pegs, game.colours, game.repeats,
-                                          game.scoring, guesses, objective)
-                result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
-                               "objective": objective, "published": value, "source": source})
-                entries[key] = result
-                save(entries, meta)
-                print(f"{key}: {result['status']} {result.get('value', '')} "
-                      f"({result['seconds']} s)", flush=True)
+                if not old or args.redo or retry:
+                    todo.append((key, spec, guesses, objective))
+    running = []
+    while todo or running:
+        while todo and len(running) < args.parallel:
+            key, spec, guesses, objective = todo.pop(0)
+            running.append((Entry(key, spec, objective, guesses, args.time_limit),
+                            spec, guesses, objective))
+        for item in list(running):
+            entry, spec, guesses, objective = item
+            result = entry.poll()
+            if result is None:
+                continue
+            running.remove(item)
+            game = Game.from_spec(spec)
+            value, source = published(spec, game.pegs, game.colours, game.repeats,
+                                      game.scoring, guesses, objective)
+            result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
+                           "objective": objective, "published": value, "source": source})
+            entries[entry.key] = result
+            save(entries, meta)
+            print(f"{entry.key}: {result['status']} {result.get('value', '')} "
+                  f"({result['seconds']} s)", flush=True)
     save(entries, meta)
     return 0
 

@@ -456,3 +456,13 @@ def test_tree_and_heuristic_exclusive(monkeypatch, capsys, p3c3_tree):
     with pytest.raises(SystemExit) as info:
         run(monkeypatch, capsys, ["play", "p3c3", "--tree", p3c3_tree[1], "--heuristic", "knuth"])
     assert info.value.code == 2
+
+
+def test_play_bulls_and_cows_replays_the_shipped_tree(monkeypatch, capsys):
+    # The shipped tree is Tanaka's optimum (26274, test_results checks it); every
+    # secret is found within its 7 guesses.
+    code, out, err = run(monkeypatch, capsys, ["play", "bulls-and-cows", "--secret", "9876"])
+    assert code == 0, err
+    assert "shipped tree for bulls-and-cows" in out and "at most 7 guesses" in out
+    found = [line for line in out.splitlines() if line.startswith("Found 9876 in ")]
+    assert found and int(found[0].split()[3]) <= 7

@@ -96,7 +96,7 @@ def register(sub) -> None:
                            "transposition tables of one that almost does")
     long.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES, metavar="N",
                       help=f"transposition-table entries per process (default "
-                           f"{DEFAULT_TABLE_ENTRIES:,}; about 64 bytes each at most)")
+                           f"{DEFAULT_TABLE_ENTRIES:,}; at most 24 bytes each)")
     p.set_defaults(func=run_solve)
 
 
