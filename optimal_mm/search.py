@@ -645,13 +645,16 @@ class Solver:
         # Order first guesses by a bound on their total: the balanced-tree bound of
         # each part, raised by one null-window probe (a search with budget bound + 1,
         # cheap, whose fail-soft value is a better bound or the part's exact cost).
+        # With a single first-guess class (Bulls and Cows) there is nothing to rank.
         bounds = {}
         for g in reps:
             g = int(g)
             parts = self._parts(g, secrets)
             if len(parts) == 1 and len(parts[0][1]) == n:
                 continue
-            lbs = [self._probe(g, p, int(ctx.lb[child_d, len(p)]), child_d) for _, p in parts]
+            lbs = [int(ctx.lb[child_d, len(p)]) for _, p in parts]
+            if len(reps) > 1:
+                lbs = [self._probe(g, p, lb, child_d) for (_, p), lb in zip(parts, lbs)]
             bounds[g] = (n + sum(lbs), parts, lbs)
         order = sorted(bounds, key=lambda g: (bounds[g][0], g))
         if not order:

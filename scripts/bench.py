@@ -246,7 +246,8 @@ def markdown(report) -> str:
         "",
         "*median s*: wall time of the whole command; *search s*: the search and tree "
         "alone, as the command reports it (`time ... s`), without Python start-up, the JIT "
-        "cache load and the worker pool start (about 1.5-2 s together here).",
+        "cache load and the worker pool start (about 0.8 s in-process here, more with a "
+        "worker pool).",
         "",
         "*jobs*: the `--jobs` given (-1: the default, all cores except in-process for "
         "games of at most 2000 codes).",
