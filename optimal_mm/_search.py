@@ -856,6 +856,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     cnt = np.zeros(n_slots, dtype=np.int64)
     seen = np.empty(n_slots, dtype=np.int64)
     sub = _columns(table, S)
+    part_order = np.empty(n_slots, dtype=np.int64)
+    empty = top_guesses[:0]
     # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
     cap = 1
     while cap < n and lb[d - 1, cap + 1] < INF:
@@ -886,8 +888,6 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             _wc_store(tt, use_tt, key, check, d, True, stats)
             return True, g
         order_key[k] = (biggest * (n * n + 1) + total) * 2 + (0 if in_s[g] else 1)
-    part_order = np.empty(n_slots, dtype=np.int64)
-    empty = top_guesses[:0]
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(2, dtype=np.int64)
     while True:
