@@ -164,9 +164,7 @@ class _Context:
         self.entries = table_entries
         self._tables = {}
         self.counters = np.zeros(4, dtype=np.int64)
-        swaps = _search.colour_swaps(game.codes, game.colours, _code_lookup(game))
-        masks = _search.code_masks(game.codes, game.colours)
-        self.rules = (game.codes, game.colours, game.repeats, swaps, masks, bool(symmetry))
+        self.rules = _rules(game, symmetry)
 
     @property
     def exp_tt(self):
@@ -224,6 +222,23 @@ class _Context:
         return (g, {a: self.wc_tree(part, d - 1) for a, part in self.split(g, S)})
 
 
+def _rules(game: Game, symmetry: bool) -> tuple:
+    """The game's arrays the compiled search takes after its tables (cached on the
+    game): codes, colours, repeats, the colour swaps (then, for black-only scoring
+    with repeats, the swaps at one position), the code masks, the symmetry switch."""
+    key = f"_search_rules_{bool(symmetry)}"
+    rules = game.__dict__.get(key)
+    if rules is None:
+        swaps = _search.colour_swaps(game.codes, game.colours, _code_lookup(game))
+        if game.black_only and game.repeats and symmetry:
+            swaps = np.concatenate([swaps, _search.position_swaps(game.codes, game.colours,
+                                                                  _code_lookup(game))])
+        masks = _search.code_masks(game.codes, game.colours)
+        rules = (game.codes, game.colours, game.repeats, swaps, masks, bool(symmetry))
+        game.__dict__[key] = rules
+    return rules
+
+
 _CONTEXTS: dict = {}
 
 
@@ -239,11 +254,25 @@ def _context(game: Game, consistent: bool, table_entries: int,
 
 def _part_guesses(game, history, part, consistent, symmetry):
     """Guesses to try at the node after the guesses ``history`` whose secrets are
-    ``part``: one per orbit of the group fixing the history and the part."""
+    ``part``: one per orbit of the group fixing the history and the part.
+
+    With black-only scoring and repeats, the compiled search's own choice at that
+    node (one guess per orbit of the renamings of each position's colours that fix
+    the part) is taken instead when it leaves fewer guesses.
+    """
     if not symmetry:
         return part if consistent else None
-    return orbit_representatives(game, list(history), secrets=part,
+    reps = orbit_representatives(game, list(history), secrets=part,
                                  candidates=part if consistent else None)
+    if game.black_only and game.repeats:
+        everything = np.arange(game.n_codes, dtype=np.int64)
+        in_s = np.zeros(game.n_codes, dtype=np.bool_)
+        in_s[part] = True
+        own, _ = _search._candidates(np.asarray(part, dtype=np.int64), in_s, everything[:0],
+                                     everything, consistent, *_rules(game, symmetry))
+        if len(own) < len(reps):
+            return own
+    return reps
 
 
 # Tasks run in worker processes: module-level functions of plain arguments.

@@ -120,3 +120,30 @@ def test_code_masks():
         (a, b) for a in range(6) for b in range(a + 1, 6))}
     inverted = {p for (a, b), p in pair.items() if masks[code, 1] >> p & 1}
     assert inverted == {pair[(0, 2)]}  # 0 first appears after 2; 4 after both
+
+
+@pytest.mark.parametrize("spec", ["p3c5b", "p2c6b", "p4c3b"])
+def test_position_classes_black_only(spec):
+    # Black-only scoring with repeats: a renaming of one position's colours keeps every
+    # answer, so per-position classes are exact; values equal the unreduced search.
+    game = Game.from_spec(spec)
+    table = game.answer_table()
+    ctx = _Context(game, False, 1000)
+    swaps = ctx.rules[3]
+    pairs = game.colours * (game.colours - 1) // 2
+    assert swaps.shape[0] == pairs * (1 + game.pegs)
+    for row in swaps[pairs:]:  # each per-position swap is an automorphism of the scores
+        assert np.array_equal(table[np.ix_(row, row)], table)
+    rng = np.random.default_rng(5)
+    for S in _states(game, rng, 20):
+        in_s = np.zeros(game.n_codes, dtype=np.bool_)
+        in_s[S] = True
+        root = _search._position_classes(S, in_s, game.codes, game.colours, swaps)
+        for i in range(game.pegs):  # colours in no secret at position i: one class
+            dead = sorted(set(range(game.colours)) - set(game.codes[S, i]))
+            assert all(root[i, c] == dead[0] for c in dead)
+    for objective in ("worst-case", "expected"):
+        on = solve(game, objective, jobs=1)
+        off = solve(game, objective, jobs=1, symmetry=False)
+        assert on.value == off.value
+        on.strategy.validate()
