@@ -194,6 +194,12 @@ def markdown(entries, meta) -> str:
                 notes.append(f"{e['published']} {mark} ({e['source']})")
         lines.append(f"| {spec} | {codes} | {guesses} | {t} | {ts} | {tot} | {avg} | {es} | "
                      f"{'; '.join(notes)} |")
+    missing = [f"{spec}/{guesses}/{objective}" for spec in games(meta.get("max_codes", 5000))
+               for guesses in ("any", "consistent") for objective in ("worst-case", "expected")
+               if f"{spec}/{guesses}/{objective}" not in entries]
+    if missing:
+        lines += ["", f"Not run yet ({len(missing)}; a rerun of the command resumes with "
+                  "them): " + ", ".join(missing) + "."]
     return "\n".join(lines) + "\n"
 
 
@@ -224,6 +230,7 @@ def main(argv=None) -> int:
 
     meta = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
             "time_limit": args.time_limit, "parallel": args.parallel,
+            "max_codes": args.max_codes,
             "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:]),
             "note": args.note}
     todo = []
