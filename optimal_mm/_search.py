@@ -573,52 +573,47 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
     seen = np.zeros(n_colours, dtype=np.bool_)
     nxt = np.zeros(n_colours, dtype=np.int64)
     n_secrets = 0
-    for phase in range(1 if consistent else 2):
-        pool = S if phase == 0 else all_guesses
-        for i_g in range(len(pool)):
-            g = pool[i_g]
-            if phase == 1 and in_s[g]:
-                continue
-            if nontrivial:
-                if n_colours <= MASK_COLOURS:
-                    ok = _canonical_bits(masks[g, 0], masks[g, 1], banned, pair_mask,
-                                         class_masks, n_classes)
-                else:
-                    ok = _canonical_pegs(codes, g, root, rank, size, first_dead, repeats,
-                                         seen, nxt)
-                if not ok:
-                    continue
-            out[m] = g
-            m += 1
-        if phase == 0:
-            n_secrets = m
-    if swaps.shape[0] > n_colours * (n_colours - 1) // 2:
-        # Black-only scoring with repeats: the colours of each position may be renamed
-        # on their own. One guess per orbit of those renamings has each peg the
-        # smallest colour of its class at its position; that group is kept when it
-        # leaves fewer guesses (both are groups fixing S: either choice is exact).
-        proot = _position_classes(S, in_s, codes, n_colours, swaps)
-        count = 1
-        for i in range(codes.shape[1]):
-            count *= np.sum(proot[i] == np.arange(n_colours))
-        if count < m:
+    # Black-only scoring with repeats: the colours of each position may also be renamed
+    # on their own. One guess per orbit of those renamings has each peg the smallest
+    # colour of its class at its position; that group is used (second pass) when it
+    # leaves fewer guesses (both are groups fixing S: either choice is exact).
+    by_position = swaps.shape[0] > n_colours * (n_colours - 1) // 2
+    proot = np.zeros((0, n_colours), dtype=np.int64)
+    for use_position in (False, True):
+        if use_position:
+            if not by_position:
+                break
+            proot = _position_classes(S, in_s, codes, n_colours, swaps)
+            count = 1
+            for i in range(codes.shape[1]):
+                count *= np.sum(proot[i] == np.arange(n_colours))
+            if count >= m:
+                break
             m = 0
-            for phase in range(1 if consistent else 2):
-                pool = S if phase == 0 else all_guesses
-                for i_g in range(len(pool)):
-                    g = pool[i_g]
-                    if phase == 1 and in_s[g]:
-                        continue
-                    ok = True
+        for phase in range(1 if consistent else 2):
+            pool = S if phase == 0 else all_guesses
+            for i_g in range(len(pool)):
+                g = pool[i_g]
+                if phase == 1 and in_s[g]:
+                    continue
+                ok = True
+                if use_position:
                     for i in range(codes.shape[1]):
                         if proot[i, codes[g, i]] != codes[g, i]:
                             ok = False
                             break
-                    if ok:
-                        out[m] = g
-                        m += 1
-                if phase == 0:
-                    n_secrets = m
+                elif nontrivial:
+                    if n_colours <= MASK_COLOURS:
+                        ok = _canonical_bits(masks[g, 0], masks[g, 1], banned, pair_mask,
+                                             class_masks, n_classes)
+                    else:
+                        ok = _canonical_pegs(codes, g, root, rank, size, first_dead,
+                                             repeats, seen, nxt)
+                if ok:
+                    out[m] = g
+                    m += 1
+            if phase == 0:
+                n_secrets = m
     return out[:m], n_secrets
 
 
