@@ -48,17 +48,43 @@ def score_rows(guess, secrets, n_colours, black_only):
     return out
 
 
+@njit(cache=True)
+def colour_counts(codes, n_colours):
+    """``(N, C)`` int8: how many pegs of each colour every code has."""
+    out = np.zeros((codes.shape[0], n_colours), dtype=np.int8)
+    for i in range(codes.shape[0]):
+        for p in range(codes.shape[1]):
+            out[i, codes[i, p]] += 1
+    return out
+
+
 @njit(cache=True, parallel=True)
 def score_table(codes, n_colours, black_only):
-    """The ``(N, N)`` table of answers, ``table[guess, secret]``."""
-    n = codes.shape[0]
+    """The ``(N, N)`` table of answers, ``table[guess, secret]``.
+
+    Each code's colour counts are taken once (:func:`colour_counts`), so a pair
+    costs ``P`` comparisons for the blacks and ``C`` minima for the colours in common.
+    """
+    n, pegs = codes.shape
+    counts = colour_counts(codes, n_colours)
     out = np.empty((n, n), dtype=np.uint8)
     for i in prange(n):
-        gcount = np.zeros(n_colours, dtype=np.int32)
-        scount = np.zeros(n_colours, dtype=np.int32)
         g = codes[i]
+        cg = counts[i]
         for j in range(n):
-            out[i, j] = _score_pair(g, codes[j], n_colours, black_only, gcount, scount)
+            s = codes[j]
+            black = 0
+            for p in range(pegs):
+                if g[p] == s[p]:
+                    black += 1
+            if black_only:
+                out[i, j] = black
+                continue
+            cs = counts[j]
+            common = 0
+            for c in range(n_colours):
+                common += min(cg[c], cs[c])
+            out[i, j] = black * (pegs + 1) + common - black
     return out
 
 

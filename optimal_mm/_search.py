@@ -80,127 +80,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-INF = 1 << 40
-NO_CAP = 64  # "guesses left" when there is no cap; deep enough for any game searched
+from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
+    INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,
+    position_swaps)
+
 _PAYLOAD_BITS = 31
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
-
-
-def new_table(entries: int):
-    """An empty transposition table for at most ``entries`` states.
-
-    A tuple ``(slots, links, heads, meta)``: ``slots[i]`` holds entry ``i``'s key and
-    word, filled in order; ``links[i]`` chains entries of one bucket; ``heads[b]``
-    starts bucket ``b`` (entry indices plus one, 0 for none); ``meta`` holds the
-    number of entries and of buckets in use. The arrays are allocated at their
-    final size but touched only as far as they are used (the buckets in use grow
-    with the entries), so a small search pays for little memory: the operating
-    system commits a page on its first write, which is slow on some machines.
-    """
-    entries = max(int(entries), 0)
-    max_buckets = 16
-    while max_buckets * 2 < entries:
-        max_buckets *= 2
-    meta = np.zeros(2, dtype=np.int64)
-    meta[1] = min(1024, max_buckets)
-    return (np.zeros((entries, 2), dtype=np.int64), np.zeros(entries, dtype=np.int32),
-            np.zeros(max_buckets, dtype=np.int32), meta)
-
-
-def colour_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
-    """``(C*(C-1)/2, N)`` int32: the image of every code under each colour swap.
-
-    Row ``p`` is the swap of colours ``a < b`` in lexicographic pair order;
-    ``lookup`` maps ``sum c[i] * C**(P-1-i)`` to a code index.
-    """
-    codes = codes.astype(np.int64)
-    pegs = codes.shape[1]
-    rows = []
-    for a in range(n_colours):
-        for b in range(a + 1, n_colours):
-            image = codes.copy()
-            image[codes == a] = b
-            image[codes == b] = a
-            keys = np.zeros(len(codes), dtype=np.int64)
-            for i in range(pegs):
-                keys = keys * n_colours + image[:, i]
-            rows.append(lookup[keys])
-    if not rows:
-        return np.zeros((0, len(codes)), dtype=np.int32)
-    return np.asarray(rows, dtype=np.int32)
-
-
-def position_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
-    """``(P * C*(C-1)/2, N)`` int32: the image of every code under the swap of colours
-    ``a < b`` at one position ``i`` only (row ``i * C*(C-1)/2 + pair``).
-
-    Only black-only scoring with repeats is invariant under such swaps: a black
-    counts a position where guess and secret agree, which a renaming of one
-    position's colours keeps, and every image is a legal code.
-    """
-    codes = codes.astype(np.int64)
-    pegs = codes.shape[1]
-    rows = []
-    for i in range(pegs):
-        for a in range(n_colours):
-            for b in range(a + 1, n_colours):
-                image = codes.copy()
-                image[codes[:, i] == a, i] = b
-                image[codes[:, i] == b, i] = a
-                keys = np.zeros(len(codes), dtype=np.int64)
-                for j in range(pegs):
-                    keys = keys * n_colours + image[:, j]
-                rows.append(lookup[keys])
-    return np.asarray(rows, dtype=np.int32).reshape(len(rows), len(codes))
-
-
-#: Up to this many colours, the pairs of colours fit in one int64 bit mask and the
-#: symmetry filter of :func:`_candidates` works on bit masks.
-MASK_COLOURS = 11
-
-
-def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
-    """``(N, 2)`` int64: the colours each code uses (bit ``c``), and its *inversions*:
-    bit ``p`` for the ``p``-th pair of colours ``a < b`` (lexicographic, as in
-    :func:`colour_swaps`) when the code uses both and ``b`` first appears before
-    ``a``. Inversions are left empty above :data:`MASK_COLOURS` colours."""
-    n, pegs = codes.shape
-    first = np.full((n, n_colours), pegs, dtype=np.int64)
-    for i in range(pegs - 1, -1, -1):
-        first[np.arange(n), codes[:, i]] = i
-    used = first < pegs
-    out = np.zeros((n, 2), dtype=np.int64)
-    for c in range(n_colours):
-        out[:, 0] |= used[:, c].astype(np.int64) << c
-    if n_colours <= MASK_COLOURS:
-        p = 0
-        for a in range(n_colours):
-            for b in range(a + 1, n_colours):
-                inverted = used[:, a] & used[:, b] & (first[:, b] < first[:, a])
-                out[:, 1] |= inverted.astype(np.int64) << p
-                p += 1
-    return out
-
-
-def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
-    """``LB[d, n]``: least conceivable total for ``n`` secrets within ``d`` guesses.
-
-    ``INF`` where the counting bound says ``n`` secrets cannot be told apart.
-    """
-    lb = np.full((d_max + 1, n_max + 1), INF, dtype=np.int64)
-    lb[:, 0] = 0
-    for d in range(1, d_max + 1):
-        found, total, width = 0, 0, 1
-        for level in range(1, d + 1):
-            for _ in range(min(width, n_max - found)):
-                found += 1
-                total += level
-                lb[d, found] = total
-            if found == n_max:
-                break
-            width = min(width * r, n_max)
-    return lb
 
 
 @njit(cache=True, inline="always")
@@ -802,7 +688,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 if c > 2:
                     exact = False
         if biggest == n:  # no information: the guess is wasted
-            total = INF
+            total = np.int64(INF)
         qb[k] = total
         if exact and total == bound and total < beta:
             # Every part is solved exactly by its bound and nothing beats the bound.
@@ -816,7 +702,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # tried: the order makes it the least of the rest). It is returned on failure,
     # a lower bound at least beta and often well above, which lets the caller cut
     # sooner and the table keep a stronger bound.
-    fail_low = INF
+    fail_low = np.int64(INF)
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
     order = np.empty(m, dtype=np.int64)

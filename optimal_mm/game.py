@@ -444,11 +444,11 @@ class Game:
 
     def answers(self, guess: int, secrets: "np.ndarray | None" = None) -> np.ndarray:
         """Answer ids of one guess (an index) against many secrets (indices; all by default)."""
-        from . import _kernels
+        from . import kernels
 
         codes = self.codes
         sec = codes if secrets is None else codes[np.asarray(secrets, dtype=np.int64)]
-        return _kernels.score_rows(codes[int(guess)], sec, self.colours, self.black_only)
+        return kernels.score_rows(codes[int(guess)], sec, self.colours, self.black_only)
 
     def table_bytes(self) -> int:
         """Bytes the full answer table would need (``N * N``)."""
@@ -468,9 +468,9 @@ class Game:
                 f"the answer table of {self.spec} needs {self.table_bytes() / 2**20:,.0f} MiB, "
                 f"over the limit of {limit_bytes / 2**20:,.0f} MiB"
             )
-        from . import _kernels
+        from . import kernels
 
-        table = _kernels.score_table(self.codes, self.colours, self.black_only)
+        table = kernels.score_table(self.codes, self.colours, self.black_only)
         self.__dict__["_answer_table"] = table
         return table
 
@@ -487,12 +487,12 @@ def partition_counts(game: Game, guesses, secrets) -> np.ndarray:
 
     Uses the answer table when it fits, else scores on the fly.
     """
-    from . import _kernels
+    from . import kernels
 
     guesses = np.ascontiguousarray(guesses, dtype=np.int64)
     secrets = np.ascontiguousarray(secrets, dtype=np.int64)
     if game.has_table():
-        return _kernels.partition_counts(game.answer_table(), guesses, secrets,
-                                         game.n_answer_slots)
-    return _kernels.partition_counts_codes(game.codes, guesses, secrets, game.colours,
-                                           game.black_only, game.n_answer_slots)
+        return kernels.partition_counts(game.answer_table(), guesses, secrets,
+                                        game.n_answer_slots)
+    return kernels.partition_counts_codes(game.codes, guesses, secrets, game.colours,
+                                          game.black_only, game.n_answer_slots)

@@ -62,7 +62,6 @@ when it is, the choice depends on the machine's speed.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import time
 
@@ -86,10 +85,6 @@ SAMPLE_WORK = 20_000_000
 MIN_SAMPLE = 256
 #: Answers computed per chunk between two looks at the clock.
 CHUNK_WORK = 20_000_000
-#: Partitions smaller than this many answers are computed on one thread: starting
-#: numba's thread pool costs more than it saves there, and far more on a busy
-#: machine, where every parallel call waits for a descheduled worker.
-PARALLEL_WORK = 20_000_000
 
 
 def check_heuristic(name: str) -> str:
@@ -262,25 +257,9 @@ def _rng(seed: int, secrets: np.ndarray, salt: bytes) -> np.random.Generator:
 
 
 def counts_for(game: Game, guesses, secrets) -> np.ndarray:
-    """:func:`optimal_mm.game.partition_counts`, on one thread when the work is small."""
-    guesses = np.asarray(guesses, dtype=np.int64)
-    with _threads_for(len(guesses) * len(secrets)):
-        return partition_counts(game, guesses, secrets)
-
-
-@contextlib.contextmanager
-def _threads_for(work: int):
-    if work >= PARALLEL_WORK:
-        yield
-        return
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+    """:func:`optimal_mm.game.partition_counts` (on one thread when the work is small:
+    :data:`optimal_mm.kernels.PARALLEL_WORK`)."""
+    return partition_counts(game, np.asarray(guesses, dtype=np.int64), secrets)
 
 
 def _pick(keys: np.ndarray, candidates: np.ndarray, secrets: np.ndarray) -> int:

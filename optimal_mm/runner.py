@@ -78,7 +78,8 @@ LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
 
 #: The modules whose code decides a task's result (see
 #: :meth:`optimal_mm.search.Solver.run_key`); this module is not one of them.
-_TASK_MODULES = ("_search.py", "_kernels.py", "search.py", "symmetry.py", "game.py")
+_TASK_MODULES = ("_search.py", "_search_arrays.py", "_kernels.py", "search.py", "symmetry.py",
+                 "game.py")
 _CODE_DIGEST: list = []
 
 

@@ -68,7 +68,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__
-from . import _search
+from . import kernels
+from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
+                             new_table, position_swaps)
 from .checkpoint import Checkpoint
 from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
 from .game import Game, partition_counts
@@ -158,7 +160,7 @@ class _Context:
         self.table = game.answer_table()
         self.all_guesses = np.arange(game.n_codes, dtype=np.int64)
         r = len(game.possible_answers) - 1
-        self.lb = _search.lower_bound_table(game.n_codes, max(r, 1))
+        self.lb = lower_bound_table(game.n_codes, max(r, 1))
         self.win = game.win
         self.n_slots = game.n_answer_slots
         self.entries = table_entries
@@ -179,19 +181,19 @@ class _Context:
     def _table(self, name):
         tt = self._tables.get(name)
         if tt is None:
-            tt = self._tables[name] = _search.new_table(self.entries)
+            tt = self._tables[name] = new_table(self.entries)
         return tt
 
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
 
     def exp(self, S, beta, d, top=None):
-        return _search.exp_search(S, beta, d, self._top(top), self.table, self.all_guesses,
+        return kernels.exp_search(S, beta, d, self._top(top), self.table, self.all_guesses,
                                   self.lb, self.win, self.n_slots, self.consistent,
                                   self.exp_tt, self.counters, *self.rules)
 
     def wc(self, S, d, top=None) -> bool:
-        ok, _ = _search.wc_search(S, d, self._top(top), self.table, self.all_guesses, self.lb,
+        ok, _ = kernels.wc_search(S, d, self._top(top), self.table, self.all_guesses, self.lb,
                                   self.win, self.n_slots, self.consistent, self.wc_tt,
                                   self.counters, *self.rules)
         return bool(ok)
@@ -206,15 +208,15 @@ class _Context:
             g = int(S[0])
         else:
             guesses = top if top is not None else (S if self.consistent else self.all_guesses)
-            v, g = self.exp(S, _search.INF, d, guesses)
+            v, g = self.exp(S, INF, d, guesses)
             if g < 0:
                 raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
-        child_d = d if d >= _search.NO_CAP else d - 1
+        child_d = d if d >= NO_CAP else d - 1
         return (int(g), {a: self.exp_tree(part, child_d) for a, part in self.split(g, S)})
 
     def wc_tree(self, S, d):
         """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses."""
-        g = int(_search.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
+        g = int(kernels.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
                                 self.n_slots, self.consistent, self.wc_tt, self.counters,
                                 *self.rules))
         if g < 0:
@@ -229,11 +231,11 @@ def _rules(game: Game, symmetry: bool) -> tuple:
     key = f"_search_rules_{bool(symmetry)}"
     rules = game.__dict__.get(key)
     if rules is None:
-        swaps = _search.colour_swaps(game.codes, game.colours, _code_lookup(game))
+        swaps = colour_swaps(game.codes, game.colours, _code_lookup(game))
         if game.black_only and game.repeats and symmetry:
-            swaps = np.concatenate([swaps, _search.position_swaps(game.codes, game.colours,
+            swaps = np.concatenate([swaps, position_swaps(game.codes, game.colours,
                                                                   _code_lookup(game))])
-        masks = _search.code_masks(game.codes, game.colours)
+        masks = code_masks(game.codes, game.colours)
         rules = (game.codes, game.colours, game.repeats, swaps, masks, bool(symmetry))
         game.__dict__[key] = rules
     return rules
@@ -268,7 +270,7 @@ def _part_guesses(game, history, part, consistent, symmetry):
         everything = np.arange(game.n_codes, dtype=np.int64)
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[part] = True
-        own, _ = _search._candidates(np.asarray(part, dtype=np.int64), in_s, everything[:0],
+        own, _ = kernels.candidates(np.asarray(part, dtype=np.int64), in_s, everything[:0],
                                      everything, consistent, *_rules(game, symmetry))
         if len(own) < len(reps):
             return own
@@ -563,13 +565,13 @@ class Solver:
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        counting = next(d for d in range(1, _search.NO_CAP + 1) if ctx.lb[d, n] < _search.INF)
+        counting = next(d for d in range(1, NO_CAP + 1) if ctx.lb[d, n] < INF)
         proof = []
         self.progress.reset()
         if max_guesses is not None:
             depths = [max_guesses]
         else:
-            depths = range(counting, _search.NO_CAP + 1)
+            depths = range(counting, NO_CAP + 1)
             self.progress.update(bound=counting)
         order = self._wc_order(reps, secrets)
         for d in depths:
@@ -610,7 +612,7 @@ class Solver:
         ctx = self._ctx
         for g in order:
             parts = self._parts(g, secrets)
-            if any(ctx.lb[d - 1, len(p)] >= _search.INF for _, p in parts):
+            if any(ctx.lb[d - 1, len(p)] >= INF for _, p in parts):
                 continue
             if d == 1:
                 continue
@@ -650,7 +652,7 @@ class Solver:
 
     def _probe(self, first, part, lb, d):
         """A lower bound on the cost of ``part`` below ``first``, at least ``lb``."""
-        if lb >= _search.INF:
+        if lb >= INF:
             return lb
         top = _part_guesses(self.game, (first,), part, self.consistent, self.symmetry)
         before = self._ctx.counters.copy()
@@ -663,10 +665,10 @@ class Solver:
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        d = _search.NO_CAP if max_guesses is None else int(max_guesses)
-        child_d = d if d >= _search.NO_CAP else d - 1
+        d = NO_CAP if max_guesses is None else int(max_guesses)
+        child_d = d if d >= NO_CAP else d - 1
         proof = []
-        if ctx.lb[d, n] >= _search.INF:
+        if ctx.lb[d, n] >= INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
                             [f"{d} guesses: impossible by the counting bound"],
@@ -691,12 +693,12 @@ class Solver:
         self.progress.reset()
         self.progress.update(bound=bounds[order[0]][0])
         # Phase 1: the most promising first guess, solved exactly, part by part.
-        best_g, best_value, best_trees = None, _search.INF, None
+        best_g, best_value, best_trees = None, INF, None
         for g in order:
             parts = bounds[g][1]
             values, trees = self._solve_parts(g, parts, child_d,
                                               f"expected: first guess {game.code_str(g)} exact")
-            if all(v < _search.INF for v in values):
+            if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
                 best_trees = {a: t for (a, _), t in zip(parts, trees)}
@@ -762,8 +764,8 @@ class Solver:
         they are split once more (:meth:`_split_part`). All the tasks that need no
         bound go out in one batch.
         """
-        inf = _search.INF
-        d2 = d if d >= _search.NO_CAP else d - 1
+        inf = INF
+        d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
         for i, (_, part) in enumerate(parts):
             plan = self._second_guesses(g, part, d) if len(part) >= SPLIT_SECRETS else []
@@ -793,13 +795,13 @@ class Solver:
         balanced-tree bound on the total, then guesses that may be the secret, then
         index; wasted and infeasible guesses left out."""
         game, ctx = self.game, self._ctx
-        d2 = d if d >= _search.NO_CAP else d - 1
+        d2 = d if d >= NO_CAP else d - 1
         top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
         top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
         counts = partition_counts(game, top, part).astype(np.int64)
         counts[:, game.win] = 0
         bound = len(part) + ctx.lb[d2][counts].sum(axis=1)
-        useful = (counts.max(axis=1) < len(part)) & (bound < _search.INF)
+        useful = (counts.max(axis=1) < len(part)) & (bound < INF)
         may_win = np.isin(top, part)
         order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
         return [(int(top[k]), int(bound[k])) for k in order]
@@ -814,8 +816,8 @@ class Solver:
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
         """
-        inf = _search.INF
-        d2 = d if d >= _search.NO_CAP else d - 1
+        inf = INF
+        d2 = d if d >= NO_CAP else d - 1
         n = len(part)
         best_g = plan[0][0]
         best = n + sum(v for v, _ in incumbent.values())

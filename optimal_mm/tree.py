@@ -149,6 +149,20 @@ _ANSWER_BW = re.compile(r"(0|[1-9][0-9]*)B(0|[1-9][0-9]*)W")
 _ANSWER_B = re.compile(r"(0|[1-9][0-9]*)B")
 
 
+def _guess_index(game: Game, guess, path: str) -> int:
+    """Index of a node's guess, which a file must write exactly over the alphabet."""
+    try:
+        g = game.code_index(guess)
+    except (InvalidCodeError, InvalidGameError) as exc:
+        raise InvalidTreeError(f"{path}: illegal guess: {exc}") from None
+    if game.code_str(g) != guess:
+        # parse_code forgives spaces and case in user input; a file must be exact.
+        raise InvalidTreeError(
+            f"{path}: illegal guess: code {guess!r} is not written exactly over "
+            f"the alphabet {game.alphabet!r}")
+    return g
+
+
 def answer_from_key(game: Game, key: str, path: str = "") -> int:
     """Answer id of a format answer key (``"1B2W"``, or ``"2B"`` for black-only)."""
     pattern = _ANSWER_B if game.black_only else _ANSWER_BW
@@ -221,50 +235,47 @@ class Strategy:
         if self.guesses not in GUESS_RULES:
             raise InvalidTreeError(f"'guesses' must be one of {GUESS_RULES}, got {self.guesses!r}")
         n = game.n_codes
+        table = game.__dict__.get("_answer_table")  # scored already: look answers up
+        guess_ids: dict = {}  # guess strings and answer keys seen valid, parsed once
+        key_ids: dict = {}
         counts: dict[int, int] = {}
         stack = [(self.root, np.arange(n, dtype=np.int64), 1, "root")]
         while stack:
             node, secrets, depth, path = stack.pop()
-            try:
-                g = game.code_index(node.guess)
-            except (InvalidCodeError, InvalidGameError) as exc:
-                raise InvalidTreeError(f"{path}: illegal guess: {exc}") from None
-            if game.code_str(g) != node.guess:
-                # parse_code forgives spaces and case in user input; a file must be exact.
-                raise InvalidTreeError(
-                    f"{path}: illegal guess: code {node.guess!r} is not written exactly over "
-                    f"the alphabet {game.alphabet!r}")
+            g = guess_ids.get(node.guess) if isinstance(node.guess, str) else None
+            if g is None:
+                g = _guess_index(game, node.guess, path)
+                guess_ids[node.guess] = g
             if self.guesses == "consistent" and not np.any(secrets == g):
                 raise InvalidTreeError(
                     f"{path}: guess {node.guess} is inconsistent with the answers on its path "
                     f"in a consistent-guesses tree"
                 )
-            answers = game.answers(g, secrets)
-            won = int(np.count_nonzero(answers == game.win))
-            if won:
-                counts[depth] = counts.get(depth, 0) + won
+            answers = table[g][secrets] if table is not None else game.answers(g, secrets)
+            found = np.bincount(answers, minlength=game.n_answer_slots)
+            if found[game.win]:
+                counts[depth] = counts.get(depth, 0) + int(found[game.win])
             keys = {}
             for key in node.next:
-                a = answer_from_key(game, key, path)
+                a = key_ids.get(key) if isinstance(key, str) else None
+                if a is None:
+                    a = answer_from_key(game, key, path)
+                    key_ids[key] = a
                 if a == game.win:
                     raise InvalidTreeError(f"{path}: the winning answer {key} may not be a branch")
                 if a in keys:
                     raise InvalidTreeError(f"{path}: answer {key} appears twice")
                 keys[a] = key
-            present = np.unique(answers)
-            for a in present:
+            for a in np.flatnonzero(found):
                 a = int(a)
-                if a == game.win:
-                    continue
-                if a not in keys:
+                if a != game.win and a not in keys:
                     example = game.code_str(int(secrets[np.argmax(answers == a)]))
                     raise InvalidTreeError(
                         f"{path}: missing branch {game.answer_str(a)} after guess {node.guess} "
                         f"(secret {example} reaches it)"
                     )
-            present_set = {int(a) for a in present}
             for a, key in keys.items():
-                if a not in present_set:
+                if not found[a]:
                     raise InvalidTreeError(
                         f"{path}: unreachable branch {key} after guess {node.guess} "
                         f"(no remaining secret gives that answer)"

@@ -1,0 +1,239 @@
+"""Ahead-of-time build of the compiled kernels: start a run without importing numba.
+
+numba compiles a kernel on its first call and keeps the machine code in an on-disk
+cache, but even a cached kernel costs every process numba's import and the set-up
+of its typing and lowering registries: about 0.5 s on a 2-core machine, more than
+the whole search of a small game such as Mastermind. The same Python kernels
+(:mod:`optimal_mm._search`, :mod:`optimal_mm._kernels`) compiled ahead of time with
+``numba.pycc`` make an ordinary extension module, imported in milliseconds.
+
+The build is made once per machine, on first use (:func:`build`, about a minute),
+and kept beside numba's own cache in the package's ``__pycache__`` (or, where that
+is read-only, in ``$XDG_CACHE_HOME/optimal_mm``). Its module name carries a
+:func:`build_key` of everything the machine code depends on (the kernels' sources,
+the signatures below, numba's and Python's versions, the CPU), so a stale build is
+never loaded: editing a kernel or moving to another CPU makes a new one.
+
+Each kernel is exported with one fixed signature (:data:`EXPORTS`): the types the
+callers in :mod:`optimal_mm.search` and :mod:`optimal_mm.game` pass. The exported
+code does not check array layouts, so :mod:`optimal_mm.kernels` only hands it
+C-contiguous arrays of these dtypes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import sys
+import sysconfig
+import tempfile
+import warnings
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+#: The sources whose text the machine code depends on.
+SOURCES = ("_search.py", "_search_arrays.py", "_kernels.py", "_aot.py")
+
+_I1 = "int64[::1]"
+_TT = "Tuple((int64[:,::1], int32[::1], int32[::1], int64[::1]))"
+# The game's arrays that follow the tables (search._rules): codes, colours, repeats,
+# swaps, masks, symmetry.
+_RULES = "uint8[:,::1], int64, boolean, int32[:,::1], int64[:,::1], boolean"
+
+#: Exported name: (module, function, numba signature).
+EXPORTS = {
+    "exp_search": ("_search", "exp_search",
+                   f"UniTuple(int64, 2)({_I1}, int64, int64, {_I1}, uint8[:,::1], {_I1}, "
+                   f"int64[:,::1], int64, int64, boolean, {_TT}, {_I1}, {_RULES})"),
+    "wc_search": ("_search", "wc_search",
+                  f"Tuple((boolean, int64))({_I1}, int64, {_I1}, uint8[:,::1], {_I1}, "
+                  f"int64[:,::1], int64, int64, boolean, {_TT}, {_I1}, {_RULES})"),
+    "wc_pick": ("_search", "wc_pick",
+                f"int64({_I1}, int64, uint8[:,::1], {_I1}, int64[:,::1], int64, int64, "
+                f"boolean, {_TT}, {_I1}, {_RULES})"),
+    "candidates": ("_search", "_candidates",
+                   f"Tuple(({_I1}, int64))({_I1}, boolean[::1], {_I1}, {_I1}, boolean, "
+                   f"{_RULES})"),
+    "score_rows": ("_kernels", "score_rows",
+                   "uint8[::1](uint8[::1], uint8[:,::1], int64, boolean)"),
+    "score_table": ("_kernels", "score_table", "uint8[:,::1](uint8[:,::1], int64, boolean)"),
+    "partition_counts": ("_kernels", "partition_counts",
+                         f"int32[:,::1](uint8[:,::1], {_I1}, {_I1}, int64)"),
+    "partition_counts_codes": ("_kernels", "partition_counts_codes",
+                               f"int32[:,::1](uint8[:,::1], {_I1}, {_I1}, int64, boolean, "
+                               f"int64)"),
+}
+
+
+class BuildError(RuntimeError):
+    """The ahead-of-time build could not be made (no C compiler, no writable place)."""
+
+
+def _numba_version() -> str:
+    """numba's version file (read, not imported: importing numba is what this avoids)."""
+    spec = importlib.util.find_spec("numba")
+    if spec is None or not spec.submodule_search_locations:
+        raise BuildError("numba is not installed")
+    path = Path(list(spec.submodule_search_locations)[0]) / "_version.py"
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return str(path.parent)
+
+
+def _cpu() -> str:
+    """The CPU model and its instruction-set flags (the build targets this CPU)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            lines = [line for line in f.read(1 << 16).splitlines()
+                     if line.startswith(("model name", "flags"))]
+        if lines:
+            return "\n".join(lines[:2])
+    except OSError:
+        pass
+    return f"{platform.machine()} {platform.processor()}"
+
+
+def build_key() -> str:
+    """Hex digest of what the machine code depends on; part of the module's name."""
+    h = hashlib.sha256()
+    for name in SOURCES:
+        h.update((_HERE / name).read_bytes())
+    for part in (_numba_version(), sys.implementation.cache_tag,
+                 sysconfig.get_config_var("EXT_SUFFIX") or "", _cpu()):
+        h.update(b"\0" + part.encode())
+    return h.hexdigest()[:16]
+
+
+def module_name(key: str | None = None) -> str:
+    return f"_aot_{key or build_key()}"
+
+
+def build_dirs() -> list[Path]:
+    """Where a build is looked for and made, in order of preference."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "optimal_mm"
+    return [_HERE / "__pycache__", cache]
+
+
+def _file_name(name: str) -> str:
+    return name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
+
+
+def find(key: str | None = None) -> Path | None:
+    """The path of the build for this machine and these sources, if it exists."""
+    name = module_name(key)
+    for directory in build_dirs():
+        path = directory / _file_name(name)
+        if path.is_file():
+            return path
+    return None
+
+
+def failed(key: str | None = None) -> str | None:
+    """Why the build for this machine and these sources failed before, if it did
+    (a failure is not retried until the sources, numba or the CPU change)."""
+    name = module_name(key)
+    for directory in build_dirs():
+        try:
+            return (directory / f"{name}.failed").read_text(encoding="utf-8").strip()
+        except OSError:
+            pass
+    return None
+
+
+def _record_failure(directory: Path, name: str, message: str) -> None:
+    try:
+        (directory / f"{name}.failed").write_text(message + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def load(path: Path, key: str | None = None):
+    """Import the extension module at ``path``."""
+    name = module_name(key)
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def build(key: str | None = None) -> Path:
+    """Compile every kernel of :data:`EXPORTS` into one extension module and return
+    its path. The module is written in a temporary directory and renamed into place,
+    so a concurrent or interrupted build never leaves a half-written file.
+
+    Raises :class:`BuildError` when no place is writable or the compilation fails.
+    """
+    key = key or build_key()
+    name = module_name(key)
+    errors = []
+    for directory in build_dirs():
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=directory, prefix=".aot-build-") as tmp:
+                built = _compile(name, Path(tmp))
+                target = directory / built.name
+                os.replace(built, target)
+                _remove_stale(directory, keep=target.name)
+                _compile_bytecode()
+                return target
+        except OSError as exc:
+            errors.append(f"{directory}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - compiler and linker failures vary
+            first_line = (str(exc).strip().splitlines() or [""])[0]
+            message = f"building {name} failed: {type(exc).__name__}: {first_line}"
+            _record_failure(directory, name, message)
+            raise BuildError(message) from exc
+    raise BuildError("no writable place for the build (" + "; ".join(errors) + ")")
+
+
+def _remove_stale(directory: Path, keep: str) -> None:
+    """Remove the builds (and failure marks) of other sources from ``directory``: they
+    are never loaded again. (A process still running one keeps its mapped copy.)"""
+    for path in directory.glob("_aot_*"):
+        if path.name != keep:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+def _compile_bytecode() -> None:
+    """Write the package's bytecode (``.pyc``), as a regular install does and an
+    editable one does not: with ``PYTHONDONTWRITEBYTECODE`` set, every process would
+    otherwise compile the package's sources again (a few hundredths of a second)."""
+    import compileall
+
+    try:
+        compileall.compile_dir(str(_HERE), quiet=2)
+    except OSError:
+        pass
+
+
+def _compile(name: str, out_dir: Path) -> Path:
+    import importlib as _importlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is pending deprecation
+        from numba.pycc import CC
+    from llvmlite import binding as llvm
+
+    cc = CC(name)
+    cc.output_dir = str(out_dir)
+    cc.target_cpu = llvm.get_host_cpu_name()
+    cc.verbose = False
+    for export, (module, function, signature) in EXPORTS.items():
+        kernel = getattr(_importlib.import_module(f"{__package__}.{module}"), function)
+        # Type and compile with the JIT first (kept in numba's cache): pycc's own
+        # type inference, run cold, trips on the recursion of the search kernels.
+        kernel.compile(signature)
+        cc.export(export, signature)(kernel.py_func)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cc.compile()
+    return out_dir / cc.output_file

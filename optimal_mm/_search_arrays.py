@@ -1,0 +1,135 @@
+"""The arrays the compiled search takes, built with numpy (no numba needed).
+
+The kernels of :mod:`optimal_mm._search` work on plain arrays: a transposition
+table (:func:`new_table`), the images of every code under colour swaps
+(:func:`colour_swaps`, :func:`position_swaps`), each code's colour and inversion
+bit masks (:func:`code_masks`) and the balanced-tree lower bounds
+(:func:`lower_bound_table`). They are built here, apart from the kernels, so that
+a process running ahead-of-time compiled kernels (:mod:`optimal_mm.kernels`) never
+imports numba.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: A value above every total the search can meet ("no answer", "infeasible").
+INF = 1 << 40
+#: "Guesses left" when there is no cap; deep enough for any game searched.
+NO_CAP = 64
+
+
+def new_table(entries: int):
+    """An empty transposition table for at most ``entries`` states.
+
+    A tuple ``(slots, links, heads, meta)``: ``slots[i]`` holds entry ``i``'s key and
+    word, filled in order; ``links[i]`` chains entries of one bucket; ``heads[b]``
+    starts bucket ``b`` (entry indices plus one, 0 for none); ``meta`` holds the
+    number of entries and of buckets in use. The arrays are allocated at their
+    final size but touched only as far as they are used (the buckets in use grow
+    with the entries), so a small search pays for little memory: the operating
+    system commits a page on its first write, which is slow on some machines.
+    """
+    entries = max(int(entries), 0)
+    max_buckets = 16
+    while max_buckets * 2 < entries:
+        max_buckets *= 2
+    meta = np.zeros(2, dtype=np.int64)
+    meta[1] = min(1024, max_buckets)
+    return (np.zeros((entries, 2), dtype=np.int64), np.zeros(entries, dtype=np.int32),
+            np.zeros(max_buckets, dtype=np.int32), meta)
+
+
+def colour_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
+    """``(C*(C-1)/2, N)`` int32: the image of every code under each colour swap.
+
+    Row ``p`` is the swap of colours ``a < b`` in lexicographic pair order;
+    ``lookup`` maps ``sum c[i] * C**(P-1-i)`` to a code index.
+    """
+    codes = codes.astype(np.int64)
+    pegs = codes.shape[1]
+    rows = []
+    for a in range(n_colours):
+        for b in range(a + 1, n_colours):
+            image = codes.copy()
+            image[codes == a] = b
+            image[codes == b] = a
+            keys = np.zeros(len(codes), dtype=np.int64)
+            for i in range(pegs):
+                keys = keys * n_colours + image[:, i]
+            rows.append(lookup[keys])
+    if not rows:
+        return np.zeros((0, len(codes)), dtype=np.int32)
+    return np.asarray(rows, dtype=np.int32)
+
+
+def position_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
+    """``(P * C*(C-1)/2, N)`` int32: the image of every code under the swap of colours
+    ``a < b`` at one position ``i`` only (row ``i * C*(C-1)/2 + pair``).
+
+    Only black-only scoring with repeats is invariant under such swaps: a black
+    counts a position where guess and secret agree, which a renaming of one
+    position's colours keeps, and every image is a legal code.
+    """
+    codes = codes.astype(np.int64)
+    pegs = codes.shape[1]
+    rows = []
+    for i in range(pegs):
+        for a in range(n_colours):
+            for b in range(a + 1, n_colours):
+                image = codes.copy()
+                image[codes[:, i] == a, i] = b
+                image[codes[:, i] == b, i] = a
+                keys = np.zeros(len(codes), dtype=np.int64)
+                for j in range(pegs):
+                    keys = keys * n_colours + image[:, j]
+                rows.append(lookup[keys])
+    return np.asarray(rows, dtype=np.int32).reshape(len(rows), len(codes))
+
+
+#: Up to this many colours, the pairs of colours fit in one int64 bit mask and the
+#: symmetry filter of :func:`_candidates` works on bit masks.
+MASK_COLOURS = 11
+
+
+def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
+    """``(N, 2)`` int64: the colours each code uses (bit ``c``), and its *inversions*:
+    bit ``p`` for the ``p``-th pair of colours ``a < b`` (lexicographic, as in
+    :func:`colour_swaps`) when the code uses both and ``b`` first appears before
+    ``a``. Inversions are left empty above :data:`MASK_COLOURS` colours."""
+    n, pegs = codes.shape
+    first = np.full((n, n_colours), pegs, dtype=np.int64)
+    for i in range(pegs - 1, -1, -1):
+        first[np.arange(n), codes[:, i]] = i
+    used = first < pegs
+    out = np.zeros((n, 2), dtype=np.int64)
+    for c in range(n_colours):
+        out[:, 0] |= used[:, c].astype(np.int64) << c
+    if n_colours <= MASK_COLOURS:
+        p = 0
+        for a in range(n_colours):
+            for b in range(a + 1, n_colours):
+                inverted = used[:, a] & used[:, b] & (first[:, b] < first[:, a])
+                out[:, 1] |= inverted.astype(np.int64) << p
+                p += 1
+    return out
+
+
+def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
+    """``LB[d, n]``: least conceivable total for ``n`` secrets within ``d`` guesses.
+
+    The tree filled greedily (one secret at depth 1, ``r`` at depth 2, ``r**2`` at
+    depth 3, ...) puts its ``k``-th secret at depth ``level[k]``; ``n`` secrets cost
+    at least ``level[1] + ... + level[n]``, and need ``level[n]`` guesses. ``INF``
+    where that is more than ``d``: the counting bound says ``n`` secrets cannot be
+    told apart.
+    """
+    level = [0]
+    width, depth = 1, 1
+    while len(level) <= n_max:
+        level.extend([depth] * min(width, n_max + 1 - len(level)))
+        width, depth = min(width * r, n_max), depth + 1
+    level = np.asarray(level, dtype=np.int64)
+    total = np.cumsum(level)
+    d = np.arange(d_max + 1, dtype=np.int64)[:, None]
+    return np.where(level[None, :] <= d, total[None, :], INF).astype(np.int64)
