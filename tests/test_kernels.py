@@ -1,0 +1,206 @@
+"""The two ways the compiled kernels run (optimal_mm.kernels): ahead of time and JIT.
+
+The ahead-of-time build must compute exactly what numba's JIT computes from the same
+source, be found again only for the same sources and machine, and spare a run the
+import of numba; a failed build falls back to the JIT, and a bad choice of backend
+is a one-line error.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game, _aot, _kernels, _search, kernels
+from optimal_mm.errors import InvalidOptionError
+from optimal_mm.search import _context, solve
+
+
+@pytest.fixture(scope="module")
+def aot():
+    """The ahead-of-time module of this checkout (built if need be; skipped where it
+    cannot be built, e.g. without a C compiler)."""
+    path = _aot.find()
+    if path is None:
+        try:
+            path = _aot.build()
+        except _aot.BuildError as exc:
+            pytest.skip(f"no ahead-of-time build here: {exc}")
+    return _aot.load(path)
+
+
+@pytest.fixture
+def fresh_backend(monkeypatch):
+    """kernels with its choice forgotten (and restored after the test)."""
+    saved = dict(kernels._state)
+    cached = {name: kernels.__dict__.pop(name) for name in list(kernels._DIRECT)
+              if name in kernels.__dict__}
+    kernels._state.clear()
+    yield monkeypatch
+    kernels._state.clear()
+    kernels._state.update(saved)
+    for name in kernels._DIRECT:
+        kernels.__dict__.pop(name, None)
+    kernels.__dict__.update(cached)
+
+
+GAMES = ["p3c4", "p4c4b", "p4c5n", "p3c5nb", "mastermind"]
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_answer_kernels_agree(aot, spec):
+    game = Game.from_spec(spec)
+    codes, c, b = game.codes, game.colours, game.black_only
+    table = aot.score_table(codes, c, b)
+    assert np.array_equal(table, _kernels.score_table_reference(codes, c, b))
+    assert np.array_equal(table, _kernels.score_table(codes, c, b))
+    rng = np.random.default_rng(7)
+    guesses = rng.choice(game.n_codes, size=min(40, game.n_codes), replace=False)
+    secrets = np.sort(rng.choice(game.n_codes, size=game.n_codes // 2, replace=False))
+    guesses, secrets = guesses.astype(np.int64), secrets.astype(np.int64)
+    expected = _kernels.partition_counts_reference(table, guesses, secrets,
+                                                   game.n_answer_slots)
+    assert np.array_equal(aot.partition_counts(table, guesses, secrets, game.n_answer_slots),
+                          expected)
+    assert np.array_equal(aot.partition_counts_codes(codes, guesses, secrets, c, b,
+                                                     game.n_answer_slots), expected)
+    assert np.array_equal(aot.score_rows(codes[3], codes[secrets], c, b), table[3, secrets])
+
+
+def _states(game, count=12):
+    """Secrets left after one or two guesses: real states of every size."""
+    table = game.answer_table()
+    rng = np.random.default_rng(11)
+    out = [np.arange(game.n_codes, dtype=np.int64)]
+    while len(out) < count:
+        S = np.arange(game.n_codes, dtype=np.int64)
+        for _ in range(int(rng.integers(1, 3))):
+            g = int(rng.integers(game.n_codes))
+            row = table[g, S]
+            answers = np.unique(row)
+            S = S[row == answers[int(rng.integers(len(answers)))]]
+        if len(S) >= 2:
+            out.append(S)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p4c4b", "p4c5n", "p3c5nb"])
+@pytest.mark.parametrize("consistent", [False, True])
+def test_search_kernels_agree(aot, spec, consistent):
+    """Same values, same chosen guesses and the same work (statistics) with both."""
+    game = Game.from_spec(spec)
+    ctx = _context(game, consistent, 1 << 16)
+    args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, consistent)
+    for S in _states(game):
+        in_s = np.zeros(game.n_codes, dtype=np.bool_)
+        in_s[S] = True
+        none = S[:0]
+        for d in (3, _search.NO_CAP):
+            results = []
+            for module in (_search, aot):
+                stats = np.zeros(4, dtype=np.int64)
+                exp = module.exp_search(S, _search.INF, d, none, *args,
+                                        _search.new_table(1 << 12), stats, *ctx.rules)
+                wc = module.wc_search(S, d, none, *args, _search.new_table(1 << 12), stats,
+                                      *ctx.rules)
+                pick = module.wc_pick(S, d, ctx.table, ctx.all_guesses, ctx.lb, ctx.win,
+                                      ctx.n_slots, consistent, _search.new_table(1 << 12),
+                                      stats, *ctx.rules) if wc[0] else -1
+                results.append((tuple(exp), tuple(wc), pick, tuple(stats)))
+            assert results[0] == results[1], (spec, consistent, len(S), d)
+        guesses = ctx.all_guesses
+        mine = _search._candidates(S, in_s, none, guesses, consistent, *ctx.rules)
+        theirs = aot.candidates(S, in_s, none, guesses, consistent, *ctx.rules)
+        assert np.array_equal(mine[0], theirs[0]) and mine[1] == theirs[1]
+
+
+def test_build_key_follows_the_sources(tmp_path, monkeypatch):
+    for name in _aot.SOURCES:
+        shutil.copy(_aot._HERE / name, tmp_path / name)
+    key = _aot.build_key()
+    monkeypatch.setattr(_aot, "_HERE", tmp_path)
+    assert _aot.build_key() == key
+    with open(tmp_path / "_search.py", "a", encoding="utf-8") as f:
+        f.write("\n# an edit\n")
+    assert _aot.build_key() != key
+    assert _aot.module_name(key) == f"_aot_{key}"
+
+
+def test_unknown_backend_is_refused(fresh_backend):
+    fresh_backend.setenv("OPTIMAL_MM_KERNELS", "fortran")
+    with pytest.raises(InvalidOptionError, match="OPTIMAL_MM_KERNELS"):
+        kernels.backend()
+
+
+def test_failed_build_falls_back_to_jit(fresh_backend, capsys):
+    def fail(key=None):
+        raise _aot.BuildError("building _aot_x failed: no compiler")
+
+    fresh_backend.setattr(_aot, "find", lambda key=None: None)
+    fresh_backend.setattr(_aot, "failed", lambda key=None: None)
+    fresh_backend.setattr(_aot, "build", fail)
+    fresh_backend.setenv("OPTIMAL_MM_KERNELS", "auto")
+    assert kernels.backend() == "jit"
+    assert "using numba's JIT" in capsys.readouterr().err
+    assert kernels.exp_search is _search.exp_search
+    kernels._state.clear()
+    fresh_backend.setenv("OPTIMAL_MM_KERNELS", "aot")
+    with pytest.raises(InvalidOptionError, match="no compiler"):
+        kernels.backend()
+
+
+def test_parallel_kernels_above_the_threshold(fresh_backend):
+    game = Game.from_spec("p3c4")
+    table = game.answer_table()
+    guesses = np.arange(game.n_codes, dtype=np.int64)
+    expected = _kernels.partition_counts_reference(table, guesses, guesses,
+                                                   game.n_answer_slots)
+    for threshold in (0, 1 << 40):
+        fresh_backend.setattr(kernels, "PARALLEL_WORK", threshold)
+        assert np.array_equal(kernels.partition_counts(table, guesses, guesses,
+                                                       game.n_answer_slots), expected)
+        assert np.array_equal(kernels.score_table(game.codes, game.colours, False), table)
+
+
+def _cli(*args, kernels_env=None):
+    env = dict(os.environ)
+    if kernels_env is not None:
+        env["OPTIMAL_MM_KERNELS"] = kernels_env
+    return subprocess.run([sys.executable, "-m", "optimal_mm", *args], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_cli_bad_backend_is_one_line(tmp_path):
+    out = tmp_path / "t.json"
+    run = _cli("solve", "p2c3", "-o", str(out), kernels_env="bogus")
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1 and "OPTIMAL_MM_KERNELS" in run.stderr
+    assert not out.exists()
+
+
+def test_aot_run_never_imports_numba(aot):
+    code = ("import sys; from optimal_mm import Game, kernels; "
+            "from optimal_mm.search import solve; "
+            "s = solve(Game.from_spec('p3c4'), 'expected', jobs=1); "
+            "s.strategy.validate(); "
+            "print(s.value, kernels.backend(), 'numba' in sys.modules)")
+    env = dict(os.environ, OPTIMAL_MM_KERNELS="aot")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    value, backend, numba_loaded = run.stdout.split()
+    assert backend == "aot" and numba_loaded == "False"
+    assert int(value) == solve(Game.from_spec("p3c4"), "expected", jobs=1).value
+
+
+def test_jit_backend_solves_the_same(aot, tmp_path):
+    runs = [_cli("solve", "p3c4", "--objective", "expected", "-o",
+                 str(tmp_path / f"{name}.json"), kernels_env=name) for name in ("jit", "aot")]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    totals = [next(line for line in run.stdout.splitlines() if line.startswith("optimal total"))
+              for run in runs]
+    assert totals[0] == totals[1]
