@@ -2,8 +2,9 @@
 """Benchmark the exact solver; write the figures to results/bench.{md,json}.
 
 Each case runs in a fresh process (``python -m optimal_mm solve ...``) so its wall
-time includes start-up, loading the JIT cache and building the answer table, as a
-user would see it; one untimed warm-up run fills the on-disk JIT cache first. The
+time includes start-up, loading the compiled kernels and building the answer table,
+as a user would see it; one untimed warm-up run builds the kernels first (the
+ahead-of-time build, or numba's on-disk JIT cache with ``--kernels jit``). The
 median of ``--repeat`` runs is reported, with the peak resident memory of the
 largest process (parent or worker). The symmetry comparison records the search
 counters with and without symmetry reduction.
@@ -13,6 +14,7 @@ Usage::
     python scripts/bench.py                 # the default cases
     python scripts/bench.py --cases mastermind-wc p4c7-wc --repeat 3
     python scripts/bench.py --quick         # mastermind only
+    python scripts/bench.py --cases mastermind-exp --kernels jit --merge
 
 Figures are only meaningful on the machine they were measured on: the output
 records its CPU count and model.
@@ -117,13 +119,14 @@ def depth3_tree(spec: str) -> dict:
             "ratio": round(plain / reduced, 1)}
 
 
-def run_once(game, objective, extra, jobs, timeout, symmetry=True):
+def run_once(game, objective, extra, jobs, timeout, symmetry=True, kernels="auto"):
     cmd = [sys.executable, "-m", "optimal_mm", "solve", game, "--objective", objective,
            "--jobs", str(jobs), "--stats", "--quiet", "-o", "-", *extra]
     if not symmetry:
         cmd.append("--no-symmetry")
+    env = dict(os.environ, OPTIMAL_MM_KERNELS=kernels)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
@@ -154,27 +157,34 @@ def main(argv=None) -> int:
                         help="a case whose first run takes longer is measured once")
     parser.add_argument("--quick", action="store_true", help="mastermind cases only")
     parser.add_argument("--no-symmetry-compare", action="store_true")
+    parser.add_argument("--kernels", choices=("auto", "aot", "jit"), default="auto",
+                        help="OPTIMAL_MM_KERNELS of the runs: the ahead-of-time build or "
+                             "numba's JIT (see optimal_mm.kernels)")
     args = parser.parse_args(argv)
     cases = args.cases or (["mastermind-wc", "mastermind-exp"] if args.quick else DEFAULT)
 
     machine = {"cpus": os.cpu_count(), "cpu": cpu_model(), "python": platform.python_version(),
                "platform": platform.platform()}
     rows = []
-    # One untimed run of each objective fills the on-disk JIT cache for every case.
-    print("warm-up (JIT cache)", file=sys.stderr, flush=True)
+    # One untimed run of each objective builds the kernels for every case.
+    print(f"warm-up (kernels {args.kernels})", file=sys.stderr, flush=True)
     for objective in ("worst-case", "expected"):
-        run_once("p2c3", objective, [], args.jobs, args.timeout)
+        run_once("p2c3", objective, [], args.jobs, args.timeout, kernels=args.kernels)
+    kernels = _backend(args.kernels)
     for name in cases:
         game, objective, extra, target, note = CASES[name]
         try:
-            runs = [run_once(game, objective, extra, args.jobs, args.timeout)]
+            runs = [run_once(game, objective, extra, args.jobs, args.timeout,
+                             kernels=args.kernels)]
             # Long cases are measured once: their run-to-run spread is small next to
             # their length, and the session's time is not.
             while runs[0]["wall_s"] < args.long and len(runs) < args.repeat:
-                runs.append(run_once(game, objective, extra, args.jobs, args.timeout))
+                runs.append(run_once(game, objective, extra, args.jobs, args.timeout,
+                                     kernels=args.kernels))
         except subprocess.TimeoutExpired:
             rows.append({"case": name, "game": game, "objective": objective,
-                         "timeout_s": args.timeout, "target_s": target, "reference": note})
+                         "timeout_s": args.timeout, "target_s": target, "reference": note,
+                         "kernels": kernels})
             print(f"{name}: timed out after {args.timeout} s", file=sys.stderr)
             continue
         walls = [r["wall_s"] for r in runs]
@@ -183,7 +193,7 @@ def main(argv=None) -> int:
                "runs_s": [round(w, 3) for w in walls], "target_s": target, "jobs": args.jobs,
                "search_median_s": (round(statistics.median(r["search_s"] for r in runs), 3)
                                    if all(r["search_s"] is not None for r in runs) else None),
-               "reference": note, "states": runs[0]["states"],
+               "reference": note, "kernels": kernels, "states": runs[0]["states"],
                "table_hits": runs[0]["table_hits"],
                "guesses_evaluated": runs[0]["guesses_evaluated"]}
         rows.append(row)
@@ -194,10 +204,10 @@ def main(argv=None) -> int:
     if not args.no_symmetry_compare:
         for game, objective in (("mastermind", "worst-case"), ("mastermind", "expected"),
                                 ("p4c7", "worst-case")):
-            on = run_once(game, objective, [], 1, args.timeout)
+            on = run_once(game, objective, [], 1, args.timeout, kernels=args.kernels)
             try:
                 off = run_once(game, objective, [], 1, args.no_symmetry_timeout,
-                               symmetry=False)
+                               symmetry=False, kernels=args.kernels)
             except subprocess.TimeoutExpired:
                 off = None
             symmetry_rows.append({"game": game, "objective": objective, "with": on,
@@ -212,9 +222,10 @@ def main(argv=None) -> int:
     if args.merge and (RESULTS / "bench.json").exists():
         # Keep the earlier figures of every case not measured now.
         old = json.loads((RESULTS / "bench.json").read_text())
-        measured = {(r["case"], r.get("jobs")) for r in rows}
+        measured = {(r["case"], r.get("jobs"), r.get("kernels")) for r in rows}
         kept = [r for r in old.get("cases", [])
-                if (r["case"], r.get("jobs", old.get("jobs"))) not in measured]
+                if (r["case"], r.get("jobs", old.get("jobs")), r.get("kernels", "jit"))
+                not in measured]
         report["cases"] = kept + rows
         if not symmetry_rows:
             report["no_symmetry_timeout_s"] = old.get("no_symmetry_timeout_s")
@@ -230,6 +241,14 @@ def main(argv=None) -> int:
     return 0
 
 
+def _backend(wanted: str) -> str:
+    """The backend the runs use ("aot" or "jit"), as optimal_mm.kernels decides it."""
+    code = "from optimal_mm import kernels; print(kernels.backend())"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, OPTIMAL_MM_KERNELS=wanted))
+    return proc.stdout.strip() or "unknown"
+
+
 def markdown(report) -> str:
     m = report["machine"]
     lines = [
@@ -237,7 +256,8 @@ def markdown(report) -> str:
         "",
         f"Machine: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}. "
         f"Wall time of a fresh `optimal-mm solve` process "
-        f"(start-up, JIT cache load and answer table included), JIT cache warm; "
+        f"(start-up, loading the compiled kernels and the answer table included), "
+        f"kernels already built; "
         f"median of {report['repeat']} runs (one run for cases over {report['long_s']} s: "
         f"see *runs*). Peak resident memory of the largest "
         f"process over all runs: {report['peak_rss_mb_largest_process']} MB.",
@@ -245,25 +265,30 @@ def markdown(report) -> str:
         f"Command: `{report['command']}`",
         "",
         "*median s*: wall time of the whole command; *search s*: the search and tree "
-        "alone, as the command reports it (`time ... s`), without Python start-up, the JIT "
-        "cache load and the worker pool start (about 0.8 s in-process here, more with a "
-        "worker pool).",
+        "alone, as the command reports it (`time ... s`), without Python start-up, the "
+        "kernel load and the worker pool start.",
+        "",
+        "*kernels*: `aot`, the kernels built ahead of time and imported without numba "
+        "(the default); `jit`, numba's JIT with its on-disk cache, which costs every "
+        "process numba's import and set-up (see `optimal_mm/kernels.py`).",
         "",
         "*jobs*: the `--jobs` given (-1: the default, all cores except in-process for "
         "games of at most 2000 codes).",
         "",
-        "| case | jobs | value | median s | search s | runs | target s | reference | states "
-        "| table hits | guesses evaluated |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| case | jobs | kernels | value | median s | search s | runs | target s | reference "
+        "| states | table hits | guesses evaluated |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["cases"]:
         if "median_s" not in r:
-            lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | timed out after "
+            lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
+                         f"{r.get('kernels', 'jit')} | timed out after "
                          f"{r['timeout_s']} s | | | | "
                          f"{r['target_s'] or ''} | {r['reference']} | | | |")
             continue
         search_s = r.get("search_median_s")
-        lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | {r['value']} | "
+        lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
+                     f"{r.get('kernels', 'jit')} | {r['value']} | "
                      f"{r['median_s']} | "
                      f"{'' if search_s is None else search_s} | {len(r['runs_s'])} "
                      f"| {r['target_s'] or ''} "
