@@ -22,6 +22,7 @@ C-contiguous arrays of these dtypes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -175,7 +176,11 @@ def build(key: str | None = None) -> Path:
     for directory in build_dirs():
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=directory, prefix=".aot-build-") as tmp:
+            with _lock(directory), \
+                    tempfile.TemporaryDirectory(dir=directory, prefix=".aot-build-") as tmp:
+                done = directory / _file_name(name)
+                if done.is_file():  # another process built it while this one waited
+                    return done
                 built = _compile(name, Path(tmp))
                 target = directory / built.name
                 os.replace(built, target)
@@ -190,6 +195,23 @@ def build(key: str | None = None) -> Path:
             _record_failure(directory, name, message)
             raise BuildError(message) from exc
     raise BuildError("no writable place for the build (" + "; ".join(errors) + ")")
+
+
+@contextlib.contextmanager
+def _lock(directory: Path):
+    """Hold an exclusive lock on ``directory`` (POSIX), so that processes started
+    together (workers, parallel table entries) build once instead of each."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: concurrent builds are merely wasteful
+        yield
+        return
+    with open(directory / ".aot.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _remove_stale(directory: Path, keep: str) -> None:
