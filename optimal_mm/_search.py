@@ -427,6 +427,28 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
         return top_guesses, 0
     if not symmetry:  # for comparison only: every code, the secrets first
         return _secrets_first(S, in_s, all_guesses, consistent), len(S)
+    out = np.empty(len(S) if consistent else len(S) + len(all_guesses), dtype=np.int64)
+    m, n_secrets = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats,
+                                  swaps, masks, 0, 1 if consistent else 2, out, 0)
+    return out[:m], n_secrets
+
+
+@njit(cache=True, inline="always")
+def _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry):
+    """Whether a node may take its secrets first and the other codes only if none of
+    the secrets closes it (about half the nodes close on a secret). Not with the
+    per-position group, whose choice needs the whole count."""
+    by_position = swaps.shape[0] > n_colours * (n_colours - 1) // 2
+    return symmetry and not consistent and len(top_guesses) == 0 and not by_position
+
+
+@njit(cache=True)
+def _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats, swaps, masks,
+                   first_phase, end_phase, out, start):
+    """One guess per orbit of the colour classes of ``S``, from the pools of phases
+    ``first_phase`` to ``end_phase - 1`` (phase 0 the secrets, phase 1 the other
+    codes), written to ``out`` from index ``start`` on. Returns the end of what was
+    written and how many of the guesses are secrets (the first ones)."""
     root, rank, size, first_dead = _colour_classes(S, in_s, codes, n_colours, swaps)
     # The classes as bit masks (used when the colours are few enough).
     class_masks = np.zeros(n_colours, dtype=np.int64)
@@ -453,9 +475,7 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
                     pair_mask |= np.int64(1) << p
                 p += 1
     nontrivial = n_classes > 0 or banned != 0
-    m_max = len(S) if consistent else len(S) + len(all_guesses)
-    out = np.empty(m_max, dtype=np.int64)
-    m = 0
+    m = start
     seen = np.zeros(n_colours, dtype=np.bool_)
     nxt = np.zeros(n_colours, dtype=np.int64)
     n_secrets = 0
@@ -463,7 +483,8 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
     # on their own. One guess per orbit of those renamings has each peg the smallest
     # colour of its class at its position; that group is used (second pass) when it
     # leaves fewer guesses (both are groups fixing S: either choice is exact).
-    by_position = swaps.shape[0] > n_colours * (n_colours - 1) // 2
+    by_position = (swaps.shape[0] > n_colours * (n_colours - 1) // 2 and first_phase == 0
+                   and end_phase == (1 if consistent else 2))
     proot = np.zeros((0, n_colours), dtype=np.int64)
     for use_position in (False, True):
         if use_position:
@@ -473,10 +494,10 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
             count = 1
             for i in range(codes.shape[1]):
                 count *= np.sum(proot[i] == np.arange(n_colours))
-            if count >= m:
+            if count >= m - start:
                 break
-            m = 0
-        for phase in range(1 if consistent else 2):
+            m = start
+        for phase in range(first_phase, end_phase):
             pool = S if phase == 0 else all_guesses
             for i_g in range(len(pool)):
                 g = pool[i_g]
@@ -499,8 +520,8 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
                     out[m] = g
                     m += 1
             if phase == 0:
-                n_secrets = m
-    return out[:m], n_secrets
+                n_secrets = m - start
+    return m, n_secrets
 
 
 _TAKEN = 1 << 62
@@ -614,16 +635,23 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     stats[0] += 1
     child_d = d if d >= NO_CAP else d - 1
     in_s = _in_set(S, table.shape[1])
-    guesses, n_secrets = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
-                                     n_colours, repeats, swaps, masks, symmetry)
+    lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
+    if lazy:  # the secrets now, the other codes only if no secret closes the node
+        guesses = np.empty(len(all_guesses), dtype=np.int64)
+        m, n_secrets = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours,
+                                      repeats, swaps, masks, 0, 1, guesses, 0)
+    else:
+        guesses, n_secrets = _candidates(S, in_s, top_guesses, all_guesses, consistent,
+                                         codes, n_colours, repeats, swaps, masks, symmetry)
+        m = len(guesses)
+    m_max = len(guesses)
     # With every secret tried and none splitting the rest into singletons (cost
     # 2n - 1), every guess costs at least 2n: a secret leaves a part of two or more
     # (each costs at least one more than its size), any other code finds nothing
     # at this node.
     lift = use_tt and bound == 2 * n - 1
-    m = len(guesses)
-    qb = np.empty(m, dtype=np.int64)
-    order_key = np.empty(m, dtype=np.int64)
+    qb = np.empty(m_max, dtype=np.int64)
+    order_key = np.empty(m_max, dtype=np.int64)
     cnt = np.zeros(n_slots, dtype=np.int64)
     seen = np.empty(n_slots, dtype=np.int64)
     lb_child = lb[child_d]
@@ -633,12 +661,21 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # is scored by counting its parts alone.
     few = n_slots <= 63 and lb_child[n] == 2 * n - 1
     not_win = ~(np.int64(1) << win)
-    for k in range(m):
-        if lift and k == n_secrets:
-            bound = 2 * n
-            if bound >= beta:
-                _store(tt, use_tt, key, check, bound, False, stats)
-                return bound, -1
+    k = -1
+    while k + 1 < m or (lazy and k + 1 == n_secrets):
+        k += 1
+        if k == n_secrets:
+            if lazy:
+                m, _ = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours,
+                                      repeats, swaps, masks, 1, 2, guesses, n_secrets)
+                lazy = False
+                if k >= m:
+                    break
+            if lift:
+                bound = 2 * n
+                if bound >= beta:
+                    _store(tt, use_tt, key, check, bound, False, stats)
+                    return bound, -1
         g = guesses[k]
         stats[2] += 1
         if few:
@@ -707,8 +744,9 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     empty = top_guesses[:0]
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(2, dtype=np.int64)
+    keys = order_key[:m]
     while True:
-        idx = _pop_min(order_key, order, pick)
+        idx = _pop_min(keys, order, pick)
         if idx < 0:
             break
         if qb[idx] >= best:
