@@ -660,6 +660,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # A small state (every part's bound 2c - 1) with answers that fit a bit mask
     # is scored by counting its parts alone.
     few = n_slots <= 63 and lb_child[n] == 2 * n - 1
+    scan_slots = n_slots <= n
     not_win = ~(np.int64(1) << win)
     k = -1
     while k + 1 < m or (lazy and k + 1 == n_secrets):
@@ -695,8 +696,18 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             exact = total <= 2 * n
             biggest = n if secret == 0 and n_parts == 1 else 0
         else:
+            # Count the parts (branch-free), then read the counts: every answer slot
+            # when there are fewer slots than secrets, else the answers met.
             n_seen = 0
-            if use_sub:
+            if scan_slots:
+                if use_sub:
+                    for j in range(n):
+                        cnt[sub[j, g]] += 1
+                else:
+                    for j in range(n):
+                        cnt[table[g, S[j]]] += 1
+                n_seen = n_slots
+            elif use_sub:
                 for j in range(n):
                     a = sub[j, g]
                     if cnt[a] == 0:
@@ -714,8 +725,10 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             biggest = 0
             exact = True
             for j in range(n_seen):
-                a = seen[j]
+                a = j if scan_slots else seen[j]
                 c = cnt[a]
+                if c == 0:
+                    continue
                 cnt[a] = 0
                 if a == win:
                     continue
