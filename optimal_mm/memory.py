@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-#: Bytes counted per transposition-table entry (:func:`optimal_mm._search.new_table`):
+#: Bytes counted per transposition-table entry (:func:`optimal_mm._search_arrays.new_table`):
 #: 16 for the entry, 4 for its chain link, at most 4 for bucket heads; rounded up.
 TABLE_ENTRY_BYTES = 32
-#: Bytes counted per process for the interpreter, numpy, numba and the compiled
-#: search (a worker measured about 155 MB resident before its first table entry).
+#: Bytes counted per process for the interpreter, numpy and the compiled search: a
+#: worker running numba's JIT measured about 155 MB resident before its first table
+#: entry (the ahead-of-time kernels need far less, about 40 MB, but may fall back).
 PROCESS_BYTES = 160 * 2**20
 
 
