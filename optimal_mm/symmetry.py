@@ -72,7 +72,9 @@ def apply(game: Game, pi, sigma) -> np.ndarray:
 
     ``out[i]`` is the index of the image of code ``i``.
     """
-    codes = game.codes.astype(np.int64)
+    codes = game.__dict__.get("_codes_int64")
+    if codes is None:
+        codes = game.__dict__["_codes_int64"] = game.codes.astype(np.int64)
     image = np.empty_like(codes)
     image[:, list(pi)] = np.asarray(sigma, dtype=np.int64)[codes]
     return _code_lookup(game)[_keys(image, game.colours)]
@@ -90,6 +92,35 @@ def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]
         The remaining secrets; colours none of them contains are then treated as
         interchangeable (dead colours).
     """
+    pegs, colours = game.pegs, game.colours
+    guesses = [game.code_colours(h) for h in history]
+    played = sorted({c for g in guesses for c in g})
+    identity = tuple(range(colours))
+    gens = list(_history_generators(game, tuple(int(h) for h in history)))
+    if secrets is not None and len(played):
+        present = np.zeros(colours, dtype=bool)
+        present[np.unique(game.codes[np.asarray(secrets, dtype=np.int64)])] = True
+        dead = [c for c in played if not present[c]]
+        pos_identity = tuple(range(pegs))
+        for a, b in zip(dead, dead[1:]):
+            gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    return gens
+
+
+def _history_generators(game: Game, history: tuple) -> tuple:
+    """The generators of :func:`stabilizer_generators` that depend on the history
+    alone: renamings of positions and colours fixing every guess played, and swaps
+    of the colours never played. Cached on the game (a few histories per search)."""
+    cache = game.__dict__.setdefault("_history_generators", {})
+    gens = cache.get(history)
+    if gens is None:
+        if len(cache) >= 64:
+            cache.clear()
+        gens = cache[history] = tuple(_fixing_generators(game, history))
+    return gens
+
+
+def _fixing_generators(game: Game, history) -> list[np.ndarray]:
     pegs, colours = game.pegs, game.colours
     guesses = [game.code_colours(h) for h in history]
     played = sorted({c for g in guesses for c in g})
@@ -122,16 +153,9 @@ def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]
         if tuple(pi) == tuple(range(pegs)) and tuple(sigma) == identity:
             continue
         gens.append(apply(game, pi, sigma))
-    interchangeable = [free]
-    if secrets is not None and len(played):
-        present = np.zeros(colours, dtype=bool)
-        present[np.unique(game.codes[np.asarray(secrets, dtype=np.int64)])] = True
-        dead = [c for c in played if not present[c]]
-        interchangeable.append(dead)
     pos_identity = tuple(range(pegs))
-    for group in interchangeable:
-        for a, b in zip(group, group[1:]):
-            gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    for a, b in zip(free, free[1:]):
+        gens.append(apply(game, pos_identity, _swap(identity, a, b)))
     return gens
 
 
@@ -155,9 +179,9 @@ def orbit_labels(n: int, generators) -> np.ndarray:
         return labels
     while True:
         new = labels.copy()
-        for perm in generators:
+        for perm in generators:  # a permutation: no index repeats in new[perm]
             np.minimum(new, labels[perm], out=new)
-            np.minimum.at(new, perm, labels)
+            new[perm] = np.minimum(new[perm], labels)
         new = new[new]
         if np.array_equal(new, labels):
             return labels
