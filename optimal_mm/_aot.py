@@ -215,9 +215,10 @@ def _lock(directory: Path):
 
 
 def _remove_stale(directory: Path, keep: str) -> None:
-    """Remove the builds (and failure marks) of other sources from ``directory``: they
-    are never loaded again. (A process still running one keeps its mapped copy.)"""
-    for path in directory.glob("_aot_*"):
+    """Remove this Python's builds of other sources from ``directory``: they are never
+    loaded again. (A process still running one keeps its mapped copy; the builds of
+    other Python versions, with another file suffix, are left alone.)"""
+    for path in directory.glob("_aot_*" + _file_name("")):
         if path.name != keep:
             try:
                 path.unlink()
