@@ -16,8 +16,8 @@ never loaded: editing a kernel or moving to another CPU makes a new one.
 
 Each kernel is exported with one fixed signature (:data:`EXPORTS`): the types the
 callers in :mod:`optimal_mm.search` and :mod:`optimal_mm.game` pass. The exported
-code does not check array layouts, so :mod:`optimal_mm.kernels` only hands it
-C-contiguous arrays of these dtypes.
+code does not check its arguments, so :mod:`optimal_mm.kernels` calls it through
+:func:`checked`, which does.
 """
 
 from __future__ import annotations
@@ -34,40 +34,104 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import numpy as np
+
 _HERE = Path(__file__).resolve().parent
 
 #: The sources whose text the machine code depends on.
 SOURCES = ("_search.py", "_search_arrays.py", "_kernels.py", "_aot.py")
 
-_I1 = "int64[::1]"
-_TT = "Tuple((int64[:,::1], int32[::1], int32[::1], int64[::1]))"
+class Array:
+    """A C-contiguous array argument: numpy dtype name and number of dimensions."""
+
+    def __init__(self, dtype: str, ndim: int):
+        self.dtype, self.ndim = dtype, ndim
+
+    def numba(self) -> str:
+        name = "boolean" if self.dtype == "bool" else self.dtype
+        return f"{name}[{':,' * (self.ndim - 1)}::1]"
+
+    def check(self, value) -> bool:
+        return (isinstance(value, np.ndarray) and value.dtype == self.dtype
+                and value.ndim == self.ndim and value.flags.c_contiguous
+                and value.flags.aligned)
+
+    def __repr__(self) -> str:
+        return f"a C-contiguous {self.dtype} array of {self.ndim} dimension(s)"
+
+
+_I1, _I2, _J1, _J2 = Array("int64", 1), Array("int64", 2), Array("int32", 1), Array("int32", 2)
+_U1, _U2, _B1 = Array("uint8", 1), Array("uint8", 2), Array("bool", 1)
+_TT = (_I2, _J1, _J1, _I1)  # the transposition table (_search_arrays.new_table)
 # The game's arrays that follow the tables (search._rules): codes, colours, repeats,
 # swaps, masks, symmetry.
-_RULES = "uint8[:,::1], int64, boolean, int32[:,::1], int64[:,::1], boolean"
+_RULES = (_U2, "int64", "boolean", _J2, _I2, "boolean")
+_SEARCH = (_U2, _I1, _I2, "int64", "int64", "boolean")  # table, all guesses, lb, win, ...
 
-#: Exported name: (module, function, numba signature).
+#: Exported name: (module, function, numba result type, argument types). An argument
+#: type is an :class:`Array`, a scalar type name, or a tuple of argument types.
 EXPORTS = {
-    "exp_search": ("_search", "exp_search",
-                   f"UniTuple(int64, 2)({_I1}, int64, int64, {_I1}, uint8[:,::1], {_I1}, "
-                   f"int64[:,::1], int64, int64, boolean, {_TT}, {_I1}, {_RULES})"),
-    "wc_search": ("_search", "wc_search",
-                  f"Tuple((boolean, int64))({_I1}, int64, {_I1}, uint8[:,::1], {_I1}, "
-                  f"int64[:,::1], int64, int64, boolean, {_TT}, {_I1}, {_RULES})"),
-    "wc_pick": ("_search", "wc_pick",
-                f"int64({_I1}, int64, uint8[:,::1], {_I1}, int64[:,::1], int64, int64, "
-                f"boolean, {_TT}, {_I1}, {_RULES})"),
-    "candidates": ("_search", "_candidates",
-                   f"Tuple(({_I1}, int64))({_I1}, boolean[::1], {_I1}, {_I1}, boolean, "
-                   f"{_RULES})"),
-    "score_rows": ("_kernels", "score_rows",
-                   "uint8[::1](uint8[::1], uint8[:,::1], int64, boolean)"),
-    "score_table": ("_kernels", "score_table", "uint8[:,::1](uint8[:,::1], int64, boolean)"),
-    "partition_counts": ("_kernels", "partition_counts",
-                         f"int32[:,::1](uint8[:,::1], {_I1}, {_I1}, int64)"),
-    "partition_counts_codes": ("_kernels", "partition_counts_codes",
-                               f"int32[:,::1](uint8[:,::1], {_I1}, {_I1}, int64, boolean, "
-                               f"int64)"),
+    "exp_search": ("_search", "exp_search", "UniTuple(int64, 2)",
+                   (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _I1, *_RULES)),
+    "wc_search": ("_search", "wc_search", "Tuple((boolean, int64))",
+                  (_I1, "int64", _I1, *_SEARCH, _TT, _I1, *_RULES)),
+    "wc_pick": ("_search", "wc_pick", "int64", (_I1, "int64", *_SEARCH, _TT, _I1, *_RULES)),
+    "candidates": ("_search", "_candidates", f"Tuple(({_I1.numba()}, int64))",
+                   (_I1, _B1, _I1, _I1, "boolean", *_RULES)),
+    "score_rows": ("_kernels", "score_rows", _U1.numba(), (_U1, _U2, "int64", "boolean")),
+    "score_table": ("_kernels", "score_table", _U2.numba(), (_U2, "int64", "boolean")),
+    "partition_counts": ("_kernels", "partition_counts", _J2.numba(),
+                         (_U2, _I1, _I1, "int64")),
+    "partition_counts_codes": ("_kernels", "partition_counts_codes", _J2.numba(),
+                               (_U2, _I1, _I1, "int64", "boolean", "int64")),
 }
+
+
+def _numba_type(arg) -> str:
+    if isinstance(arg, Array):
+        return arg.numba()
+    if isinstance(arg, tuple):
+        return f"Tuple(({', '.join(_numba_type(a) for a in arg)}))"
+    return arg
+
+
+def signature(name: str) -> str:
+    """The numba signature string of the export ``name``."""
+    _, _, result, args = EXPORTS[name]
+    return f"{result}({', '.join(_numba_type(a) for a in args)})"
+
+
+def _check(arg, value) -> bool:
+    if isinstance(arg, Array):
+        return arg.check(value)
+    if isinstance(arg, tuple):
+        return (isinstance(value, tuple) and len(value) == len(arg)
+                and all(_check(a, v) for a, v in zip(arg, value)))
+    return not isinstance(value, (np.ndarray, tuple, list))
+
+
+def checked(name: str, function):
+    """``function`` (the export ``name``) behind a check of its arguments' types.
+
+    Compiled code trusts its arguments: an array of another dtype or layout would be
+    read as if it had the exported one (wrong answers, or a crash). The check costs
+    a few microseconds a call; a mismatch raises TypeError naming the argument.
+    """
+    args = EXPORTS[name][3]
+
+    def call(*values):
+        if len(values) != len(args):
+            raise TypeError(f"{name} takes {len(args)} arguments, got {len(values)}")
+        for i, (arg, value) in enumerate(zip(args, values)):
+            if not _check(arg, value):
+                got = (f"{value.dtype} array of shape {value.shape}"
+                       if isinstance(value, np.ndarray) else type(value).__name__)
+                raise TypeError(f"{name}: argument {i} must be {arg!r}, got {got}")
+        return function(*values)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = function.__doc__
+    return call
 
 
 class BuildError(RuntimeError):
@@ -250,12 +314,12 @@ def _compile(name: str, out_dir: Path) -> Path:
     cc.output_dir = str(out_dir)
     cc.target_cpu = llvm.get_host_cpu_name()
     cc.verbose = False
-    for export, (module, function, signature) in EXPORTS.items():
+    for export, (module, function, _, _) in EXPORTS.items():
         kernel = getattr(_importlib.import_module(f"{__package__}.{module}"), function)
         # Type and compile with the JIT first (kept in numba's cache): pycc's own
         # type inference, run cold, trips on the recursion of the search kernels.
-        kernel.compile(signature)
-        cc.export(export, signature)(kernel.py_func)
+        kernel.compile(signature(export))
+        cc.export(export, signature(export))(kernel.py_func)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cc.compile()

@@ -61,7 +61,7 @@ def _choose():
     wanted = os.environ.get("OPTIMAL_MM_KERNELS", "auto").strip().lower() or "auto"
     if wanted not in BACKENDS:
         raise InvalidOptionError(f"OPTIMAL_MM_KERNELS must be one of {', '.join(BACKENDS)}, "
-                           f"got {wanted!r}")
+                                 f"got {wanted!r}")
     if wanted == "jit":
         return "jit", None
     from . import _aot
@@ -70,17 +70,24 @@ def _choose():
     path = _aot.find(key)
     if path is None and wanted == "auto" and _aot.failed(key):
         return "jit", None
-    if path is None:
-        print("optimal_mm: compiling the kernels ahead of time, once per machine "
-              "(about a minute)...", file=sys.stderr, flush=True)
-        try:
+    try:
+        if path is None:
+            print("optimal_mm: compiling the kernels ahead of time, once per machine "
+                  "(about a minute)...", file=sys.stderr, flush=True)
             path = _aot.build(key)
-        except _aot.BuildError as exc:
-            if wanted == "aot":
-                raise InvalidOptionError(f"OPTIMAL_MM_KERNELS=aot: {exc}") from None
-            print(f"optimal_mm: {exc}; using numba's JIT instead", file=sys.stderr)
-            return "jit", None
-    return "aot", _aot.load(path, key)
+        module = _aot.load(path, key)
+    except (_aot.BuildError, ImportError, OSError) as exc:
+        if wanted == "aot":
+            raise InvalidOptionError(f"OPTIMAL_MM_KERNELS=aot: {exc}") from None
+        print(f"optimal_mm: {exc}; using numba's JIT instead", file=sys.stderr)
+        return "jit", None
+    return "aot", module
+
+
+def _aot_kernel(name: str):
+    from . import _aot
+
+    return _aot.checked(name, getattr(_state["module"], name))
 
 
 def _jit(module: str, function: str):
@@ -93,7 +100,7 @@ def _serial(name: str, module: str):
     """The one-thread kernel ``name``: the ahead-of-time one, or numba's run on one
     thread."""
     if backend() == "aot":
-        return getattr(_state["module"], name)
+        return _aot_kernel(name)
     kernel = _jit(module, name)
 
     def one_thread(*args):
@@ -112,8 +119,7 @@ def __getattr__(name: str):
     if name not in _DIRECT:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module, function = _DIRECT[name]
-    fn = (getattr(_state["module"], name) if backend() == "aot"
-          else _jit(module, function))
+    fn = _aot_kernel(name) if backend() == "aot" else _jit(module, function)
     globals()[name] = fn
     return fn
 

@@ -204,3 +204,24 @@ def test_jit_backend_solves_the_same(aot, tmp_path):
     totals = [next(line for line in run.stdout.splitlines() if line.startswith("optimal total"))
               for run in runs]
     assert totals[0] == totals[1]
+
+
+def test_aot_kernels_check_their_arguments(aot):
+    """Compiled code trusts its arguments: the checked entry points refuse an array of
+    another dtype or layout (which would read wrong memory) with a TypeError."""
+    game = Game.from_spec("p3c4")
+    table = game.answer_table()
+    counts = _aot.checked("partition_counts", aot.partition_counts)
+    ok = np.arange(5, dtype=np.int64)
+    assert np.array_equal(counts(table, ok, ok, game.n_answer_slots),
+                          _kernels.partition_counts_reference(table, ok, ok,
+                                                              game.n_answer_slots))
+    with pytest.raises(TypeError, match="argument 1 must be a C-contiguous int64"):
+        counts(table, ok.astype(np.int32), ok, game.n_answer_slots)
+    with pytest.raises(TypeError, match="argument 0"):
+        counts(table[:, ::2], ok, ok, game.n_answer_slots)
+    with pytest.raises(TypeError, match="takes 4 arguments"):
+        counts(table, ok, ok)
+    rows = _aot.checked("score_rows", aot.score_rows)
+    with pytest.raises(TypeError, match="argument 1"):
+        rows(game.codes[3], game.codes[::2], game.colours, False)
