@@ -42,27 +42,33 @@ _HERE = Path(__file__).resolve().parent
 SOURCES = ("_search.py", "_search_arrays.py", "_kernels.py", "_aot.py")
 
 class Array:
-    """A C-contiguous array argument: numpy dtype name and number of dimensions."""
+    """A C-contiguous, aligned array argument: numpy dtype name, number of dimensions,
+    and whether the kernel writes into it (``inout``: the caller's array itself must
+    be passed, never a converted copy)."""
 
-    def __init__(self, dtype: str, ndim: int):
-        self.dtype, self.ndim = dtype, ndim
+    def __init__(self, dtype: str, ndim: int, inout: bool = False):
+        self.dtype, self.ndim, self.inout = dtype, ndim, inout
 
     def numba(self) -> str:
         name = "boolean" if self.dtype == "bool" else self.dtype
         return f"{name}[{':,' * (self.ndim - 1)}::1]"
 
-    def check(self, value) -> bool:
+    def exact(self, value) -> bool:
         return (isinstance(value, np.ndarray) and value.dtype == self.dtype
                 and value.ndim == self.ndim and value.flags.c_contiguous
                 and value.flags.aligned)
 
     def __repr__(self) -> str:
-        return f"a C-contiguous {self.dtype} array of {self.ndim} dimension(s)"
+        return (f"a C-contiguous, aligned {self.dtype} array of {self.ndim} dimension(s)"
+                + (" (written in place)" if self.inout else ""))
 
 
 _I1, _I2, _J1, _J2 = Array("int64", 1), Array("int64", 2), Array("int32", 1), Array("int32", 2)
 _U1, _U2, _B1 = Array("uint8", 1), Array("uint8", 2), Array("bool", 1)
-_TT = (_I2, _J1, _J1, _I1)  # the transposition table (_search_arrays.new_table)
+_STATS = Array("int64", 1, inout=True)  # the search counters
+# The transposition table (_search_arrays.new_table), written in place.
+_TT = (Array("int64", 2, True), Array("int32", 1, True), Array("int32", 1, True),
+       Array("int64", 1, True))
 # The game's arrays that follow the tables (search._rules): codes, colours, repeats,
 # swaps, masks, symmetry.
 _RULES = (_U2, "int64", "boolean", _J2, _I2, "boolean")
@@ -72,10 +78,11 @@ _SEARCH = (_U2, _I1, _I2, "int64", "int64", "boolean")  # table, all guesses, lb
 #: type is an :class:`Array`, a scalar type name, or a tuple of argument types.
 EXPORTS = {
     "exp_search": ("_search", "exp_search", "UniTuple(int64, 2)",
-                   (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _I1, *_RULES)),
+                   (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
     "wc_search": ("_search", "wc_search", "Tuple((boolean, int64))",
-                  (_I1, "int64", _I1, *_SEARCH, _TT, _I1, *_RULES)),
-    "wc_pick": ("_search", "wc_pick", "int64", (_I1, "int64", *_SEARCH, _TT, _I1, *_RULES)),
+                  (_I1, "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
+    "wc_pick": ("_search", "wc_pick", "int64",
+                (_I1, "int64", *_SEARCH, _TT, _STATS, *_RULES)),
     "candidates": ("_search", "_candidates", f"Tuple(({_I1.numba()}, int64))",
                    (_I1, _B1, _I1, _I1, "boolean", *_RULES)),
     "score_rows": ("_kernels", "score_rows", _U1.numba(), (_U1, _U2, "int64", "boolean")),
@@ -101,33 +108,42 @@ def signature(name: str) -> str:
     return f"{result}({', '.join(_numba_type(a) for a in args)})"
 
 
-def _check(arg, value) -> bool:
+def _argument(name: str, i: int, arg, value):
+    """``value`` as the export ``name`` takes its argument ``i``: an input array of
+    another dtype or layout (e.g. unaligned after unpickling) is copied to the
+    exported one; an array written in place must be the exported one already."""
     if isinstance(arg, Array):
-        return arg.check(value)
-    if isinstance(arg, tuple):
-        return (isinstance(value, tuple) and len(value) == len(arg)
-                and all(_check(a, v) for a, v in zip(arg, value)))
-    return not isinstance(value, (np.ndarray, tuple, list))
+        if arg.exact(value):
+            return value
+        if not arg.inout and isinstance(value, np.ndarray) and value.ndim == arg.ndim:
+            return np.require(value, dtype=arg.dtype, requirements="CA")
+    elif isinstance(arg, tuple):
+        if isinstance(value, tuple) and len(value) == len(arg):
+            items = tuple(_argument(name, i, a, v) for a, v in zip(arg, value))
+            return value if all(x is v for x, v in zip(items, value)) else items
+    elif not isinstance(value, (np.ndarray, tuple, list)):
+        return value
+    got = (f"{value.dtype} array of shape {value.shape}" if isinstance(value, np.ndarray)
+           else type(value).__name__)
+    raise TypeError(f"{name}: argument {i} must be {arg!r}, got {got}")
 
 
 def checked(name: str, function):
     """``function`` (the export ``name``) behind a check of its arguments' types.
 
     Compiled code trusts its arguments: an array of another dtype or layout would be
-    read as if it had the exported one (wrong answers, or a crash). The check costs
-    a few microseconds a call; a mismatch raises TypeError naming the argument.
+    read as if it had the exported one (wrong answers, or a crash). Inputs that
+    differ are converted (:func:`_argument`); arrays the kernel writes into must
+    match, else TypeError names the argument. The check costs about 10 microseconds
+    a call.
     """
     args = EXPORTS[name][3]
 
     def call(*values):
         if len(values) != len(args):
             raise TypeError(f"{name} takes {len(args)} arguments, got {len(values)}")
-        for i, (arg, value) in enumerate(zip(args, values)):
-            if not _check(arg, value):
-                got = (f"{value.dtype} array of shape {value.shape}"
-                       if isinstance(value, np.ndarray) else type(value).__name__)
-                raise TypeError(f"{name}: argument {i} must be {arg!r}, got {got}")
-        return function(*values)
+        return function(*(_argument(name, i, arg, value)
+                          for i, (arg, value) in enumerate(zip(args, values))))
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = function.__doc__

@@ -207,21 +207,40 @@ def test_jit_backend_solves_the_same(aot, tmp_path):
 
 
 def test_aot_kernels_check_their_arguments(aot):
-    """Compiled code trusts its arguments: the checked entry points refuse an array of
-    another dtype or layout (which would read wrong memory) with a TypeError."""
+    """Compiled code trusts its arguments. The checked entry points copy an input of
+    another dtype or layout (unaligned after unpickling, say) to the exported one,
+    and refuse with a TypeError an array the kernel writes into that is not exactly
+    the exported one (a copy would lose what the kernel writes)."""
     game = Game.from_spec("p3c4")
     table = game.answer_table()
     counts = _aot.checked("partition_counts", aot.partition_counts)
     ok = np.arange(5, dtype=np.int64)
-    assert np.array_equal(counts(table, ok, ok, game.n_answer_slots),
-                          _kernels.partition_counts_reference(table, ok, ok,
-                                                              game.n_answer_slots))
-    with pytest.raises(TypeError, match="argument 1 must be a C-contiguous int64"):
-        counts(table, ok.astype(np.int32), ok, game.n_answer_slots)
-    with pytest.raises(TypeError, match="argument 0"):
-        counts(table[:, ::2], ok, ok, game.n_answer_slots)
+    expected = _kernels.partition_counts_reference(table, ok, ok, game.n_answer_slots)
+    assert np.array_equal(counts(table, ok, ok, game.n_answer_slots), expected)
+    assert np.array_equal(counts(table, ok.astype(np.int32), ok, game.n_answer_slots),
+                          expected)
+    raw = np.zeros(5 * 8 + 1, dtype=np.uint8)
+    raw[1:] = ok.view(np.uint8)
+    unaligned = np.frombuffer(raw.data, dtype=np.int64, count=5, offset=1)
+    assert not unaligned.flags.aligned and np.array_equal(unaligned, ok)
+    assert np.array_equal(counts(table, ok, unaligned, game.n_answer_slots), expected)
+    strided = np.ascontiguousarray(np.repeat(table, 2, axis=1))[:, ::2]
+    assert np.array_equal(counts(strided, ok, ok, game.n_answer_slots), expected)
     with pytest.raises(TypeError, match="takes 4 arguments"):
         counts(table, ok, ok)
-    rows = _aot.checked("score_rows", aot.score_rows)
-    with pytest.raises(TypeError, match="argument 1"):
-        rows(game.codes[3], game.codes[::2], game.colours, False)
+    with pytest.raises(TypeError, match="argument 1 must be"):
+        counts(table, ok[None, :], ok, game.n_answer_slots)
+    ctx = _context(game, False, 1 << 10)
+    search = _aot.checked("exp_search", aot.exp_search)
+    S = np.arange(game.n_codes, dtype=np.int64)
+    args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, False)
+    stats = np.zeros(4, dtype=np.int64)
+    value, _ = search(S, _search.INF, _search.NO_CAP, S[:0], *args,
+                      _search.new_table(1 << 10), stats, *ctx.rules)
+    assert stats[0] > 0  # the counters were written in place
+    with pytest.raises(TypeError, match="argument 11 .*written in place"):
+        search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
+               stats.astype(np.int32), *ctx.rules)
+    table32 = tuple(a.astype(np.int64) for a in _search.new_table(1 << 10))
+    with pytest.raises(TypeError, match="argument 10"):
+        search(S, _search.INF, _search.NO_CAP, S[:0], *args, table32, stats, *ctx.rules)

@@ -182,9 +182,12 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
     marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
     folder = tmp_path / "ckpt"
     # p4c7 expected takes minutes: it is certainly still running when interrupted.
+    # The child takes Ctrl-C even where this process ignores it (a shell starts its
+    # background jobs so, and Python then never raises KeyboardInterrupt).
     run = _cli("solve", "p4c7", "--objective", "expected", "--jobs", "2",
                "--checkpoint", str(folder), "-o", str(tmp_path / "tree.json"),
-               "--progress-interval", "0", env={marker: "1"}, start_new_session=True)
+               "--progress-interval", "0", env={marker: "1"}, start_new_session=True,
+               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err = ""
     deadline = time.monotonic() + 120
     while "tasks" not in err and time.monotonic() < deadline:  # the first phase began
