@@ -319,8 +319,6 @@ def _compile_bytecode() -> None:
 
 
 def _compile(name: str, out_dir: Path) -> Path:
-    import importlib as _importlib
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc is pending deprecation
         from numba.pycc import CC
@@ -331,7 +329,7 @@ def _compile(name: str, out_dir: Path) -> Path:
     cc.target_cpu = llvm.get_host_cpu_name()
     cc.verbose = False
     for export, (module, function, _, _) in EXPORTS.items():
-        kernel = getattr(_importlib.import_module(f"{__package__}.{module}"), function)
+        kernel = getattr(importlib.import_module(f"{__package__}.{module}"), function)
         # Type and compile with the JIT first (kept in numba's cache): pycc's own
         # type inference, run cold, trips on the recursion of the search kernels.
         kernel.compile(signature(export))

@@ -428,8 +428,9 @@ def _candidates(S, in_s, top_guesses, all_guesses, consistent, codes, n_colours,
     if not symmetry:  # for comparison only: every code, the secrets first
         return _secrets_first(S, in_s, all_guesses, consistent), len(S)
     out = np.empty(len(S) if consistent else len(S) + len(all_guesses), dtype=np.int64)
+    orbits = _orbits(S, in_s, codes, n_colours, repeats, swaps)
     m, n_secrets = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats,
-                                  swaps, masks, 0, 1 if consistent else 2, out, 0)
+                                  swaps, masks, orbits, 0, 1 if consistent else 2, out, 0)
     return out[:m], n_secrets
 
 
@@ -438,17 +439,22 @@ def _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry):
     """Whether a node may take its secrets first and the other codes only if none of
     the secrets closes it (about half the nodes close on a secret). Not with the
     per-position group, whose choice needs the whole count."""
-    by_position = swaps.shape[0] > n_colours * (n_colours - 1) // 2
-    return symmetry and not consistent and len(top_guesses) == 0 and not by_position
+    return (symmetry and not consistent and len(top_guesses) == 0
+            and not _position_group(swaps, n_colours))
+
+
+@njit(cache=True, inline="always")
+def _position_group(swaps, n_colours):
+    """Whether ``swaps`` also holds the swaps at one position (black-only scoring
+    with repeats, :func:`position_swaps`): more rows than colour pairs."""
+    return swaps.shape[0] > n_colours * (n_colours - 1) // 2
 
 
 @njit(cache=True)
-def _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats, swaps, masks,
-                   first_phase, end_phase, out, start):
-    """One guess per orbit of the colour classes of ``S``, from the pools of phases
-    ``first_phase`` to ``end_phase - 1`` (phase 0 the secrets, phase 1 the other
-    codes), written to ``out`` from index ``start`` on. Returns the end of what was
-    written and how many of the guesses are secrets (the first ones)."""
+def _orbits(S, in_s, codes, n_colours, repeats, swaps):
+    """The colour classes of ``S`` (:func:`_colour_classes`) and, for the bit-mask
+    filter, each class of two or more colours as a mask, the banned colours (the
+    dead ones but the smallest, with repeats) and the pairs within a class."""
     root, rank, size, first_dead = _colour_classes(S, in_s, codes, n_colours, swaps)
     # The classes as bit masks (used when the colours are few enough).
     class_masks = np.zeros(n_colours, dtype=np.int64)
@@ -474,6 +480,18 @@ def _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats, 
                 if root[a] == root[b] and not (repeats and root[a] == first_dead):
                     pair_mask |= np.int64(1) << p
                 p += 1
+    return root, rank, size, first_dead, class_masks, n_classes, banned, pair_mask
+
+
+@njit(cache=True)
+def _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats, swaps, masks,
+                   orbits, first_phase, end_phase, out, start):
+    """One guess per orbit of the colour classes of ``S`` (``orbits``, from
+    :func:`_orbits`), from the pools of phases ``first_phase`` to ``end_phase - 1``
+    (phase 0 the secrets, phase 1 the other codes), written to ``out`` from index
+    ``start`` on. Returns the end of what was written and how many of the guesses
+    are secrets (the first ones)."""
+    root, rank, size, first_dead, class_masks, n_classes, banned, pair_mask = orbits
     nontrivial = n_classes > 0 or banned != 0
     m = start
     seen = np.zeros(n_colours, dtype=np.bool_)
@@ -483,7 +501,7 @@ def _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours, repeats, 
     # on their own. One guess per orbit of those renamings has each peg the smallest
     # colour of its class at its position; that group is used (second pass) when it
     # leaves fewer guesses (both are groups fixing S: either choice is exact).
-    by_position = (swaps.shape[0] > n_colours * (n_colours - 1) // 2 and first_phase == 0
+    by_position = (_position_group(swaps, n_colours) and first_phase == 0
                    and end_phase == (1 if consistent else 2))
     proot = np.zeros((0, n_colours), dtype=np.int64)
     for use_position in (False, True):
@@ -638,8 +656,9 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
     if lazy:  # the secrets now, the other codes only if no secret closes the node
         guesses = np.empty(len(all_guesses), dtype=np.int64)
+        orbits = _orbits(S, in_s, codes, n_colours, repeats, swaps)
         m, n_secrets = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours,
-                                      repeats, swaps, masks, 0, 1, guesses, 0)
+                                      repeats, swaps, masks, orbits, 0, 1, guesses, 0)
     else:
         guesses, n_secrets = _candidates(S, in_s, top_guesses, all_guesses, consistent,
                                          codes, n_colours, repeats, swaps, masks, symmetry)
@@ -668,7 +687,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
         if k == n_secrets:
             if lazy:
                 m, _ = _orbit_guesses(S, in_s, all_guesses, consistent, codes, n_colours,
-                                      repeats, swaps, masks, 1, 2, guesses, n_secrets)
+                                      repeats, swaps, masks, orbits, 1, 2, guesses, n_secrets)
                 lazy = False
                 if k >= m:
                     break

@@ -96,23 +96,36 @@ def _jit(module: str, function: str):
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
-def _serial(name: str, module: str):
-    """The one-thread kernel ``name``: the ahead-of-time one, or numba's run on one
-    thread."""
+def _serial(name: str):
+    """The one-thread kernel ``name`` of :mod:`optimal_mm._kernels`: the ahead-of-time
+    one, or numba's run on one thread (resolved once)."""
+    fn = _state.get(("serial", name))
+    if fn is not None:
+        return fn
     if backend() == "aot":
-        return _aot_kernel(name)
-    kernel = _jit(module, name)
+        fn = _aot_kernel(name)
+    else:
+        kernel = _jit("_kernels", name)
 
-    def one_thread(*args):
-        import numba
+        def fn(*args):
+            import numba
 
-        before = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            return kernel(*args)
-        finally:
-            numba.set_num_threads(before)
-    return one_thread
+            before = numba.get_num_threads()
+            numba.set_num_threads(1)
+            try:
+                return kernel(*args)
+            finally:
+                numba.set_num_threads(before)
+    _state[("serial", name)] = fn
+    return fn
+
+
+def _by_work(name: str, work: int, args: tuple):
+    """Run the kernel ``name`` of :mod:`optimal_mm._kernels` on ``work`` answers:
+    numba's parallel kernel from :data:`PARALLEL_WORK` on, else one thread."""
+    if work >= PARALLEL_WORK:
+        return _jit("_kernels", name)(*args)
+    return _serial(name)(*args)
 
 
 def __getattr__(name: str):
@@ -126,22 +139,17 @@ def __getattr__(name: str):
 
 def score_table(codes, n_colours: int, black_only: bool):
     """The ``(N, N)`` uint8 table of answers, ``table[guess, secret]``."""
-    if len(codes) ** 2 >= PARALLEL_WORK:
-        return _jit("_kernels", "score_table")(codes, n_colours, black_only)
-    return _serial("score_table", "_kernels")(codes, n_colours, black_only)
+    return _by_work("score_table", len(codes) ** 2, (codes, n_colours, black_only))
 
 
 def partition_counts(table, guesses, secrets, n_slots: int):
     """Part sizes ``out[k, a]``: secrets that answer ``a`` to ``guesses[k]``."""
-    if len(guesses) * len(secrets) >= PARALLEL_WORK:
-        return _jit("_kernels", "partition_counts")(table, guesses, secrets, n_slots)
-    return _serial("partition_counts", "_kernels")(table, guesses, secrets, n_slots)
+    return _by_work("partition_counts", len(guesses) * len(secrets),
+                    (table, guesses, secrets, n_slots))
 
 
 def partition_counts_codes(codes, guesses, secrets, n_colours: int, black_only: bool,
                            n_slots: int):
     """Like :func:`partition_counts`, scoring on the fly (no answer table)."""
-    args = (codes, guesses, secrets, n_colours, black_only, n_slots)
-    if len(guesses) * len(secrets) >= PARALLEL_WORK:
-        return _jit("_kernels", "partition_counts_codes")(*args)
-    return _serial("partition_counts_codes", "_kernels")(*args)
+    return _by_work("partition_counts_codes", len(guesses) * len(secrets),
+                    (codes, guesses, secrets, n_colours, black_only, n_slots))

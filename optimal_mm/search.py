@@ -764,7 +764,6 @@ class Solver:
         they are split once more (:meth:`_split_part`). All the tasks that need no
         bound go out in one batch.
         """
-        inf = INF
         d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
         for i, (_, part) in enumerate(parts):
@@ -772,10 +771,10 @@ class Solver:
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
-                    args.append(((g, plan[0][0]), sub, inf, d2, True))
+                    args.append(((g, plan[0][0]), sub, INF, d2, True))
                     owners.append((i, a))
             else:
-                args.append(((g,), part, inf, d, True))
+                args.append(((g,), part, INF, d, True))
                 owners.append((i, None))
         results = self._runner.run(_exp_part_task, args, label)
         values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
@@ -816,12 +815,11 @@ class Solver:
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
         """
-        inf = INF
         d2 = d if d >= NO_CAP else d - 1
         n = len(part)
         best_g = plan[0][0]
         best = n + sum(v for v, _ in incumbent.values())
-        best = inf if best >= inf else best
+        best = INF if best >= INF else best
         rest, pos, width = plan[1:], 0, self._runner.width()
         while pos < len(rest) and rest[pos][1] < best:
             batch = []
@@ -841,12 +839,12 @@ class Solver:
                 self.stats.add(counters)
                 if value is not None and value < best:
                     best, best_g, incumbent = value, rival, None
-        if best >= inf:
-            return inf, None
+        if best >= INF:
+            return INF, None
         if incumbent is None:  # a rival won: its subtrees
             subs = self._ctx.split(best_g, part)
             results = self._runner.run(_exp_part_task,
-                                       [((g, best_g), sub, inf, d2, True) for _, sub in subs],
+                                       [((g, best_g), sub, INF, d2, True) for _, sub in subs],
                                        f"expected: {self.game.code_str(best_g)} tree")
             incumbent = {}
             for (a, _), (value, tree, counters) in zip(subs, results):

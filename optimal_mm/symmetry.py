@@ -93,8 +93,7 @@ def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]
         interchangeable (dead colours).
     """
     pegs, colours = game.pegs, game.colours
-    guesses = [game.code_colours(h) for h in history]
-    played = sorted({c for g in guesses for c in g})
+    played = _played(game, history)
     identity = tuple(range(colours))
     gens = list(_history_generators(game, tuple(int(h) for h in history)))
     if secrets is not None and len(played):
@@ -120,10 +119,15 @@ def _history_generators(game: Game, history: tuple) -> tuple:
     return gens
 
 
+def _played(game: Game, history) -> list[int]:
+    """The colours of the guesses in ``history``, in increasing order."""
+    return sorted({c for h in history for c in game.code_colours(h)})
+
+
 def _fixing_generators(game: Game, history) -> list[np.ndarray]:
     pegs, colours = game.pegs, game.colours
     guesses = [game.code_colours(h) for h in history]
-    played = sorted({c for g in guesses for c in g})
+    played = _played(game, history)
     free = [c for c in range(colours) if c not in played]
     gens: list[np.ndarray] = []
     identity = tuple(range(colours))
