@@ -1,0 +1,75 @@
+"""The answer to "who wins from here, and how": a position's value and winning moves.
+
+:func:`solve_position` is what ``optimal-mm impartial solve`` prints: the
+value of the position, whether the player to move wins, and every winning
+move, written as the positions they reach in the game's notation.
+:meth:`PositionSolution.to_dict` gives the command's JSON object, with exactly
+the keys ``game``, ``position``, ``value``, ``wins`` and ``winning_moves``.
+
+>>> from optimal_mm.impartial import find_game
+>>> solve_position(find_game("subtraction"), "37").to_dict()
+{'game': 'subtraction', 'position': '37', 'value': 2, 'wins': True, 'winning_moves': ['35']}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .grundy import solver_for
+
+
+@dataclass(frozen=True)
+class PositionSolution:
+    """A solved position, everything in the game's notation."""
+
+    game: str
+    position: str
+    value: int
+    wins: bool
+    winning_moves: tuple[str, ...]
+    misere: bool = False
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``impartial solve --json``."""
+        return {"game": self.game, "position": self.position, "value": self.value,
+                "wins": self.wins, "winning_moves": list(self.winning_moves)}
+
+    def lines(self) -> list[str]:
+        """Plain text for the terminal."""
+        kind = "misère value" if self.misere else "Sprague-Grundy value"
+        who = "the player to move wins" if self.wins else "the player to move loses"
+        out = [f"{self.game} {self.position}: {kind} {self.value}; {who}"]
+        if self.winning_moves:
+            out.append(f"winning moves ({len(self.winning_moves)}): to "
+                       + ", ".join(self.winning_moves))
+        else:
+            out.append("no winning move: every move leaves a position of non-zero value")
+        return out
+
+
+def solve_position(game, position=None, misere: bool = False, solver=None) -> PositionSolution:
+    """Solve ``position`` (text or a parsed position; ``None``: the game's start).
+
+    Parameters
+    ----------
+    game : ImpartialGame
+    position : str or position, optional
+    misere : bool
+        The player who makes the last move loses.
+    solver : optional
+        A solver to reuse (default :func:`~optimal_mm.impartial.grundy.solver_for`).
+
+    Raises
+    ------
+    InvalidPositionError
+        If ``position`` cannot be parsed.
+    """
+    if position is None:
+        position = game.start()
+    elif isinstance(position, str):
+        position = game.parse(position)
+    solver = solver or solver_for(game, misere=misere)
+    value = solver.value(position)
+    return PositionSolution(game.name, game.format(position), value, value != 0,
+                            tuple(game.format(p) for p in solver.winning_moves(position)),
+                            misere)
