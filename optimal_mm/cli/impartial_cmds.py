@@ -160,7 +160,7 @@ def cmd_play(args) -> int:
     rule = "the player who makes the last move loses" if args.misere else \
         "the player who cannot move loses"
     print(f"Playing {game.describe()}; {rule}.")
-    print(f"Start: {game.format(position)}. You: {game.move_hint}; 'quit' to stop. "
+    print(f"Position: {game.format(position)}. You: {game.move_hint}; 'quit' to stop. "
           f"The computer plays {args.player}.")
     while not match.over:
         if match.to_move == "computer":

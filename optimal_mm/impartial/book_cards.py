@@ -27,6 +27,8 @@ this differs from the exact solution.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import LIMIT, VALUES, CardGame
 from .grundy import mex
@@ -35,11 +37,15 @@ from .grundy import mex
 def book_values(available: Iterable[int], limit: int = LIMIT) -> list[int]:
     """The book's ``SG(t)`` for ``t = 0..limit`` when the card values ``available`` may be
     taken without limit on copies."""
-    values_available = sorted(set(available))
+    return list(_book_values(tuple(sorted(set(available))), limit))
+
+
+@lru_cache(maxsize=128)
+def _book_values(values_available: tuple[int, ...], limit: int) -> tuple[int, ...]:
     sg = [0] * (limit + 1)
     for total in range(limit, -1, -1):
         sg[total] = mex(sg[total + v] for v in values_available if total + v <= limit)
-    return sg
+    return tuple(sg)
 
 
 def available_values(position) -> list[int]:
@@ -76,3 +82,78 @@ class BookCardPlayer:
     def choose(self, position):
         """The position after the book's move."""
         return CardGame.take(position, self.choose_card(position))
+
+
+# ------------------------------------------------------------- comparison
+def reachable_positions(game: CardGame, start=None) -> list:
+    """Every position reachable from ``start`` (default the game's start), in order of
+    total, then counts."""
+    start = game.start() if start is None else start
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for position in frontier:
+            for child in game.moves(position):
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append(child)
+        frontier = nxt
+    return sorted(seen)
+
+
+def play_out(game: CardGame, first, second, start=None) -> tuple[int, list]:
+    """Play ``first`` against ``second`` (objects with ``choose(position)``) from ``start``;
+    returns the winner (0 for ``first``, 1 for ``second``) and the positions played."""
+    position = game.start() if start is None else start
+    line = [position]
+    players = (first, second)
+    turn = 0
+    while list(game.moves(position)):
+        position = players[turn].choose(position)
+        line.append(position)
+        turn = 1 - turn
+    return 1 - turn, line
+
+
+@dataclass(frozen=True)
+class BookComparison:
+    """Where the book's approximate player and its values differ from the exact solution,
+    over every position reachable from the start.
+
+    Attributes
+    ----------
+    positions : int
+        Positions reachable from the start (the start and the end included).
+    won_positions : int
+        Non-final positions from which the player to move wins with perfect play.
+    book_misses : tuple
+        Won positions where the book's move hands a won position to the opponent.
+    value_disagreements : int
+        Positions where the book's value of the total (from the values left) is 0
+        and the exact value is not, or the reverse.
+    """
+
+    positions: int
+    won_positions: int
+    book_misses: tuple
+    value_disagreements: int
+
+
+def compare_with_exact(game: CardGame, solver) -> BookComparison:
+    """Compare :class:`BookCardPlayer` and :func:`book_values` with ``solver`` (exact)."""
+    book = BookCardPlayer(game)
+    won = 0
+    misses, disagreements = [], 0
+    positions = reachable_positions(game)
+    for position in positions:
+        total = position[0]
+        exact_zero = solver.value(position) == 0
+        if (book_values(available_values(position))[total] == 0) != exact_zero:
+            disagreements += 1
+        if exact_zero or not list(game.moves(position)):
+            continue
+        won += 1
+        if solver.value(book.choose(position)) != 0:
+            misses.append(position)
+    return BookComparison(len(positions), won, tuple(misses), disagreements)

@@ -26,7 +26,7 @@ from array import array
 from ..errors import TooLargeError
 from .errors import IllegalMoveError, InvalidPositionError
 from .game import ImpartialGame, parse_int, parse_int_set, register_game
-from .grundy import GrundySolver, remoteness_from
+from .grundy import GrundySolver
 from .periodic import EventuallyPeriodic
 
 #: The book's moves: take 1 to 6 matches.
@@ -152,10 +152,17 @@ class SubtractionSolver:
                 raise TooLargeError(
                     f"the remoteness of a heap of {position} matches is computed up to "
                     f"{MAX_REMOTENESS_HEAP} matches only")
-            moves, value = self.game.moves_allowed, self.sequence.__getitem__
+            # remoteness_from, unrolled: this loop runs once per heap.
+            moves, value = self.game.moves_allowed, self.sequence
+            smallest = moves[0]
             for n in range(len(known), position + 1):
-                known.append(remoteness_from(
-                    [(value(n - s), known[n - s]) for s in moves if s <= n]))
+                if n < smallest:
+                    known.append(0)
+                elif value[n]:
+                    known.append(1 + min(known[n - s] for s in moves
+                                         if s <= n and not value[n - s]))
+                else:
+                    known.append(1 + max(known[n - s] for s in moves if s <= n))
         return known[position]
 
 
