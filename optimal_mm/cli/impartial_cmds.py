@@ -29,7 +29,7 @@ import sys
 
 from ..impartial import find_game, game_names, solve_position
 from ..impartial.errors import IllegalMoveError, InvalidPositionError
-from ..impartial.export import move_graph, to_json, write_graph, write_json
+from ..impartial.export import graph_format, move_graph, to_json, write_graph, write_json
 from ..impartial.players import PLAYERS, Match, make_player
 from ..impartial.tables import value_table
 from .play_cmds import QUIT_WORDS, _read
@@ -120,6 +120,8 @@ def _game(args):
 # ------------------------------------------------------------------ solve
 def cmd_solve(args) -> int:
     game = _game(args)
+    if args.graph:
+        graph_format(args.graph)          # refuse a bad name before solving
     solution = solve_position(game, args.position, misere=args.misere)
     if args.graph:
         write_graph(move_graph(game, game.parse(solution.position), misere=args.misere),
