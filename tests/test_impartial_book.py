@@ -155,3 +155,26 @@ def test_nim_bouton_rule_by_search():
                 even = all(((a >> k & 1) + (b >> k & 1) + (c >> k & 1)) % 2 == 0
                            for k in range(3))
                 assert (solver.value((a, b, c)) == 0) == even
+
+
+# ------------------------------------------------------ results/impartial
+def test_results_file_agrees_with_the_library(cards):
+    # results/impartial.json (scripts/impartial_tables.py) against a fresh solve.
+    import json
+    from pathlib import Path
+
+    from optimal_mm.impartial.book_cards import compare_with_exact
+
+    doc = json.loads((Path(__file__).parents[1] / "results" / "impartial.json").read_text())
+    game, solver = cards
+    start = game.start()
+    assert doc["cards"]["start"]["winning_first_cards"] == [
+        v for v in game.playable(start) if solver.value(game.take(start, v)) == 0]
+    comparison = compare_with_exact(game, solver)
+    assert doc["cards"]["comparison"]["book_misses"] == len(comparison.book_misses)
+    assert doc["cards"]["comparison"]["won_positions"] == comparison.won_positions
+    date = find_game("date")
+    date_solver = solver_for(date)
+    assert doc["date"]["common"]["winning_dates"] == [
+        date.format(d) for d in date.dates() if date_solver.value(d) == 0]
+    assert doc["subtraction"]["heap_of_a_million"]["value"] == 10**6 % 7
