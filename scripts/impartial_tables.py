@@ -197,9 +197,8 @@ def nim_section() -> tuple[dict, list[str]]:
                 if zero:
                     losing.append(f"{a},{b},{c}")
     misere = GrundySolver(game, misere=True)
-    misere_rule_breaks = sum(
-        misere.wins((a, b, c)) != ((a ^ b ^ c != 0) if max(a, b, c) >= 2 else (a + b + c) % 2 == 0)
-        for a in range(8) for b in range(8) for c in range(8))
+    misere_rule_breaks = sum(misere.wins((a, b, c)) != game.misere_wins_by_rule((a, b, c))
+                             for a in range(8) for b in range(8) for c in range(8))
     doc = {"losing_three_heaps_up_to_7": losing, "xor_rule_mismatches": mismatches,
            "misere_rule_mismatches": misere_rule_breaks}
     lines = ["## Nim (game 19)", "",

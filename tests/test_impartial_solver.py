@@ -163,19 +163,11 @@ def test_sum_xor_equals_search(seed):
 
 # ---------------------------------------------------------------- misère
 def test_misere_nim_rule_by_search():
-    # Bouton's misère rule: with a heap of 2 or more, play as in normal Nim; with
-    # heaps of 0 and 1 only, the player to move wins exactly when the ones are even.
+    # Bouton's misère rule (NimGame.misere_wins_by_rule) against the search.
     game = find_game("nim")
     solver = GrundySolver(game, misere=True)
-    for a in range(6):
-        for b in range(6):
-            for c in range(6):
-                heaps = (a, b, c)
-                if max(heaps) >= 2:
-                    wins = a ^ b ^ c != 0
-                else:
-                    wins = sum(heaps) % 2 == 0
-                assert solver.wins(heaps) == wins
+    for heaps in [(a, b, c) for a in range(6) for b in range(6) for c in range(6)] + [(1,), (0,)]:
+        assert solver.wins(heaps) == game.misere_wins_by_rule(heaps)
 
 
 def test_misere_subtraction_losing_heaps():

@@ -40,7 +40,7 @@ NOTATION = ("positions: subtraction 37; date 20.1 (or 'start'); nim 3,4,5; cards
 
 
 def _game_arguments(p, position_help: str) -> None:
-    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_names_all())}")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_names())}")
     p.add_argument("position", metavar="POSITION", nargs="?", default=None, help=position_help)
     p.add_argument("--moves", metavar="SET", default=None,
                    help="subtraction: the numbers of matches a move may take, '1,3,4' or "
@@ -49,12 +49,6 @@ def _game_arguments(p, position_help: str) -> None:
                    help="date: February has 29 days")
     p.add_argument("--misere", action="store_true",
                    help="misère play: the player who makes the last move loses")
-
-
-def game_names_all() -> list[str]:
-    """The games' names (the registry is filled on first use)."""
-    find_game("nim")
-    return game_names()
 
 
 def register(sub) -> None:

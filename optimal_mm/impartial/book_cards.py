@@ -109,7 +109,7 @@ def play_out(game: CardGame, first, second, start=None) -> tuple[int, list]:
     line = [position]
     players = (first, second)
     turn = 0
-    while list(game.moves(position)):
+    while game.playable(position):
         position = players[turn].choose(position)
         line.append(position)
         turn = 1 - turn
@@ -151,7 +151,7 @@ def compare_with_exact(game: CardGame, solver) -> BookComparison:
         exact_zero = solver.value(position) == 0
         if (book_values(available_values(position))[total] == 0) != exact_zero:
             disagreements += 1
-        if exact_zero or not list(game.moves(position)):
+        if exact_zero or not game.playable(position):
             continue
         won += 1
         if solver.value(book.choose(position)) != 0:

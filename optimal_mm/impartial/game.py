@@ -49,8 +49,14 @@ def register_game(cls: type["ImpartialGame"]) -> type["ImpartialGame"]:
     return cls
 
 
+def _load_games() -> None:
+    """Import the modules of the built-in games (each registers its class)."""
+    from . import cards, date, nim, subtraction, sums  # noqa: F401
+
+
 def game_names() -> list[str]:
     """The registered games' main names, sorted."""
+    _load_games()
     return sorted({cls.name for cls in GAMES.values()})
 
 
@@ -74,8 +80,7 @@ def find_game(name: str, *, moves: str | None = None, leap: bool = False) -> "Im
     InvalidOptionError
         If an option does not apply to the game or cannot be parsed.
     """
-    from . import cards, date, nim, subtraction, sums  # noqa: F401  (registers the games)
-
+    _load_games()
     cls = GAMES.get(str(name).strip().lower())
     if cls is None:
         raise UnknownImpartialGameError(

@@ -28,9 +28,10 @@ from operator import xor
 from .errors import InvalidPositionError
 from .game import ImpartialGame, parse_int, register_game
 
-#: At most this many heaps, each of at most :data:`MAX_NIM_HEAP` matches.
-MAX_HEAPS = 64
-MAX_NIM_HEAP = 10**12
+#: At most this many heaps, each of at most :data:`MAX_NIM_HEAP` matches (a position
+#: has up to their product of moves, listed one by one for its winning moves).
+MAX_HEAPS = 32
+MAX_NIM_HEAP = 100_000
 #: The start when no position is given.
 DEFAULT_HEAPS = (3, 4, 5)
 
@@ -61,8 +62,9 @@ class NimGame(ImpartialGame):
         return DEFAULT_HEAPS
 
     def moves(self, position: tuple[int, ...]):
-        return [position[:i] + (smaller,) + position[i + 1:]
-                for i, heap in enumerate(position) for smaller in range(heap)]
+        # A generator: a position of big heaps has many moves, and most callers stop early.
+        return (position[:i] + (smaller,) + position[i + 1:]
+                for i, heap in enumerate(position) for smaller in range(heap))
 
     def key(self, position: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(sorted(heap for heap in position if heap))
@@ -70,6 +72,20 @@ class NimGame(ImpartialGame):
     def theorem_value(self, position: tuple[int, ...], value_of) -> int:
         """The XOR of the heaps (Bouton; Sprague-Grundy)."""
         return reduce(xor, position, 0)
+
+    @staticmethod
+    def misere_wins_by_rule(position: tuple[int, ...]) -> bool:
+        """Bouton's misère rule: while some heap has 2 or more, the player to move wins
+        exactly as in normal Nim (XOR not 0); with heaps of 0 and 1 only, exactly when
+        the number of ones is even. (Misère play is solved by search; the tests check
+        this rule against it.)
+
+        >>> NimGame.misere_wins_by_rule((1, 1, 1)), NimGame.misere_wins_by_rule((1, 1))
+        (False, True)
+        """
+        if max(position, default=0) >= 2:
+            return reduce(xor, position, 0) != 0
+        return sum(position) % 2 == 0
 
     def why_illegal(self, position, target) -> str:
         if len(target) != len(position):

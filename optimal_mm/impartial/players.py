@@ -54,6 +54,8 @@ class ExactPlayer:
         """The best moves: quickest wins if any, else the longest resistance."""
         children = list(self.game.moves(position))
         winning = [c for c in children if self.solver.value(c) == 0]
+        if len(winning) == 1:
+            return winning          # no need to search how long the game lasts
         if winning:
             best = min(self.solver.remoteness(c) for c in winning)
             return [c for c in winning if self.solver.remoteness(c) == best]
@@ -119,7 +121,7 @@ class Match:
     @property
     def over(self) -> bool:
         """No move is left."""
-        return not list(self.game.moves(self.position))
+        return next(iter(self.game.moves(self.position)), None) is None
 
     @property
     def winner(self) -> str | None:
