@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 
 from optimal_mm import __version__
 from optimal_mm.impartial import GrundySolver, find_game, solve_position, solver_for
-from optimal_mm.impartial.book_cards import (BookCardPlayer, available_values, book_values,
-                                             compare_with_exact, play_out)
+from optimal_mm.impartial.book_cards import (BookCardPlayer, available_values, compare_with_exact,
+                                             play_out)
 from optimal_mm.impartial.periodic import find_period
 from optimal_mm.impartial.players import ExactPlayer
 from optimal_mm.impartial.tables import value_table
@@ -122,7 +123,7 @@ def cards_section() -> tuple[dict, list[str]]:
     at16 = solve_position(game, position, solver=solver)
     table = value_table(game, game.format(position))
     comparison = compare_with_exact(game, solver)
-    exact = ExactPlayer(game, rng=__import__("random").Random(0), solver=solver)
+    exact = ExactPlayer(game, rng=random.Random(0), solver=solver)
     games = {}
     for label, players in (("book first", (book, exact)), ("exact first", (exact, book))):
         winner, line = play_out(game, *players)

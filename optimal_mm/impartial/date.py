@@ -26,7 +26,7 @@ optimal_mm.impartial.errors.InvalidPositionError: '31.2' is not a date: February
 
 from __future__ import annotations
 
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import InvalidPositionError
 from .game import ImpartialGame, parse_int, register_game
 
 #: The position before the first date is named.

@@ -23,8 +23,9 @@ acyclic graphs). The same pass computes each position's *remoteness*: how many
 moves the game lasts when the winner hurries and the loser delays, which is
 what a computer that stands to lose plays for.
 
-Cost: time proportional to the moves of the positions reached, memory a dict
-entry (about 150 bytes) per position reached.
+Cost: time proportional to the moves of the positions reached; memory about
+260 bytes kept per position reached, and about 560 at the peak when the whole
+search is one path (tracemalloc, subtraction heap of 100,000 searched plainly).
 
 >>> from optimal_mm.impartial import find_game
 >>> solver = GrundySolver(find_game("subtraction"))
