@@ -34,7 +34,7 @@ from ..impartial.players import PLAYERS, Match, make_player
 from ..impartial.tables import value_table
 from .play_cmds import QUIT_WORDS, _read
 
-NOTATION = ("positions: subtraction 37; date 20.1 (or 'start'); nim 3,4,5; cards "
+NOTATION = ("Positions: subtraction 37; date 20.1 (or 'start'); nim 3,4,5; cards "
             "TOTAL:A,B,C,D,E,F (the total, then the cards left of each value 1..6; the start "
             "is 0:4,4,4,4,4,4); sum subtraction:9+nim:3,4")
 
