@@ -20,6 +20,7 @@ import shutil
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from optimal_mm import Game
@@ -116,10 +117,13 @@ def attrs(driver, selector, name):
 
 
 def hardest_secret(strategy: Strategy) -> str:
-    """A secret the tree needs the most guesses for (the first such in code order)."""
-    game = strategy.game
-    lengths = {game.code_str(s): len(strategy.path_for(s)) for s in range(game.n_codes)}
-    return max(lengths, key=lambda code: (lengths[code], -game.code_index(code)))
+    """A secret the tree needs the most guesses for (the first such in code order).
+
+    The nodes deepest in a valid tree are leaves, each winning with its own guess.
+    """
+    deepest = max(depth for depth, _ in strategy.root.iter_nodes())
+    return min((node.guess for depth, node in strategy.root.iter_nodes() if depth == deepest),
+               key=strategy.game.code_index)
 
 
 def play_solver(driver, strategy: Strategy, secret: str, shots=None, label=""):
@@ -129,8 +133,10 @@ def play_solver(driver, strategy: Strategy, secret: str, shots=None, label=""):
     while True:
         shown = driver.find_element(By.CSS_SELECTOR, "#solver-guess .code").get_attribute("data-code")
         assert shown == node.guess
-        remaining = [s for s in range(game.n_codes)
-                     if all(game.score(g, s) == a for g, a in history)]
+        remaining = np.arange(game.n_codes)
+        for g, a in history:
+            remaining = remaining[game.answers(game.code_index(g), remaining) == a]
+        remaining = remaining.tolist()
         assert driver.find_element(By.ID, "solver-count").text == str(len(remaining))
         if len(remaining) <= 40:
             assert texts(driver, "#solver-codes .possible") == [game.code_str(s) for s in remaining]
@@ -353,5 +359,14 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     assert "current" in browser.find_element(By.CSS_SELECTOR, "#tree li.node").get_attribute("class")
     shots(browser, "tree-from-current-position")
     browser.find_element(By.ID, "browse-root").click()
-    assert rows() == first_level
-    shots(browser, "tree-from-root")
+    shown = rows()
+    first_key = game.answer_str(game.score(root.guess, secret))
+    path = [root, root.next[first_key], here]
+    assert set(first_level) <= set(shown)
+    at = shown.index((first_key, path[1].guess)) + 1  # the path played is open below it
+    assert shown[at:at + len(path[1].next)] == [(k, c.guess) for k, c in ordered(path[1])]
+    marked = browser.execute_script(
+        "return [...document.querySelectorAll('#tree li.on-path > .row .guess')].map((e) => e.textContent)")
+    assert marked == [node.guess for node in path]
+    assert browser.find_element(By.CSS_SELECTOR, "#tree li.current > .row .guess").text == here.guess
+    shots(browser, "tree-from-root-path-open")

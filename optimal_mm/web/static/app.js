@@ -55,7 +55,7 @@ async function openTree(bytes, name) {
   } catch (err) {
     showError(err instanceof TreeFileError ? err.message : `${name}: ${err.message || err}`);
     document.body.dataset.state = "error";
-    return;
+    return false;
   }
   tree = loaded;
   showError(null);
@@ -66,6 +66,7 @@ async function openTree(bytes, name) {
   challenge.load(tree);
   document.body.dataset.tree = name;
   document.body.dataset.state = "ready";
+  return true;
 }
 
 async function openShipped(file) {
@@ -83,8 +84,7 @@ async function openShipped(file) {
 }
 
 async function openLocal(file) {
-  $("tree-select").value = "";
-  await openTree(new Uint8Array(await file.arrayBuffer()), file.name);
+  if (await openTree(new Uint8Array(await file.arrayBuffer()), file.name)) $("tree-select").value = "";
 }
 
 async function loadCatalogue() {

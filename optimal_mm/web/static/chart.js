@@ -15,7 +15,7 @@ function svg(tag, attrs, text) {
  * another colour: the length of the game being played.
  */
 export function renderLengthChart(container, depthCounts, current = null) {
-  const width = 460, height = 230, left = 48, right = 12, top = 26, bottom = 40;
+  const width = 460, height = 240, left = 48, right = 12, top = 36, bottom = 40;
   const total = depthCounts.reduce((s, c) => s + c, 0);
   const guesses = depthCounts.reduce((s, c, i) => s + c * (i + 1), 0);
   const most = Math.max(1, ...depthCounts);

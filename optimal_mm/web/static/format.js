@@ -26,8 +26,10 @@ async function gunzipIfNeeded(bytes, name) {
   try {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Uint8Array(await new Response(stream).arrayBuffer());
-  } catch (err) {
-    throw new TreeFileError(`${pyRepr(name)} is a damaged gzip file: ${err.message || err}`);
+  } catch {
+    // The browser's own reason ("Failed to fetch") says nothing to a person.
+    throw new TreeFileError(`${pyRepr(name)} is a damaged gzip file: it cannot be decompressed ` +
+                            `(corrupt data, cut short, or a bad checksum)`);
   }
 }
 

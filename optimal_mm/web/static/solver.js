@@ -68,11 +68,13 @@ export class Solver {
     $.guess.replaceChildren();
     $.answers.replaceChildren();
     $.result.hidden = !this.solved;
+    $.guess.hidden = $.answers.hidden = this.solved;
     if (this.solved) {
       $.result.textContent = `Solved: your secret is ${node.guess}, found with ${n} guess${n === 1 ? "" : "es"}.`;
     } else {
       $.guess.append(el("span", {}, `Guess ${n}:`), codeView(game, node.guess),
-                     el("span", { class: "note" }, "How many black and white pegs does it score?"));
+                     el("span", { class: "note" },
+                        `How many ${game.blackOnly ? "black" : "black and white"} pegs does it score?`));
       const keys = sortedChildren(game, node).map(([key]) => key);
       if (canWin(node)) keys.push(game.winKey);
       for (const key of keys) {

@@ -28,6 +28,7 @@ export class TreeBrowser {
     this.top = node;
     this.list.replaceChildren(this._row(node, node === this.tree.root ? null : node.key));
     this._open(this.list.firstElementChild);
+    if (node === this.tree.root) this._reveal();
     const trail = [];
     for (let n = node.parent ? node : null; n && n.parent; n = n.parent) trail.unshift(`${n.parent.guess} ${n.key}`);
     this.caption.textContent = trail.length ? `Showing from the position after: ${trail.join(", ")}` : "";
@@ -54,9 +55,21 @@ export class TreeBrowser {
 
   /** Mark the nodes of the path being played (root first); the last is the current one. */
   markPath(nodes) {
+    this.pathNodes = nodes;
     this.path = new Set(nodes.map((n) => n.id));
     this.current = nodes.length ? nodes[nodes.length - 1].id : null;
+    if (this.top === this.tree.root) this._reveal();
     for (const li of this.list.querySelectorAll("li.node")) this._mark(li);
+  }
+
+  /** Open the nodes of the path played, from the root down to the current node's parent. */
+  _reveal() {
+    let li = this.list.firstElementChild;
+    for (const node of (this.pathNodes || []).slice(1)) {
+      this._open(li);
+      li = li.querySelector(`:scope > ul > li[data-node-id="${node.id}"]`);
+      if (!li) return;
+    }
   }
 
   _mark(li) {
