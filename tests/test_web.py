@@ -8,6 +8,7 @@ and the site is written whole or refused.
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
 import signal
@@ -55,6 +56,13 @@ def get(url: str, method: str = "GET"):
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
+
+
+def test_doctests():
+    from optimal_mm.web import server
+
+    result = doctest.testmod(server)
+    assert result.attempted and not result.failed
 
 
 def test_site_holds_the_page_every_tree_and_their_catalogue(files):

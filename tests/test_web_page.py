@@ -249,9 +249,17 @@ def test_damaged_and_foreign_files_refused(browser, url, shots, tmp_path):
     foreign = {"format": "chess-pgn", "moves": ["e4"]}
     wrong_guess = json.loads(json.dumps(good))
     wrong_guess["root"]["next"]["0B1W"]["guess"] = "1127"
+    def changed(**fields):
+        return json.dumps({**good, **fields})
+
+    bad_key = json.loads(json.dumps(good))
+    bad_key["root"]["next"]["00B0W"] = bad_key["root"]["next"].pop("0B0W")
     files = {"missing-branch.json": json.dumps(broken), "foreign.json": json.dumps(foreign),
-             "illegal-guess.json": json.dumps(wrong_guess),
-             "cut-short.json": json.dumps(good)[:500]}
+             "illegal-guess.json": json.dumps(wrong_guess), "answer-key.json": json.dumps(bad_key),
+             "version-2.json": changed(version=2), "no-pegs.json": changed(game={**good["game"], "pegs": 0}),
+             "stats.json": changed(stats={**good["stats"], "total": 5624}),
+             "no-root.json": json.dumps({k: v for k, v in good.items() if k != "root"}),
+             "list.json": "[1, 2]", "cut-short.json": json.dumps(good)[:500]}
     open_page(browser, url, "mastermind.json.gz")
     for name, text in files.items():
         path = tmp_path / name
@@ -310,12 +318,18 @@ def test_challenge_won_by_following_the_tree(browser, url, shots):
     secret = result.get_attribute("data-secret")
     assert secret == played[-1][0]
     assert result.text == (f"You found {secret} in {len(played)} guess{'es' * (len(played) > 1)}. "
-                           f"The tree needs {len(strategy.path_for(secret))} for it.")
+                           f"The tree needs {len(strategy.path_for(secret))} guesses for it.")
     for i, (guess, answer, left) in enumerate(played):
         assert answer == game.answer_str(game.score(guess, secret))
         assert left == sum(all(game.score(g, s) == game.parse_answer(a) for g, a, _ in played[:i + 1])
                            for s in range(game.n_codes))
     shots(browser, "challenge-won")
+    browser.find_element(By.ID, "challenge-new").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "#challenge-history tbody tr") == []
+    browser.find_element(By.ID, "challenge-reveal").click()
+    secret = result.get_attribute("data-secret")
+    needs = len(strategy.path_for(secret))
+    assert result.text == f"The secret was {secret}. The tree needs {needs} guess{'es' * (needs > 1)} for it."
 
 
 def test_tree_browser_from_root_and_current_position(browser, url, shots):

@@ -101,7 +101,7 @@ export class Challenge {
     this.$.result.replaceChildren(
       won ? `You found ${secret} in ${n} guess${n === 1 ? "" : "es"}. `
           : `The secret was ${secret}. `,
-      `The tree needs ${treeGuesses} for it.`);
+      `The tree needs ${treeGuesses} guess${treeGuesses === 1 ? "" : "es"} for it.`);
     this.$.result.dataset.secret = secret;
     this.$.result.hidden = false;
   }

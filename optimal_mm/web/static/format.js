@@ -11,7 +11,7 @@
 // the node (`node.secrets`), so the page knows at every node which codes are still
 // possible and how many guesses each subtree needs, without scoring again.
 
-import { Game, GameError, pyRepr } from "./rules.js";
+import { Game, GameError, pyRepr, pyShort } from "./rules.js";
 
 export const FORMAT_NAME = "optimal-mm-strategy";
 export const FORMAT_VERSION = 1;
@@ -69,7 +69,7 @@ function isInt(v) { return typeof v === "number" && Number.isInteger(v); }
 /** Check a parsed document and replay it (Strategy.from_dict, then validate). */
 export function treeFromDocument(doc) {
   if (!isObject(doc))
-    throw new TreeFileError(`a strategy document must be a JSON object, got ${pyRepr(doc)}`);
+    throw new TreeFileError(`a strategy document must be a JSON object, got ${pyShort(doc)}`);
   if (doc.format !== FORMAT_NAME)
     throw new TreeFileError(`wrong format ${pyRepr(doc.format)}: expected ${pyRepr(FORMAT_NAME)}`);
   if (doc.version !== FORMAT_VERSION)
@@ -90,12 +90,12 @@ export function treeFromDocument(doc) {
   const cap = doc.max_guesses ?? null;
   if (cap !== null && (!isInt(cap) || cap < 1))
     throw new TreeFileError(`'max_guesses' must be a positive integer or null, got ${pyRepr(cap)}`);
-  const optimal = doc.optimal ?? false;
+  const optimal = "optimal" in doc ? doc.optimal : false;
   if (typeof optimal !== "boolean")
     throw new TreeFileError(`'optimal' must be true or false, got ${pyRepr(optimal)}`);
   const declared = doc.stats == null ? null : statsFromDocument(doc.stats);
   const meta = doc.meta ?? {};
-  if (!isObject(meta)) throw new TreeFileError(`'meta' must be an object, got ${pyRepr(meta)}`);
+  if (!isObject(meta)) throw new TreeFileError(`'meta' must be an object, got ${pyShort(meta)}`);
   const tree = {
     game, guesses: doc.guesses, objective: doc.objective, maxGuesses: cap, optimal, declared, meta,
     root: nodesFromDocument(doc.root),
@@ -109,8 +109,8 @@ export function treeFromDocument(doc) {
   if (cap !== null && tree.stats.max > cap)
     throw new TreeFileError(`tree needs ${tree.stats.max} guesses but declares max_guesses ${cap}`);
   if (declared && JSON.stringify(declared) !== JSON.stringify(tree.stats))
-    throw new TreeFileError(`stats mismatch: file declares ${JSON.stringify(declared)}, ` +
-                            `replay finds ${JSON.stringify(tree.stats)}`);
+    throw new TreeFileError(`stats mismatch: file declares ${pyRepr(declared)}, ` +
+                            `replay finds ${pyRepr(tree.stats)}`);
   return tree;
 }
 
@@ -119,21 +119,21 @@ function statsFromDocument(s) {
     Array.isArray(s.depth_counts) && s.depth_counts.every(isInt);
   if (!ok)
     throw new TreeFileError(`'stats' must hold integers secrets, total, max and a list ` +
-                            `depth_counts, got ${pyRepr(s)}`);
+                            `depth_counts, got ${pyShort(s)}`);
   return { secrets: s.secrets, total: s.total, max: s.max, depth_counts: s.depth_counts };
 }
 
 /** Node objects {guess, next: Map(key -> node), key, parent, depth, path} (no recursion). */
 function nodesFromDocument(data) {
   const make = (d, path, key, parent) => {
-    if (!isObject(d)) throw new TreeFileError(`${path}: a node must be an object, got ${pyRepr(d)}`);
+    if (!isObject(d)) throw new TreeFileError(`${path}: a node must be an object, got ${pyShort(d)}`);
     if (typeof d.guess !== "string")
-      throw new TreeFileError(`${path}: node has no string 'guess' (got ${pyRepr(d.guess)})`);
+      throw new TreeFileError(`${path}: node has no string 'guess' (got ${pyShort(d.guess)})`);
     const extra = Object.keys(d).filter((k) => k !== "guess" && k !== "next").sort();
     if (extra.length)
       throw new TreeFileError(`${path}: unknown node field(s) [${extra.map(pyRepr).join(", ")}]`);
     const next = d.next ?? {};
-    if (!isObject(next)) throw new TreeFileError(`${path}: 'next' must be an object, got ${pyRepr(next)}`);
+    if (!isObject(next)) throw new TreeFileError(`${path}: 'next' must be an object, got ${pyShort(next)}`);
     return { guess: d.guess, next: new Map(), raw: next, key, parent,
              depth: parent ? parent.depth + 1 : 1, path };
   };

@@ -24,7 +24,23 @@ export function pyRepr(value) {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  const text = JSON.stringify(value);
+  if (Array.isArray(value)) return "[" + value.map(pyRepr).join(", ") + "]";
+  if (typeof value === "object")
+    return "{" + Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ") + "}";
+  return String(value);
+}
+
+/** Python's json.dumps of a value (", " and ": " between items). */
+function pyJson(value) {
+  if (Array.isArray(value)) return "[" + value.map(pyJson).join(", ") + "]";
+  if (value !== null && typeof value === "object")
+    return "{" + Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ") + "}";
+  return JSON.stringify(value);
+}
+
+/** A value quoted in a message, cut to 40 characters (the Python reader's _short). */
+export function pyShort(value) {
+  const text = typeof value === "string" ? pyRepr(value) : pyJson(value);
   return text.length <= 40 ? text : text.slice(0, 37) + "...";
 }
 
