@@ -188,3 +188,14 @@ def test_site_keeps_the_old_directory_when_writing_fails(tmp_path):
         write_site(out, {"index.html": b"x", "index.html/inside": b"y"}, force=True)
     assert [p.name for p in out.iterdir()] == ["old.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["site"]
+
+
+def test_commands_refuse_a_missing_tree_directory_and_a_taken_port(tmp_path, capsys, server):
+    assert main(["site", "-o", str(tmp_path / "site"), "--trees", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().err == (f"optimal-mm site: error: tree directory "
+                                       f"{str(tmp_path / 'none')!r} does not exist\n")
+    assert not (tmp_path / "site").exists()
+    port = server.server_address[1]
+    assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("optimal-mm serve: error: ") and err.count("\n") == 1

@@ -231,6 +231,15 @@ def test_tree_file_loaded_through_the_file_input(browser, url, shots, tmp_path):
         bars = browser.find_elements(By.CSS_SELECTOR, "#length-chart rect.bar")
         assert [int(b.get_attribute("data-count")) for b in bars] == list(stats.depth_counts)
     shots(browser, "p3c4b-loaded-from-file")
+    # Dropped on the page: the drop handler gets the same file.
+    open_page(browser, url)
+    browser.execute_script("""
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([arguments[0]], "dropped.json"));
+        document.body.dispatchEvent(new DragEvent("drop", {dataTransfer: transfer, bubbles: true}));
+    """, plain.read_text())
+    wait_ready(browser, "dropped.json")
+    assert "objective knuth" in browser.find_element(By.ID, "tree-info").text
     play_solver(browser, strategy, "432")
     assert "your secret is 432" in browser.find_element(By.ID, "solver-result").text
 
