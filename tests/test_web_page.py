@@ -90,9 +90,9 @@ def shots(request):
         taken.append(path)
 
     yield shoot
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"\nscreenshots of the page: {len(taken)} in {ARTIFACTS}")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(f"\nscreenshots of the page: {len(taken)} in {ARTIFACTS}")
 
 
 def open_page(driver, url, tree=None):

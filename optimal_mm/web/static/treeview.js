@@ -2,7 +2,8 @@
 //
 // A Bulls and Cows tree has thousands of nodes; only the rows a person opens are
 // ever put in the document. The view starts at the root or at any node (the
-// solver's current position), and marks the nodes on the path being played.
+// solver's current position), and marks the nodes on the path being played;
+// seen from the root, it opens that path as the game goes on.
 
 import { sortedChildren } from "./format.js";
 import { el } from "./view.js";
@@ -13,6 +14,7 @@ export class TreeBrowser {
     this.caption = caption;
     this.tree = null;
     this.top = null;
+    this.pathNodes = [];
     this.path = new Set();
     this.current = null;
   }
@@ -20,6 +22,9 @@ export class TreeBrowser {
   /** Show a new tree from its root, one level open. */
   load(tree) {
     this.tree = tree;
+    this.pathNodes = [];  // those of the tree shown before are not this one's
+    this.path = new Set();
+    this.current = null;
     this.showFrom(tree.root);
   }
 
@@ -30,7 +35,7 @@ export class TreeBrowser {
     this._open(this.list.firstElementChild);
     if (node === this.tree.root) this._reveal();
     const trail = [];
-    for (let n = node.parent ? node : null; n && n.parent; n = n.parent) trail.unshift(`${n.parent.guess} ${n.key}`);
+    for (let n = node; n.parent; n = n.parent) trail.unshift(`${n.parent.guess} ${n.key}`);
     this.caption.textContent = trail.length ? `Showing from the position after: ${trail.join(", ")}` : "";
   }
 
@@ -65,7 +70,7 @@ export class TreeBrowser {
   /** Open the nodes of the path played, from the root down to the current node's parent. */
   _reveal() {
     let li = this.list.firstElementChild;
-    for (const node of (this.pathNodes || []).slice(1)) {
+    for (const node of this.pathNodes.slice(1)) {
       this._open(li);
       li = li.querySelector(`:scope > ul > li[data-node-id="${node.id}"]`);
       if (!li) return;
