@@ -79,10 +79,27 @@ class _PageHandler(BaseHTTPRequestHandler):
 
 def make_server(files: dict[str, bytes], host: str = DEFAULT_HOST,
                 port: int = DEFAULT_PORT) -> PageServer:
-    """A server for ``files`` bound to ``host:port`` (port 0: any free port).
+    """A server for ``files``, bound but not yet serving.
 
-    Call ``serve_forever()`` on it (in a thread for tests) and ``server_close()``
-    after. Raises :class:`OSError` when the address cannot be bound.
+    Parameters
+    ----------
+    files : dict of str to bytes
+        URL path (no leading slash) to content, as :func:`~optimal_mm.web.site.site_files`
+        gives; ``/`` serves ``index.html``.
+    host : str
+        Address to listen on; the loopback interface by default.
+    port : int
+        Port to listen on; 0 picks a free one (see :func:`page_url`).
+
+    Returns
+    -------
+    PageServer
+        Call ``serve_forever()`` on it (in a thread, for tests), then ``server_close()``.
+
+    Raises
+    ------
+    OSError
+        When the address cannot be bound (a port in use, an unknown host).
     """
     return PageServer((host, port), files)
 
