@@ -129,6 +129,22 @@ class Grade:
             return None
         return self.worst_value - self.best_worst
 
+    def __str__(self) -> str:
+        """One line: ``guess 2 5611 (312 left): lost +0.0673 expected, +1 worst case; best 2355``."""
+        head = f"guess {self.turn} {self.guess} ({self.remaining} left)"
+        if self.expected_lost is None and self.worst_lost is None:
+            return f"{head}: not graded, the time limit ran out"
+        exp = "?" if self.expected_lost is None else f"+{self.expected_lost:.4f}"
+        worst = "?" if self.worst_lost is None else f"+{self.worst_lost}"
+        best = "" if self.expected_lost == 0 else f"; best {self.best_guess}"
+        return f"{head}: lost {exp} expected, {worst} worst case{best}"
+
+    def to_dict(self) -> dict:
+        """The JSON form of the grade (losses ``null`` where not proven)."""
+        return {"turn": self.turn, "guess": self.guess, "remaining": self.remaining,
+                "best": self.best_guess, "expected_lost": self.expected_lost,
+                "worst_lost": self.worst_lost}
+
 
 class Advisor:
     """Exact advice for one game and guess rule.
