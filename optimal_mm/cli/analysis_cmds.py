@@ -5,7 +5,8 @@ tree that Knuth's rule plays, prints its stats and writes it atomically.
 
 ``optimal-mm analyze bulls-and-cows 4561 --after 0123=0B1W --best 5`` prints how
 guess 4561 splits the secrets left after 0123 scored 0 bulls 1 cow, and the five
-most informative guesses there.
+most informative guesses there; ``--all`` groups every possible next guess by the
+information it gives (bits, and how many guesses give it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import shlex
 import sys
 import time
 
-from ..analysis import best_guesses, partition_table, remaining_after
+from ..analysis import best_guesses, information_groups, partition_table, remaining_after
 from ..errors import InconsistentAnswersError, InvalidAnswerError
 from ..game import Game
 from ..heuristics import HEURISTICS, build_strategy, check_heuristic
@@ -50,6 +51,9 @@ def register(sub) -> None:
                         "'0123=0 1'; repeat for several")
     p.add_argument("--best", type=int, metavar="N",
                    help="also list the N most informative next guesses")
+    p.add_argument("--all", action="store_true",
+                   help="group every possible next guess by the information of its answer: "
+                        "bits, how many guesses give it, how many of them may be the secret")
     p.set_defaults(func=run_analyze)
 
 
@@ -86,8 +90,8 @@ def parse_after(game: Game, text: str) -> tuple[str, int]:
 
 def run_analyze(args) -> int:
     game = Game.from_spec(args.game)
-    if args.guess is None and args.best is None:
-        raise ValueError("give a GUESS to analyse, or --best N")
+    if args.guess is None and args.best is None and not args.all:
+        raise ValueError("give a GUESS to analyse, --best N or --all")
     if args.best is not None and args.best < 1:
         raise ValueError(f"--best must be at least 1, got {args.best}")
     history = [parse_after(game, text) for text in args.after]
@@ -110,4 +114,20 @@ def run_analyze(args) -> int:
         for info in best_guesses(game, secrets, args.best):
             print(f"{info.guess:>{max(5, game.pegs)}} {info.entropy:>8.3f} {info.parts:>5} "
                   f"{info.largest:>7} {'yes' if info.consistent else 'no'}")
+    if args.all:
+        if guess is not None or args.best:
+            print()
+        print_information_groups(game, information_groups(game, secrets), len(secrets))
     return 0
+
+
+def print_information_groups(game: Game, groups, remaining: int) -> None:
+    """The table of ``--all``: one line per information value, then the total."""
+    width = max(5, game.pegs)
+    print(f"information of every next guess ({remaining} secrets remain):")
+    print(f"{'bits':>7} {'guesses':>8} {'may win':>8} {'e.g.':>{width}}")
+    for group in groups:
+        print(f"{group.bits:>7.3f} {group.guesses:>8} {group.may_win:>8} "
+              f"{group.example:>{width}}")
+    print(f"{'total':>7} {sum(g.guesses for g in groups):>8} "
+          f"{sum(g.may_win for g in groups):>8}")
