@@ -435,3 +435,93 @@ class Codemaker:
     def reveal(self) -> str:
         """The secret."""
         return self._secret
+
+
+class Match:
+    """The person and the computer each hide a code and guess the other's in turns
+    (``shared/seeds/000``: whoever needs fewer guesses wins).
+
+    Each round the person guesses the computer's secret (:attr:`maker`, a
+    :class:`Codemaker`), then the computer guesses the person's (:attr:`breaker`,
+    a :class:`Codebreaker`, told the person's answers). The seed plays two tours
+    one after the other and compares the counts; taking turns gives the same
+    result, and the match ends with the first round in which someone finds the
+    secret: both in the same round is a draw.
+
+    Parameters
+    ----------
+    game : Game
+    rng : random.Random
+        Draws the computer's secret (a seeded one replays the match).
+    breaker : Codebreaker
+        The computer's side as codebreaker (a tree or a heuristic).
+
+    Examples
+    --------
+    >>> g = Game.from_spec("p2c3")
+    >>> match = Match(g, random.Random(0),
+    ...               Codebreaker(g, chooser=lambda secrets, depth: int(secrets[0])))
+    >>> mine = "32"
+    >>> while match.result is None:
+    ...     if match.person_to_play:
+    ...         _ = match.person_guess(match.maker.reveal() if match.round > 1 else "11")
+    ...     else:
+    ...         match.tell(g.score(match.computer_guess(), mine))
+    >>> match.result, match.person_guesses, match.computer_guesses
+    ('person', 2, 2)
+    """
+
+    def __init__(self, game: Game, rng: random.Random, breaker: Codebreaker):
+        if breaker.game != game:
+            raise InvalidTreeError(f"the codebreaker plays {breaker.game.name}, not {game.name}")
+        self.game = game
+        self.maker = Codemaker(game, rng)
+        self.breaker = breaker
+
+    @property
+    def person_guesses(self) -> int:
+        """Guesses the person has made at the computer's secret."""
+        return self.maker.guesses
+
+    @property
+    def computer_guesses(self) -> int:
+        """Guesses of the computer that the person has answered."""
+        return self.breaker.guesses
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 for the first)."""
+        return self.computer_guesses + 1
+
+    @property
+    def person_to_play(self) -> bool:
+        """Whether the person guesses next (else the computer awaits an answer)."""
+        return self.person_guesses == self.computer_guesses
+
+    @property
+    def result(self) -> str | None:
+        """``"person"``, ``"computer"`` or ``"draw"`` once a round ends with a secret
+        found, else None."""
+        if not self.person_to_play or not (self.maker.solved or self.breaker.solved):
+            return None
+        if self.maker.solved and self.breaker.solved:
+            return "draw"
+        return "person" if self.maker.solved else "computer"
+
+    def person_guess(self, code: str) -> int:
+        """Answer id of the person's guess at the computer's secret."""
+        if not self.person_to_play or self.result is not None:
+            raise RuntimeError("it is not the person's turn to guess")
+        return self.maker.guess(code)
+
+    def computer_guess(self) -> str:
+        """The computer's guess at the person's secret (the same until answered)."""
+        if self.person_to_play:
+            raise RuntimeError("it is not the computer's turn to guess")
+        return self.breaker.next_guess()
+
+    def tell(self, answer: "int | str") -> None:
+        """The person's answer to the computer's guess (see :meth:`Codebreaker.tell`)."""
+        if self.person_to_play:
+            raise RuntimeError("the computer has no guess awaiting an answer")
+        self.breaker.tell(answer)

@@ -16,7 +16,12 @@
     The computer draws a secret (``--seed`` makes the draw repeatable) and answers
     the person's guesses until one is right; ``quit`` reveals the secret.
 
-``--coach`` (both commands)
+``optimal-mm match GAME``
+    The person and the computer each hide a code and guess the other's in turns
+    (the person first); whoever needs fewer guesses wins (``--seed`` replays the
+    computer's secret). The computer guesses as in ``play``.
+
+``--coach`` (``play`` and ``challenge``)
     Grades each guess as it is made: the expected guesses (per secret) and the
     worst-case guesses it loses against the best guess at that point, proven by
     the exact search (:class:`~optimal_mm.advice.Advisor`, ``--time-limit`` per
@@ -39,7 +44,7 @@ from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeE
                       OptimalMMError)
 from ..game import Game
 from ..history import describe_conflict
-from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, check_strategy_game,
+from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
 from ..tree import Strategy
 
@@ -87,6 +92,29 @@ def register(sub) -> None:
                    help="seed for the secret, to replay a game (default: a fresh secret)")
     _coach_options(c)
     c.set_defaults(func=cmd_challenge)
+
+    m = sub.add_parser(
+        "match", help="you and the computer each guess the other's secret",
+        description="You and the computer each hide a secret code and guess the other's "
+                    "in turns, you first: type your guess, then answer the computer's "
+                    "('2 1', '2B1W' or '21'). Whoever needs fewer guesses wins; both in the "
+                    "same round is a draw. 'fix N ANSWER' corrects your answer to the "
+                    "computer's guess N, 'quit' stops.",
+        epilog="Exit status: 0 when the match ends or on 'quit', 1 when the input ends "
+               "first, 2 for bad arguments.")
+    m.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, ...)")
+    source = m.add_mutually_exclusive_group()
+    source.add_argument("--tree", metavar="FILE",
+                        help="strategy tree the computer guesses with (.json or .json.gz)")
+    source.add_argument("--heuristic", metavar="H",
+                        help=f"heuristic the computer guesses with (default: the shipped tree "
+                             f"if any, else {DEFAULT_HEURISTIC})")
+    m.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="seed for the computer's secret and randomised heuristics, to replay "
+                        "a match (default: a fresh secret)")
+    m.add_argument("--move-time", type=float, default=60.0, metavar="S",
+                   help="time limit per guess for heuristics, in seconds (default 60)")
+    m.set_defaults(func=cmd_match)
 
 
 def _coach_options(parser) -> None:
@@ -162,7 +190,7 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
             return (Codebreaker(game, strategy),
                     f"the shipped tree for {game.name} ({_tree_summary(strategy)})")
     name = args.heuristic or DEFAULT_HEURISTIC
-    chooser = _heuristic_chooser(game, name, args.seed, args.move_time)
+    chooser = _heuristic_chooser(game, name, args.seed or 0, args.move_time)
     why = "" if args.heuristic else f"; no tree is shipped for {game.name}"
     return Codebreaker(game, chooser=chooser), f"the {name} heuristic{why}"
 
@@ -318,3 +346,76 @@ def cmd_challenge(args) -> int:
             print(f"Solved in {_plural(maker.guesses, 'guess')}: the secret was "
                   f"{maker.reveal()}.")
             return 0
+
+
+# ------------------------------------------------------------------- match
+def cmd_match(args) -> int:
+    game = Game.from_spec(args.game)
+    breaker, source = _codebreaker(args, game)
+    match = Match(game, random.Random(args.seed), breaker)
+    print(f"Playing {_game_line(game)}.")
+    print("We each hide a secret code and guess the other's in turns, you first; whoever "
+          "needs fewer guesses wins.")
+    print("Think of your secret now. " + _answer_hint(game))
+    print("Type 'fix N ANSWER' to correct your answer to my guess N, 'quit' to stop.")
+    print(f"My guesses: {source}")
+    while match.result is None:
+        if match.person_to_play:
+            line = _read(f"Round {match.round}, your guess> ")
+            if line is None:
+                return _match_input_ended(match)
+            if line.lower() in QUIT_WORDS:
+                print(f"Stopped in round {match.round}; my secret was {match.maker.reveal()}.")
+                return 0
+            if not line:
+                continue
+            try:
+                answer = match.person_guess(line)
+            except InvalidCodeError as exc:
+                print(f"  {exc}; try again.")
+                continue
+            print(f"  {game.answer_str(answer)}  ({describe_answer(game, answer)})")
+            if match.maker.solved:
+                print(f"  You found my secret in {_plural(match.person_guesses, 'guess')}.")
+            continue
+        guess = match.computer_guess()
+        print(f"Round {match.round}, my guess: {guess}")
+        line = _read("Your answer> ")
+        if line is None:
+            return _match_input_ended(match)
+        if line.lower() in QUIT_WORDS:
+            print(f"Stopped in round {match.round}; my secret was {match.maker.reveal()}.")
+            return 0
+        if line.lower().startswith("fix"):
+            _fix(breaker, line)
+            continue
+        try:
+            match.tell(line)
+        except InvalidAnswerError as exc:
+            print(f"  {exc}; try again.")
+        except InconsistentAnswersError as exc:
+            print(f"  Your answers contradict each other: {exc}.")
+            print(f"  Enter your answer to {guess} again, or 'fix N ANSWER' to correct an "
+                  f"earlier one.")
+        else:
+            if breaker.solved:
+                print(f"  I found your secret {breaker.secret} in "
+                      f"{_plural(breaker.guesses, 'guess')}.")
+            else:
+                print(f"  {_plural(breaker.remaining, 'code')} still possible for your secret.")
+    person, computer = match.person_guesses, match.computer_guesses
+    if match.result == "draw":
+        print(f"Draw: we both needed {_plural(person, 'guess')}.")
+    elif match.result == "person":
+        print(f"You win: you found {match.maker.reveal()} in {_plural(person, 'guess')}; "
+              f"I had not found yours after {_plural(computer, 'guess')}.")
+    else:
+        print(f"I win: I found {breaker.secret} in {_plural(computer, 'guess')}; you had not "
+              f"found my secret {match.maker.reveal()} after {_plural(person, 'guess')}.")
+    return 0
+
+
+def _match_input_ended(match: Match) -> int:
+    print(f"optimal-mm match: end of input in round {match.round}; my secret was "
+          f"{match.maker.reveal()}", file=sys.stderr)
+    return 1
