@@ -64,17 +64,10 @@ def register(sub) -> None:
         epilog="Exit status: 0 when the secret is found or on 'quit', 1 when the input "
                "ends first, 2 for bad arguments.")
     p.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, p3c5b, ...)")
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--tree", metavar="FILE",
-                        help="strategy tree to follow (.json or .json.gz) for this game")
-    source.add_argument("--heuristic", metavar="H",
-                        help=f"heuristic to guess with (default: the shipped tree if any, "
-                             f"else {DEFAULT_HEURISTIC})")
+    _codebreaker_options(p)
     p.add_argument("--secret", metavar="CODE",
                    help="play against this secret without reading input; print each guess "
                         "with its answer, then the total")
-    p.add_argument("--move-time", type=float, default=60.0, metavar="S",
-                   help="time limit per guess for heuristics, in seconds (default 60)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed for randomised heuristics (default 0)")
     _coach_options(p)
@@ -103,18 +96,24 @@ def register(sub) -> None:
         epilog="Exit status: 0 when the match ends or on 'quit', 1 when the input ends "
                "first, 2 for bad arguments.")
     m.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, ...)")
-    source = m.add_mutually_exclusive_group()
-    source.add_argument("--tree", metavar="FILE",
-                        help="strategy tree the computer guesses with (.json or .json.gz)")
-    source.add_argument("--heuristic", metavar="H",
-                        help=f"heuristic the computer guesses with (default: the shipped tree "
-                             f"if any, else {DEFAULT_HEURISTIC})")
+    _codebreaker_options(m)
     m.add_argument("--seed", type=int, default=None, metavar="N",
                    help="seed for the computer's secret and randomised heuristics, to replay "
                         "a match (default: a fresh secret)")
-    m.add_argument("--move-time", type=float, default=60.0, metavar="S",
-                   help="time limit per guess for heuristics, in seconds (default 60)")
     m.set_defaults(func=cmd_match)
+
+
+def _codebreaker_options(parser) -> None:
+    """What the computer guesses with: ``--tree`` or ``--heuristic``, ``--move-time``."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--tree", metavar="FILE",
+                        help="strategy tree the computer follows (.json or .json.gz) for "
+                             "this game")
+    source.add_argument("--heuristic", metavar="H",
+                        help=f"heuristic the computer guesses with (default: the shipped tree "
+                             f"if any, else {DEFAULT_HEURISTIC})")
+    parser.add_argument("--move-time", type=float, default=60.0, metavar="S",
+                        help="time limit per guess for heuristics, in seconds (default 60)")
 
 
 def _coach_options(parser) -> None:
