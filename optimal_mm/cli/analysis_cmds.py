@@ -15,9 +15,9 @@ import shlex
 import sys
 import time
 
-from ..analysis import best_guesses, information_groups, partition_table, remaining_after
-from ..errors import InconsistentAnswersError, InvalidAnswerError
+from ..analysis import best_guesses, information_groups, partition_table
 from ..game import Game
+from ..history import check_history, parse_history, turn_text
 from ..heuristics import HEURISTICS, build_strategy, check_heuristic
 
 
@@ -48,7 +48,7 @@ def register(sub) -> None:
                    help="the guess to analyse (may be left out with --best)")
     p.add_argument("--after", action="append", default=[], metavar="GUESS=ANSWER",
                    help="an earlier guess and its answer, e.g. 0123=0B1W, 0123=01 or "
-                        "'0123=0 1'; repeat for several")
+                        "'0123=0 1' ('?' for an unknown answer); repeat for several")
     p.add_argument("--best", type=int, metavar="N",
                    help="also list the N most informative next guesses")
     p.add_argument("--all", action="store_true",
@@ -78,31 +78,18 @@ def run_strategy(args) -> int:
     return 0
 
 
-def parse_after(game: Game, text: str) -> tuple[str, int]:
-    """``"0123=0B1W"`` -> ``("0123", answer id)``, checking both halves."""
-    guess, sep, answer = text.partition("=")
-    if not sep or not guess.strip() or not answer.strip():
-        raise InvalidAnswerError(f"--after {text!r}: expected GUESS=ANSWER, e.g. "
-                                 f"{game.code_str(0)}={game.answer_str(0)}")
-    game.code_index(guess.strip())
-    return guess.strip(), game.parse_answer(answer)
-
-
 def run_analyze(args) -> int:
     game = Game.from_spec(args.game)
     if args.guess is None and args.best is None and not args.all:
         raise ValueError("give a GUESS to analyse, --best N or --all")
     if args.best is not None and args.best < 1:
         raise ValueError(f"--best must be at least 1, got {args.best}")
-    history = [parse_after(game, text) for text in args.after]
+    history = parse_history(game, args.after)
     guess = None if args.guess is None else game.code_index(args.guess)
-    secrets = remaining_after(game, history)
-    if len(secrets) == 0:
-        said = ", ".join(f"{g}={game.answer_str(a)}" for g, a in history)
-        raise InconsistentAnswersError(f"no secret of {game.name} fits the answers {said}")
+    secrets = check_history(game, history)
     if history:
         print(f"{len(secrets)} of {game.n_codes} secrets remain after "
-              + ", ".join(f"{g}={game.answer_str(a)}" for g, a in history))
+              + ", ".join(turn_text(game, t) for t in history))
     if guess is not None:
         print(partition_table(game, guess, secrets))
     if args.best:
