@@ -27,7 +27,8 @@ Elsewhere the search runs under a time limit, in a child process that is stopped
 when the limit is reached. Then the advice is a heuristic's (the ``entropy``
 rule for the expected case, Knuth's for the worst case, the first consistent code
 with consistent guesses only), its value the heuristic's own from that position,
-an upper bound, and ``proven`` is false.
+an upper bound, and ``proven`` is false. The heuristic's tree is grown in full to
+count that value, without a limit (seconds even for Bulls and Cows).
 
 *Grading* a guess ``g`` at ``S``: its value is that of playing ``g`` and then
 the best play, ``|S| + sum of the parts' values`` (expected) or ``1 + the largest

@@ -45,7 +45,7 @@ def register(sub) -> None:
                                    "and the entropy of the answer.")
     p.add_argument("game", metavar="GAME", help="preset or spec, e.g. bulls-and-cows")
     p.add_argument("guess", metavar="GUESS", nargs="?",
-                   help="the guess to analyse (may be left out with --best)")
+                   help="the guess to analyse (may be left out with --best or --all)")
     p.add_argument("--after", action="append", default=[], metavar="GUESS=ANSWER",
                    help="an earlier guess and its answer, e.g. 0123=0B1W, 0123=01 or "
                         "'0123=0 1' ('?' for an unknown answer); repeat for several")
