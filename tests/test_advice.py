@@ -241,3 +241,33 @@ def test_hint_errors_one_line(monkeypatch, capsys, argv, needle):
     code, out, err = run(monkeypatch, capsys, argv)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_search_agrees_with_the_bulls_and_cows_tree(bulls):
+    """Positions two guesses down the shipped Bulls and Cows tree (Tanaka's 26274):
+    the search on the secrets left finds the subtree's total."""
+    strategy = load_shipped_strategy(bulls)
+    search = Advisor(bulls, time_limit=None, strategy=None)
+    root = strategy.root
+    checked = 0
+    for key1, node1 in sorted(root.next.items()):
+        for key2, node2 in sorted(node1.next.items()):
+            turns = [Turn(root.guess, bulls.parse_answer(key1)),
+                     Turn(node1.guess, bulls.parse_answer(key2))]
+            secrets = consistent_secrets(bulls, turns)
+            if not 10 <= len(secrets) <= 40 or checked == 6:
+                continue
+            total, _ = subtree_cost(bulls, node2, secrets)
+            assert search.advise(turns).value == total, turns
+            checked += 1
+    assert checked == 6
+
+
+@pytest.mark.parametrize("module", ["optimal_mm.advice", "optimal_mm.history",
+                                    "optimal_mm.player"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
