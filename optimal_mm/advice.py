@@ -137,8 +137,10 @@ class Grade:
             return f"{head}: not graded, the time limit ran out"
         exp = "?" if self.expected_lost is None else f"+{self.expected_lost:.4f}"
         worst = "?" if self.worst_lost is None else f"+{self.worst_lost}"
-        best = "" if self.expected_lost == 0 else f"; best {self.best_guess}"
-        return f"{head}: lost {exp} expected, {worst} worst case{best}"
+        best = "" if self.expected_lost == 0 or self.best_guess is None \
+            else f"; best {self.best_guess}"
+        unproven = "" if "?" not in (exp, worst) else " (?: the time limit ran out)"
+        return f"{head}: lost {exp} expected, {worst} worst case{best}{unproven}"
 
     def to_dict(self) -> dict:
         """The JSON form of the grade (losses ``null`` where not proven)."""
@@ -236,14 +238,14 @@ class Advisor:
         played = self._played(turns)
         node = self.tree_node(turns)
         tree_total = subtree_cost(self.game, node, secrets)[0] if node is not None else None
-        found = self._limited(_grade_values, (self.game, self.guesses, played, secrets, g,
-                                              tree_total, node.guess if node else None))
-        if found is None:
-            return Grade(len(turns) + 1, self.game.code_str(g), len(secrets),
-                         node.guess if node is not None else None, None, tree_total, None, None)
-        best_guess, best_exp, value_exp, best_wc, value_wc = found
-        return Grade(len(turns) + 1, self.game.code_str(g), len(secrets),
-                     self.game.code_str(best_guess), value_exp, best_exp, value_wc, best_wc)
+        expected = self._limited(_expected_grade, (self.game, self.guesses, played, secrets, g,
+                                                   tree_total, node.guess if node else None))
+        worst = self._limited(_worst_grade, (self.game, self.guesses, played, secrets, g))
+        best_guess, best_exp, value_exp = expected or (node.guess if node else None,
+                                                       tree_total, None)
+        best_wc, value_wc = worst or (None, None)
+        return Grade(len(turns) + 1, self.game.code_str(g), len(secrets), best_guess,
+                     value_exp, best_exp, value_wc, best_wc)
 
     def tree_node(self, turns) -> Node | None:
         """The node of the optimal tree reached by ``turns``, or None when the
@@ -390,16 +392,20 @@ def _played_value(game, guesses, objective, played, secrets, guess):
     return 1 + max((_best_worst(game, guesses, after, p)[0] for p in parts), default=0)
 
 
-def _grade_values(game, guesses, played, secrets, guess, tree_total, tree_guess):
-    """``(best guess, best total, total of guess, best worst case, worst case of guess)``."""
+def _expected_grade(game, guesses, played, secrets, guess, tree_total, tree_guess):
+    """``(best guess as text, best total, total of guess)`` at ``secrets``; the best
+    from the optimal tree where it reaches the position (``tree_total``, ``tree_guess``)."""
     if tree_total is None:
-        best_exp, best_guess = _best_expected(game, guesses, played, secrets)
+        best_total, best_guess = _best_expected(game, guesses, played, secrets)
     else:
-        best_exp, best_guess = tree_total, game.code_index(tree_guess)
+        best_total, best_guess = tree_total, game.code_index(tree_guess)
     if guess == best_guess:
-        value_exp = best_exp
-    else:
-        value_exp = _played_value(game, guesses, "expected", played, secrets, guess)
-    best_wc = _best_worst(game, guesses, played, secrets)[0]
-    value_wc = _played_value(game, guesses, "worst-case", played, secrets, guess)
-    return best_guess, best_exp, value_exp, best_wc, value_wc
+        return game.code_str(best_guess), best_total, best_total
+    return (game.code_str(best_guess), best_total,
+            _played_value(game, guesses, "expected", played, secrets, guess))
+
+
+def _worst_grade(game, guesses, played, secrets, guess):
+    """``(best worst case, worst case of guess)`` at ``secrets``."""
+    return (_best_worst(game, guesses, played, secrets)[0],
+            _played_value(game, guesses, "worst-case", played, secrets, guess))

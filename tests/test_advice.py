@@ -162,6 +162,16 @@ def test_time_limit_falls_back_to_a_heuristic(mastermind):
     assert Advisor(mastermind, time_limit=0.01).advise([]).proven
 
 
+def test_grade_keeps_what_was_proven_in_time(bulls):
+    # Bulls and Cows: the expected case at the root comes from the shipped tree at
+    # once; the worst case (7, a search of many seconds) cannot be proven in 0.5 s.
+    grade = Advisor(bulls, time_limit=0.5).grade_turn([], "0123")
+    assert grade.expected_lost == 0 and grade.best_expected == 26274
+    assert grade.worst_lost is None
+    assert str(grade) == ("guess 1 0123 (5040 left): lost +0.0000 expected, ? worst case "
+                          "(?: the time limit ran out)")
+
+
 def test_run_with_time_limit():
     assert run_with_time_limit(pow, (2, 10), 30) == 1024
     start = time.perf_counter()
