@@ -21,7 +21,10 @@ use the compiled search's own reductions, so the value is exact.
 Where a shipped optimal tree (``optimal_mm/data``) reaches the position, that is
 where the answers follow its branches, its guess and the total of its subtree
 are the answer at once: a subtree of an optimal expected-case tree is optimal for
-its own secrets (otherwise swapping in a better one would improve the tree).
+its own secrets (otherwise swapping in a better one would improve the tree). So
+are the positions that a symmetry (renaming colours, permuting places) maps onto
+the tree's: after 0123 = 0 bulls 1 cow, the second guess 4561 of
+``shared/seeds/001`` is the tree's 1456 renamed (:meth:`Advisor.tree_position`).
 
 Elsewhere the search runs under a time limit, in a child process that is stopped
 when the limit is reached. Then the advice is a heuristic's (the ``entropy``
@@ -49,6 +52,7 @@ divided by ``|S|``) and worst case lost.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 from dataclasses import dataclass
 
@@ -57,7 +61,7 @@ import numpy as np
 from ._search_arrays import INF, NO_CAP
 from .errors import InvalidOptionError, InvalidTreeError
 from .game import Game
-from .history import check_history
+from .history import Turn, check_history, consistent_secrets
 from .search import _context, _part_guesses, check_feasible
 from .tree import Node, Strategy
 
@@ -202,10 +206,10 @@ class Advisor:
         secrets = check_history(self.game, turns)
         played = self._played(turns)
         if objective == "expected":
-            node = self.tree_node(turns)
-            if node is not None:
-                total, _ = subtree_cost(self.game, node, secrets)
-                return Advice(len(secrets), node.guess, objective, total, True, "tree")
+            position = self.tree_position(turns)
+            if position is not None:
+                return Advice(len(secrets), position.guess, objective, position.total, True,
+                              "tree")
         found = self._limited(_best, (self.game, self.guesses, objective, played, secrets))
         if found is not None:
             value, guess = found
@@ -236,29 +240,40 @@ class Advisor:
         secrets = check_history(self.game, turns)
         g = self.game.code_index(guess)
         played = self._played(turns)
-        node = self.tree_node(turns)
-        tree_total = subtree_cost(self.game, node, secrets)[0] if node is not None else None
+        position = self.tree_position(turns)
+        tree = (position.total, position.guess) if position is not None else (None, None)
         expected = self._limited(_expected_grade, (self.game, self.guesses, played, secrets, g,
-                                                   tree_total, node.guess if node else None))
+                                                   *tree))
         worst = self._limited(_worst_grade, (self.game, self.guesses, played, secrets, g))
-        best_guess, best_exp, value_exp = expected or (node.guess if node else None,
-                                                       tree_total, None)
+        best_guess, best_exp, value_exp = expected or (tree[1], tree[0], None)
         best_wc, value_wc = worst or (None, None)
         return Grade(len(turns) + 1, self.game.code_str(g), len(secrets), best_guess,
                      value_exp, best_exp, value_wc, best_wc)
 
-    def tree_node(self, turns) -> Node | None:
-        """The node of the optimal tree reached by ``turns``, or None when the
-        guesses left it (or an answer is unknown or won)."""
+    def tree_position(self, turns) -> "TreePosition | None":
+        """Where the optimal tree answers the position after ``turns``, or None.
+
+        The tree answers every position that a symmetry of the game (a renaming of
+        the colours and a permutation of the positions) maps onto one of its nodes:
+        the guesses, renamed, are the tree's guesses down a path and the answers its
+        branches (answers do not change under a symmetry). The tree's guess there,
+        renamed back, is optimal for the position, with the same value. Tried for
+        every permutation of the positions, the identity first; the renaming of
+        colours is read off the guesses. Unknown or winning answers leave the tree.
+        """
         if self.strategy is None:
             return None
-        node = self.strategy.root
-        for turn in turns:
-            if (node is None or turn.answer is None or turn.guess != node.guess
-                    or turn.answer == self.game.win):
-                return None
-            node = node.next.get(self.game.answer_str(turn.answer))
-        return node
+        game = self.game
+        if any(t.answer is None or t.answer == game.win for t in turns):
+            return None
+        played = [game.parse_code(t.guess) for t in turns]
+        for order in itertools.permutations(range(game.pegs)):
+            found = _follow(game, self.strategy.root, turns, played, order)
+            if found is not None:
+                node, path, renaming = found
+                total, _ = subtree_cost(game, node, consistent_secrets(game, path))
+                return TreePosition(node, total, _rename_back(game, node.guess, order, renaming))
+        return None
 
     # ------------------------------------------------------------ helpers
     def _played(self, turns) -> tuple[int, ...]:
@@ -279,6 +294,53 @@ class Advisor:
         total, worst = subtree_cost(self.game, node, secrets)
         return Advice(len(secrets), node.guess, objective,
                       total if objective == "expected" else worst, False, "heuristic")
+
+
+@dataclass(frozen=True)
+class TreePosition:
+    """A position the optimal tree answers: its ``node``, the ``total`` of its
+    subtree, and the tree's ``guess`` renamed into the player's colours and places."""
+
+    node: Node
+    total: int
+    guess: str
+
+
+def _follow(game: Game, root: Node, turns, played, order):
+    """``(node, path, renaming)`` when the symmetry that takes position ``order[i]``
+    to ``i`` and renames colours (``renaming``, read off the guesses) maps the
+    guesses ``played`` onto a path of the tree from ``root``; else None."""
+    renaming, used = {}, set()
+    node, path = root, []
+    for turn, colours in zip(turns, played):
+        if node is None:
+            return None
+        theirs = game.parse_code(node.guess)
+        for i, place in enumerate(order):
+            c, d = colours[place], theirs[i]
+            if renaming.get(c, d) != d or (c not in renaming and d in used):
+                return None
+            renaming[c] = d
+            used.add(d)
+        path.append(Turn(node.guess, turn.answer))
+        node = node.next.get(game.answer_str(turn.answer))
+    return (node, path, renaming) if node is not None else None
+
+
+def _rename_back(game: Game, code: str, order, renaming) -> str:
+    """The code that the symmetry (``order``, ``renaming``) maps onto ``code``.
+
+    Colours of ``code`` that no played colour is renamed to are taken back to
+    themselves where that colour is free, else to the lowest free colour."""
+    back = {d: c for c, d in renaming.items()}
+    free = [c for c in range(game.colours) if c not in renaming]
+    colours = [0] * game.pegs
+    for i, d in enumerate(game.parse_code(code)):
+        if d not in back:
+            back[d] = d if d in free else free[0]
+            free.remove(back[d])
+        colours[order[i]] = back[d]
+    return "".join(game.alphabet[c] for c in colours)
 
 
 def _check_objective(objective: str) -> None:
