@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from optimal_mm import Game
 from optimal_mm.analysis import information_groups, remaining_after
 from optimal_mm.cli import main
 

@@ -43,7 +43,6 @@ import sys
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
                       OptimalMMError)
 from ..game import Game
-from ..history import describe_conflict
 from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
 from ..tree import Strategy
