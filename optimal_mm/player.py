@@ -40,7 +40,6 @@ challenge``), a test or another program can drive it the same way.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
@@ -48,6 +47,7 @@ import numpy as np
 
 from .errors import InconsistentAnswersError, InvalidAnswerError, InvalidTreeError, TooLargeError
 from .game import MAX_ENUMERATED_CODES, Game
+from .history import Turn, check_history, describe_conflict, smallest_conflict
 from .tree import Node, Strategy
 
 #: ``choose(secrets, depth) -> code index``: picks the next guess for the remaining
@@ -56,14 +56,6 @@ Chooser = Callable[[np.ndarray, int], int]
 
 #: The heuristic used when neither a tree nor a chooser is given.
 DEFAULT_HEURISTIC = "knuth"
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One guess and the answer it got (an answer id of the game)."""
-
-    guess: str
-    answer: int
 
 
 def describe_answer(game: Game, answer: int) -> str:
@@ -282,8 +274,14 @@ class Codebreaker:
         answers = game.answers(guess, self._secrets)
         kept = self._secrets[answers == answer]
         if len(kept) == 0:
-            raise InconsistentAnswersError(
-                f"no secret gives all these answers: {self._describe(guess_str, key)}")
+            turns = [*self.history, Turn(guess_str, answer)]
+            conflict = smallest_conflict(game, turns)
+            error = InconsistentAnswersError(
+                f"no secret gives all these answers: {self._describe(guess_str, key)}; "
+                f"{describe_conflict(game, turns, conflict)} "
+                + ("cannot be right" if len(conflict) == 1 else "contradict each other"))
+            error.conflict = conflict
+            raise error
         node = self._node
         if answer != game.win and node is not None:
             if key not in node.next:
@@ -305,6 +303,57 @@ class Codebreaker:
         self._secrets, self._node = self._before.pop()
         self._guess, self._solved = None, False
         return self.history.pop()
+
+    def correct(self, index: int, answer: "int | str") -> None:
+        """Change the answer of the earlier turn ``index`` (0 for the first) and
+        replay the rest, e.g. to mend one of the answers an
+        :class:`~optimal_mm.errors.InconsistentAnswersError` named (its ``conflict``
+        attribute holds their indices). Guesses stay as they were played; the
+        tree is followed as long as they are its guesses, the chooser after that.
+        The guess awaiting an answer is chosen again.
+
+        Raises
+        ------
+        IndexError
+            For a turn that was not played.
+        InvalidAnswerError, InconsistentAnswersError
+            For an impossible answer, or answers that still contradict each other
+            (named); nothing is changed then.
+
+        >>> g = Game.from_spec("p2c3")
+        >>> cb = Codebreaker(g, chooser=lambda secrets, depth: int(secrets[0]))
+        >>> cb.tell("0 0"); cb.tell("0 0"); cb.secret
+        '33'
+        >>> cb.correct(0, "1 0"); cb.remaining, cb.history[0].answer == g.parse_answer("1 0")
+        (2, True)
+        """
+        if not 0 <= index < len(self.history):
+            raise IndexError(f"there is no answer #{index + 1} to correct")
+        game = self.game
+        answer = game.parse_answer(answer) if isinstance(answer, str) else int(answer)
+        if not game.is_possible_answer(answer):
+            raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+        if answer == game.win and index != len(self.history) - 1:
+            raise InvalidAnswerError(f"answer {game.answer_str(answer)} to #{index + 1} would "
+                                     f"have ended the game there")
+        turns = list(self.history)
+        turns[index] = Turn(turns[index].guess, answer)
+        check_history(game, turns)
+        self.history, self._before, self._guess, self._solved = [], [], None, False
+        self._secrets = np.arange(game.n_codes, dtype=np.int64)
+        self._node = self.strategy.root if self.strategy is not None else None
+        for turn in turns:
+            node = self._node
+            if node is not None and (node.guess != turn.guess or turn.answer == game.win):
+                node = None
+            elif node is not None:
+                node = node.next.get(game.answer_str(turn.answer))
+            g = game.code_index(turn.guess)
+            self._before.append((self._secrets, self._node))
+            self.history.append(turn)
+            self._secrets = self._secrets[game.answers(g, self._secrets) == turn.answer]
+            self._node = node
+            self._solved = turn.answer == game.win
 
     def _describe(self, guess: str, key: str) -> str:
         turns = [f"{t.guess} {self.game.answer_str(t.answer)}" for t in self.history]
@@ -386,3 +435,93 @@ class Codemaker:
     def reveal(self) -> str:
         """The secret."""
         return self._secret
+
+
+class Match:
+    """The person and the computer each hide a code and guess the other's in turns
+    (``shared/seeds/000``: whoever needs fewer guesses wins).
+
+    Each round the person guesses the computer's secret (:attr:`maker`, a
+    :class:`Codemaker`), then the computer guesses the person's (:attr:`breaker`,
+    a :class:`Codebreaker`, told the person's answers). The seed plays two tours
+    one after the other and compares the counts; taking turns gives the same
+    result, and the match ends with the first round in which someone finds the
+    secret: both in the same round is a draw.
+
+    Parameters
+    ----------
+    game : Game
+    rng : random.Random
+        Draws the computer's secret (a seeded one replays the match).
+    breaker : Codebreaker
+        The computer's side as codebreaker (a tree or a heuristic).
+
+    Examples
+    --------
+    >>> g = Game.from_spec("p2c3")
+    >>> match = Match(g, random.Random(0),
+    ...               Codebreaker(g, chooser=lambda secrets, depth: int(secrets[0])))
+    >>> mine = "32"
+    >>> while match.result is None:
+    ...     if match.person_to_play:
+    ...         _ = match.person_guess(match.maker.reveal() if match.round > 1 else "11")
+    ...     else:
+    ...         match.tell(g.score(match.computer_guess(), mine))
+    >>> match.result, match.person_guesses, match.computer_guesses
+    ('person', 2, 2)
+    """
+
+    def __init__(self, game: Game, rng: random.Random, breaker: Codebreaker):
+        if breaker.game != game:
+            raise InvalidTreeError(f"the codebreaker plays {breaker.game.name}, not {game.name}")
+        self.game = game
+        self.maker = Codemaker(game, rng)
+        self.breaker = breaker
+
+    @property
+    def person_guesses(self) -> int:
+        """Guesses the person has made at the computer's secret."""
+        return self.maker.guesses
+
+    @property
+    def computer_guesses(self) -> int:
+        """Guesses of the computer that the person has answered."""
+        return self.breaker.guesses
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 for the first)."""
+        return self.computer_guesses + 1
+
+    @property
+    def person_to_play(self) -> bool:
+        """Whether the person guesses next (else the computer awaits an answer)."""
+        return self.person_guesses == self.computer_guesses
+
+    @property
+    def result(self) -> str | None:
+        """``"person"``, ``"computer"`` or ``"draw"`` once a round ends with a secret
+        found, else None."""
+        if not self.person_to_play or not (self.maker.solved or self.breaker.solved):
+            return None
+        if self.maker.solved and self.breaker.solved:
+            return "draw"
+        return "person" if self.maker.solved else "computer"
+
+    def person_guess(self, code: str) -> int:
+        """Answer id of the person's guess at the computer's secret."""
+        if not self.person_to_play or self.result is not None:
+            raise RuntimeError("it is not the person's turn to guess")
+        return self.maker.guess(code)
+
+    def computer_guess(self) -> str:
+        """The computer's guess at the person's secret (the same until answered)."""
+        if self.person_to_play:
+            raise RuntimeError("it is not the computer's turn to guess")
+        return self.breaker.next_guess()
+
+    def tell(self, answer: "int | str") -> None:
+        """The person's answer to the computer's guess (see :meth:`Codebreaker.tell`)."""
+        if self.person_to_play:
+            raise RuntimeError("the computer has no guess awaiting an answer")
+        self.breaker.tell(answer)

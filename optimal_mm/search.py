@@ -214,13 +214,18 @@ class _Context:
         child_d = d if d >= NO_CAP else d - 1
         return (int(g), {a: self.exp_tree(part, child_d) for a, part in self.split(g, S)})
 
-    def wc_tree(self, S, d):
-        """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses."""
+    def wc_guess(self, S, d) -> int:
+        """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total."""
         g = int(kernels.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
                                 self.n_slots, self.consistent, self.wc_tt, self.counters,
                                 *self.rules))
         if g < 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
+        return g
+
+    def wc_tree(self, S, d):
+        """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses."""
+        g = self.wc_guess(S, d)
         return (g, {a: self.wc_tree(part, d - 1) for a, part in self.split(g, S)})
 
 

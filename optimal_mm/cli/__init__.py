@@ -17,8 +17,8 @@ from ..errors import OptimalMMError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import (analysis_cmds, impartial_cmds, play_cmds, solve_cmds, tree_cmds,
-                   web_cmds)
+    from . import (advice_cmds, analysis_cmds, impartial_cmds, play_cmds, solve_cmds,
+                   tree_cmds, web_cmds)
 
     parser = argparse.ArgumentParser(
         prog="optimal-mm",
@@ -28,8 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"optimal_mm {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in (solve_cmds, analysis_cmds, tree_cmds, play_cmds, web_cmds,
-                   impartial_cmds):
+    for module in (solve_cmds, advice_cmds, analysis_cmds, tree_cmds, play_cmds,
+                   web_cmds, impartial_cmds):
         module.register(sub)
     return parser
 

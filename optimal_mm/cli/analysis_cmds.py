@@ -5,7 +5,8 @@ tree that Knuth's rule plays, prints its stats and writes it atomically.
 
 ``optimal-mm analyze bulls-and-cows 4561 --after 0123=0B1W --best 5`` prints how
 guess 4561 splits the secrets left after 0123 scored 0 bulls 1 cow, and the five
-most informative guesses there.
+most informative guesses there; ``--all`` groups every possible next guess by the
+information it gives (bits, and how many guesses give it).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import shlex
 import sys
 import time
 
-from ..analysis import best_guesses, partition_table, remaining_after
-from ..errors import InconsistentAnswersError, InvalidAnswerError
+from ..analysis import best_guesses, information_groups, partition_table
 from ..game import Game
+from ..history import check_history, parse_history, turn_text
 from ..heuristics import HEURISTICS, build_strategy, check_heuristic
 
 
@@ -44,12 +45,15 @@ def register(sub) -> None:
                                    "and the entropy of the answer.")
     p.add_argument("game", metavar="GAME", help="preset or spec, e.g. bulls-and-cows")
     p.add_argument("guess", metavar="GUESS", nargs="?",
-                   help="the guess to analyse (may be left out with --best)")
+                   help="the guess to analyse (may be left out with --best or --all)")
     p.add_argument("--after", action="append", default=[], metavar="GUESS=ANSWER",
                    help="an earlier guess and its answer, e.g. 0123=0B1W, 0123=01 or "
-                        "'0123=0 1'; repeat for several")
+                        "'0123=0 1' ('?' for an unknown answer); repeat for several")
     p.add_argument("--best", type=int, metavar="N",
                    help="also list the N most informative next guesses")
+    p.add_argument("--all", action="store_true",
+                   help="group every possible next guess by the information of its answer: "
+                        "bits, how many guesses give it, how many of them may be the secret")
     p.set_defaults(func=run_analyze)
 
 
@@ -74,31 +78,18 @@ def run_strategy(args) -> int:
     return 0
 
 
-def parse_after(game: Game, text: str) -> tuple[str, int]:
-    """``"0123=0B1W"`` -> ``("0123", answer id)``, checking both halves."""
-    guess, sep, answer = text.partition("=")
-    if not sep or not guess.strip() or not answer.strip():
-        raise InvalidAnswerError(f"--after {text!r}: expected GUESS=ANSWER, e.g. "
-                                 f"{game.code_str(0)}={game.answer_str(0)}")
-    game.code_index(guess.strip())
-    return guess.strip(), game.parse_answer(answer)
-
-
 def run_analyze(args) -> int:
     game = Game.from_spec(args.game)
-    if args.guess is None and args.best is None:
-        raise ValueError("give a GUESS to analyse, or --best N")
+    if args.guess is None and args.best is None and not args.all:
+        raise ValueError("give a GUESS to analyse, --best N or --all")
     if args.best is not None and args.best < 1:
         raise ValueError(f"--best must be at least 1, got {args.best}")
-    history = [parse_after(game, text) for text in args.after]
+    history = parse_history(game, args.after)
     guess = None if args.guess is None else game.code_index(args.guess)
-    secrets = remaining_after(game, history)
-    if len(secrets) == 0:
-        said = ", ".join(f"{g}={game.answer_str(a)}" for g, a in history)
-        raise InconsistentAnswersError(f"no secret of {game.name} fits the answers {said}")
+    secrets = check_history(game, history)
     if history:
         print(f"{len(secrets)} of {game.n_codes} secrets remain after "
-              + ", ".join(f"{g}={game.answer_str(a)}" for g, a in history))
+              + ", ".join(turn_text(game, t) for t in history))
     if guess is not None:
         print(partition_table(game, guess, secrets))
     if args.best:
@@ -110,4 +101,20 @@ def run_analyze(args) -> int:
         for info in best_guesses(game, secrets, args.best):
             print(f"{info.guess:>{max(5, game.pegs)}} {info.entropy:>8.3f} {info.parts:>5} "
                   f"{info.largest:>7} {'yes' if info.consistent else 'no'}")
+    if args.all:
+        if guess is not None or args.best:
+            print()
+        print_information_groups(game, information_groups(game, secrets), len(secrets))
     return 0
+
+
+def print_information_groups(game: Game, groups, remaining: int) -> None:
+    """The table of ``--all``: one line per information value, then the total."""
+    width = max(5, game.pegs)
+    print(f"information of every next guess ({remaining} secrets remain):")
+    print(f"{'bits':>7} {'guesses':>8} {'may win':>8} {'e.g.':>{width}}")
+    for group in groups:
+        print(f"{group.bits:>7.3f} {group.guesses:>8} {group.may_win:>8} "
+              f"{group.example:>{width}}")
+    print(f"{'total':>7} {sum(g.guesses for g in groups):>8} "
+          f"{sum(g.may_win for g in groups):>8}")

@@ -7,13 +7,25 @@
     else :data:`~optimal_mm.player.DEFAULT_HEURISTIC`). Each answer is one line:
     ``2 1``, ``2B1W`` or ``21`` (one number for black-only games). Impossible or
     malformed answers are refused and asked again; answers that contradict each
-    other are reported and the last one may be entered again (``undo`` takes back
-    an earlier one). With ``--secret CODE`` the computer plays against that
+    other are reported with the smallest set of them that conflict, and the last
+    one may be entered again, an earlier one corrected (``fix N ANSWER``) or taken
+    back (``undo``). With ``--secret CODE`` the computer plays against that
     secret by itself and prints every guess with its answer (for scripts).
 
 ``optimal-mm challenge GAME``
     The computer draws a secret (``--seed`` makes the draw repeatable) and answers
     the person's guesses until one is right; ``quit`` reveals the secret.
+
+``optimal-mm match GAME``
+    The person and the computer each hide a code and guess the other's in turns
+    (the person first); whoever needs fewer guesses wins (``--seed`` replays the
+    computer's secret). The computer guesses as in ``play``.
+
+``--coach`` (``play`` and ``challenge``)
+    Grades each guess as it is made: the expected guesses (per secret) and the
+    worst-case guesses it loses against the best guess at that point, proven by
+    the exact search (:class:`~optimal_mm.advice.Advisor`, ``--time-limit`` per
+    guess).
 
 Both read plain lines with ``sys.stdin.readline`` and write prompts to stdout, so
 they work in a terminal and through a pipe (input read from a pipe is echoed,
@@ -31,11 +43,13 @@ import sys
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
                       OptimalMMError)
 from ..game import Game
-from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, check_strategy_game,
+from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
 from ..tree import Strategy
 
 QUIT_WORDS = ("quit", "q", "exit")
+#: Seconds the coach searches one position before it gives up grading that guess.
+COACH_TIME_LIMIT = 10.0
 
 
 def register(sub) -> None:
@@ -44,24 +58,18 @@ def register(sub) -> None:
         "play", help="the computer guesses your secret",
         description="You think of a secret code; the computer guesses it. Answer each guess "
                     "with black and white pegs ('2 1', '2B1W' or '21'; one number for "
-                    "black-only games). Type 'undo' to take back your last answer, 'quit' "
-                    "to stop.",
+                    "black-only games). Type 'undo' to take back your last answer, "
+                    "'fix N ANSWER' to correct answer N, 'quit' to stop.",
         epilog="Exit status: 0 when the secret is found or on 'quit', 1 when the input "
                "ends first, 2 for bad arguments.")
     p.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, p3c5b, ...)")
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--tree", metavar="FILE",
-                        help="strategy tree to follow (.json or .json.gz) for this game")
-    source.add_argument("--heuristic", metavar="H",
-                        help=f"heuristic to guess with (default: the shipped tree if any, "
-                             f"else {DEFAULT_HEURISTIC})")
+    _codebreaker_options(p)
     p.add_argument("--secret", metavar="CODE",
                    help="play against this secret without reading input; print each guess "
                         "with its answer, then the total")
-    p.add_argument("--move-time", type=float, default=60.0, metavar="S",
-                   help="time limit per guess for heuristics, in seconds (default 60)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed for randomised heuristics (default 0)")
+    _coach_options(p)
     p.set_defaults(func=cmd_play)
 
     c = sub.add_parser(
@@ -74,7 +82,55 @@ def register(sub) -> None:
     c.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, ...)")
     c.add_argument("--seed", type=int, default=None, metavar="N",
                    help="seed for the secret, to replay a game (default: a fresh secret)")
+    _coach_options(c)
     c.set_defaults(func=cmd_challenge)
+
+    m = sub.add_parser(
+        "match", help="you and the computer each guess the other's secret",
+        description="You and the computer each hide a secret code and guess the other's "
+                    "in turns, you first: type your guess, then answer the computer's "
+                    "('2 1', '2B1W' or '21'). Whoever needs fewer guesses wins; both in the "
+                    "same round is a draw. 'fix N ANSWER' corrects your answer to the "
+                    "computer's guess N, 'quit' stops.",
+        epilog="Exit status: 0 when the match ends or on 'quit', 1 when the input ends "
+               "first, 2 for bad arguments.")
+    m.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, ...)")
+    _codebreaker_options(m)
+    m.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="seed for the computer's secret and randomised heuristics, to replay "
+                        "a match (default: a fresh secret)")
+    m.set_defaults(func=cmd_match)
+
+
+def _codebreaker_options(parser) -> None:
+    """What the computer guesses with: ``--tree`` or ``--heuristic``, ``--move-time``."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--tree", metavar="FILE",
+                        help="strategy tree the computer follows (.json or .json.gz) for "
+                             "this game")
+    source.add_argument("--heuristic", metavar="H",
+                        help=f"heuristic the computer guesses with (default: the shipped tree "
+                             f"if any, else {DEFAULT_HEURISTIC})")
+    parser.add_argument("--move-time", type=float, default=60.0, metavar="S",
+                        help="time limit per guess for heuristics, in seconds (default 60)")
+
+
+def _coach_options(parser) -> None:
+    parser.add_argument("--coach", action="store_true",
+                        help="grade each guess: expected and worst-case guesses lost against "
+                             "the best guess there, proven by exact search")
+    parser.add_argument("--time-limit", type=float, default=COACH_TIME_LIMIT, metavar="S",
+                        help=f"seconds the coach may search per guess (default "
+                             f"{COACH_TIME_LIMIT:g})")
+
+
+def _coach(args, game: Game):
+    """The coach's :class:`Advisor`, or None without ``--coach``."""
+    if not args.coach:
+        return None
+    from ..advice import Advisor
+
+    return Advisor(game, time_limit=args.time_limit)
 
 
 # ----------------------------------------------------------------- helpers
@@ -132,7 +188,7 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
             return (Codebreaker(game, strategy),
                     f"the shipped tree for {game.name} ({_tree_summary(strategy)})")
     name = args.heuristic or DEFAULT_HEURISTIC
-    chooser = _heuristic_chooser(game, name, args.seed, args.move_time)
+    chooser = _heuristic_chooser(game, name, args.seed or 0, args.move_time)
     why = "" if args.heuristic else f"; no tree is shipped for {game.name}"
     return Codebreaker(game, chooser=chooser), f"the {name} heuristic{why}"
 
@@ -144,19 +200,28 @@ def cmd_play(args) -> int:
     if args.secret is not None:
         secret = game.code_str(game.code_index(args.secret))
     breaker, source = _codebreaker(args, game)
+    coach = _coach(args, game)
     if secret is not None:
-        return _play_secret(breaker, secret, source)
-    return _play_interactive(breaker, source)
+        return _play_secret(breaker, secret, source, coach)
+    return _play_interactive(breaker, source, coach)
 
 
-def _play_secret(breaker: Codebreaker, secret: str, source: str) -> int:
+def _coach_line(coach, history, guess: str) -> str:
+    """``"  coach: guess 2 5611 (312 left): lost ..."`` for the guess after ``history``."""
+    return f"  coach: {coach.grade_turn(history, guess)}"
+
+
+def _play_secret(breaker: Codebreaker, secret: str, source: str, coach=None) -> int:
     game = breaker.game
     print(f"Strategy: {source}")
     while not breaker.solved:
         guess = breaker.next_guess()
         answer = game.score(guess, secret)
+        grade = _coach_line(coach, breaker.history, guess) if coach else None
         breaker.tell(answer)
         print(f"Guess {breaker.guesses}: {guess}  {game.answer_str(answer)}")
+        if grade:
+            print(grade)
     print(f"Found {secret} in {_plural(breaker.guesses, 'guess')}.")
     return 0
 
@@ -167,16 +232,19 @@ def _answer_hint(game: Game) -> str:
     return "Answer each guess with black and white pegs: '2 1', '2B1W' or '21'."
 
 
-def _play_interactive(breaker: Codebreaker, source: str) -> int:
+def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
     game = breaker.game
     print(f"Playing {_game_line(game)}.")
     print("Think of a secret code; I will guess it. " + _answer_hint(game))
-    print("Type 'undo' to take back your last answer, 'quit' to stop.")
+    print("Type 'undo' to take back your last answer, 'fix N ANSWER' to correct answer N, "
+          "'quit' to stop.")
     print(f"Strategy: {source}")
     while not breaker.solved:
         guess = breaker.next_guess()
         note = "  (the only code left: it must be your secret)" if breaker.remaining == 1 else ""
         print(f"Guess {breaker.guesses + 1}: {guess}{note}")
+        if coach is not None:
+            print(_coach_line(coach, breaker.history, guess))
         while True:
             line = _read("Your answer> ")
             if line is None:
@@ -197,6 +265,10 @@ def _play_interactive(breaker: Codebreaker, source: str) -> int:
                 break
             if not line:
                 continue
+            if word.startswith("fix"):
+                if _fix(breaker, line):
+                    break
+                continue
             try:
                 breaker.tell(line)
             except InvalidAnswerError as exc:
@@ -204,8 +276,11 @@ def _play_interactive(breaker: Codebreaker, source: str) -> int:
                 continue
             except InconsistentAnswersError as exc:
                 print(f"  Your answers contradict each other: {exc}.")
-                print(f"  Enter your answer to {guess} again, or 'undo' to change an "
-                      f"earlier one.")
+                earlier = [i + 1 for i in getattr(exc, "conflict", ()) if i < breaker.guesses]
+                fix = (f", 'fix N ANSWER' to correct answer {' or '.join(map(str, earlier))}"
+                       if earlier else "")
+                print(f"  Enter your answer to {guess} again{fix}, or 'undo' to take back "
+                      f"the last one.")
                 continue
             if not breaker.solved:
                 print(f"  {_plural(breaker.remaining, 'code')} still possible.")
@@ -215,10 +290,30 @@ def _play_interactive(breaker: Codebreaker, source: str) -> int:
     return 0
 
 
+def _fix(breaker: Codebreaker, line: str) -> bool:
+    """Apply ``fix N ANSWER``; True when the answer was corrected."""
+    game = breaker.game
+    _, _, rest = line.partition(" ")
+    number, _, answer = rest.strip().partition(" ")
+    if not number.isdigit() or not answer.strip():
+        print("  Write 'fix N ANSWER', e.g. 'fix 1 1B1W', to correct your answer to guess N.")
+        return False
+    try:
+        breaker.correct(int(number) - 1, answer.strip())
+    except (IndexError, InvalidAnswerError, InconsistentAnswersError) as exc:
+        print(f"  {str(exc).rstrip('.')}; nothing changed.")
+        return False
+    turn = breaker.history[int(number) - 1]
+    print(f"  Corrected: {turn.guess} {game.answer_str(turn.answer)}; "
+          f"{_plural(breaker.remaining, 'code')} still possible.")
+    return True
+
+
 # --------------------------------------------------------------- challenge
 def cmd_challenge(args) -> int:
     game = Game.from_spec(args.game)
     maker = Codemaker(game, random.Random(args.seed))
+    coach = _coach(args, game)
     rule = "colours may repeat" if game.repeats else "all different"
     print(f"Playing {_game_line(game)}.")
     print(f"I have chosen a secret of {game.pegs} symbols from {game.alphabet} ({rule}). "
@@ -237,12 +332,88 @@ def cmd_challenge(args) -> int:
         if not line:
             continue
         try:
+            before = list(maker.history)
             answer = maker.guess(line)
         except InvalidCodeError as exc:
             print(f"  {exc}; try again.")
             continue
         print(f"  {game.answer_str(answer)}  ({describe_answer(game, answer)})")
+        if coach is not None:
+            print(_coach_line(coach, before, maker.history[-1].guess))
         if maker.solved:
             print(f"Solved in {_plural(maker.guesses, 'guess')}: the secret was "
                   f"{maker.reveal()}.")
             return 0
+
+
+# ------------------------------------------------------------------- match
+def cmd_match(args) -> int:
+    game = Game.from_spec(args.game)
+    breaker, source = _codebreaker(args, game)
+    match = Match(game, random.Random(args.seed), breaker)
+    print(f"Playing {_game_line(game)}.")
+    print("We each hide a secret code and guess the other's in turns, you first; whoever "
+          "needs fewer guesses wins.")
+    print("Think of your secret now. " + _answer_hint(game))
+    print("Type 'fix N ANSWER' to correct your answer to my guess N, 'quit' to stop.")
+    print(f"My guesses: {source}")
+    while match.result is None:
+        if match.person_to_play:
+            line = _read(f"Round {match.round}, your guess> ")
+            if line is None:
+                return _match_input_ended(match)
+            if line.lower() in QUIT_WORDS:
+                print(f"Stopped in round {match.round}; my secret was {match.maker.reveal()}.")
+                return 0
+            if not line:
+                continue
+            try:
+                answer = match.person_guess(line)
+            except InvalidCodeError as exc:
+                print(f"  {exc}; try again.")
+                continue
+            print(f"  {game.answer_str(answer)}  ({describe_answer(game, answer)})")
+            if match.maker.solved:
+                print(f"  You found my secret in {_plural(match.person_guesses, 'guess')}.")
+            continue
+        guess = match.computer_guess()
+        print(f"Round {match.round}, my guess: {guess}")
+        line = _read("Your answer> ")
+        if line is None:
+            return _match_input_ended(match)
+        if line.lower() in QUIT_WORDS:
+            print(f"Stopped in round {match.round}; my secret was {match.maker.reveal()}.")
+            return 0
+        if line.lower().startswith("fix"):
+            _fix(breaker, line)
+            continue
+        try:
+            match.tell(line)
+        except InvalidAnswerError as exc:
+            print(f"  {exc}; try again.")
+        except InconsistentAnswersError as exc:
+            print(f"  Your answers contradict each other: {exc}.")
+            print(f"  Enter your answer to {guess} again, or 'fix N ANSWER' to correct an "
+                  f"earlier one.")
+        else:
+            if breaker.solved:
+                print(f"  I found your secret {breaker.secret} in "
+                      f"{_plural(breaker.guesses, 'guess')}.")
+            else:
+                print(f"  {_plural(breaker.remaining, 'code')} still possible for your secret.")
+    person, computer = match.person_guesses, match.computer_guesses
+    if match.result == "draw":
+        print(f"Draw: we both needed {_plural(person, 'guess')}.")
+    elif match.result == "person":
+        print(f"You win: you found {match.maker.reveal()} in {_plural(person, 'guess')}; "
+              f"I had not found yours after {_plural(computer, 'guess')}.")
+    else:
+        print(f"I win: I found {breaker.secret} in {_plural(computer, 'guess')}; you had not "
+              f"found my secret {match.maker.reveal()} after {_plural(person, 'guess')}.")
+    return 0
+
+
+def _match_input_ended(match: Match) -> int:
+    print(f"optimal-mm match: end of input in round {match.round}; my secret was "
+          f"{match.maker.reveal()}", file=sys.stderr)
+    return 1

@@ -1,6 +1,6 @@
-"""Commands on strategy-tree files: ``verify``, ``show`` and ``export``.
+"""Commands on strategy-tree files: ``verify``, ``show``, ``export`` and ``plot``.
 
-All three read a ``.json`` or ``.json.gz`` tree in the format of
+All four read a ``.json`` or ``.json.gz`` tree in the format of
 ``docs/FORMAT.md`` and replay it before doing anything else, so a broken file is
 refused with one line naming its first defect (exit status 2).
 """
@@ -52,6 +52,17 @@ def register(sub) -> None:
                         ".graphml)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "plot", help="chart the distribution of guesses per secret of a tree",
+        description="Verify a strategy tree, then draw how many secrets it finds with its "
+                    "1st, 2nd, ... guess, as a bar chart (PNG, SVG or PDF by the extension "
+                    "of OUT, written atomically). Needs matplotlib: pip install "
+                    "'optimal_mm[plot]'.")
+    p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help="chart to write (.png, .svg or .pdf)")
+    p.set_defaults(func=cmd_plot)
 
 
 def _positive_int(text: str) -> int:
@@ -132,6 +143,16 @@ def cmd_export(args) -> int:
     strategy, _ = load_verified(args.file)
     (write_dot if kind == "dot" else write_graphml)(strategy, out)
     print(f"wrote {args.output} ({kind}, {strategy.root.count()} nodes)")
+    return 0
+
+
+def cmd_plot(args) -> int:
+    from ..plot import chart_format, save_figure, tree_figure
+
+    chart_format(args.output)
+    strategy, stats = load_verified(args.file)
+    save_figure(tree_figure(strategy), args.output)
+    print(f"wrote {args.output} ({stats})")
     return 0
 
 

@@ -1,0 +1,473 @@
+"""Exact advice from any position: the best next guess, its value, and grades.
+
+A *position* is what a codebreaker knows after some guesses: the secrets still
+consistent with the answers (:mod:`optimal_mm.history`). Its value depends only on
+that set ``S`` of remaining secrets (and on the rule for guesses), so the advice
+for a player who made guesses of their own is the exact search of
+:mod:`optimal_mm.search` run on ``S`` as a sub-state:
+
+``expected``
+    ``value`` is the least total number of guesses still to come, the next one
+    included, summed over the secrets of ``S`` (each equally likely; divide by
+    ``|S|`` for the average). From the start of Mastermind it is 5625.
+``worst-case``
+    ``value`` is the least number of guesses, the next one included, that always
+    suffices from ``S``. From the start of Mastermind it is 5.
+
+The guesses tried at the position are cut to one per orbit of the symmetries
+that fix the guesses played and ``S`` (:mod:`optimal_mm.symmetry`); deeper nodes
+use the compiled search's own reductions, so the value is exact.
+
+Where a shipped optimal tree (``optimal_mm/data``) reaches the position, that is
+where the answers follow its branches, its guess and the total of its subtree
+are the answer at once: a subtree of an optimal expected-case tree is optimal for
+its own secrets (otherwise swapping in a better one would improve the tree). So
+are the positions that a symmetry (renaming colours, permuting places) maps onto
+the tree's: after 0123 = 0 bulls 1 cow, the second guess 4561 of
+``shared/seeds/001`` is the tree's 1456 renamed (:meth:`Advisor.tree_position`).
+
+Elsewhere the search runs under a time limit, in a child process that is stopped
+when the limit is reached. Then the advice is a heuristic's (the ``entropy``
+rule for the expected case, Knuth's for the worst case, the first consistent code
+with consistent guesses only), its value the heuristic's own from that position,
+an upper bound, and ``proven`` is false. The heuristic's tree is grown in full to
+count that value, without a limit (seconds even for Bulls and Cows).
+
+*Grading* a guess ``g`` at ``S``: its value is that of playing ``g`` and then
+the best play, ``|S| + sum of the parts' values`` (expected) or ``1 + the largest
+part's value`` (worst case), the part of ``g`` itself excluded. The loss is that
+value less the best value at ``S``: expected guesses lost (per secret, the total
+divided by ``|S|``) and worst case lost.
+
+>>> from optimal_mm import Game
+>>> from optimal_mm.history import parse_history
+>>> game = Game.from_spec("p3c3")
+>>> advisor = Advisor(game, time_limit=None, strategy=None)
+>>> advisor.advise([]).value, advisor.advise([], "worst-case").value
+(73, 4)
+>>> grade = advisor.grade(parse_history(game, "111=0B0W"))[0]
+>>> grade.guess, grade.best_guess, round(grade.expected_lost, 4), grade.worst_lost
+('111', '112', 0.4815, 0)
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._search_arrays import INF, NO_CAP
+from .errors import InvalidOptionError, InvalidTreeError
+from .game import Game
+from .history import Turn, check_history, consistent_secrets
+from .search import _context, _part_guesses, check_feasible
+from .tree import Node, Strategy
+
+OBJECTIVES = ("expected", "worst-case")
+#: Seconds a position may be searched before the advice falls back to a heuristic.
+DEFAULT_TIME_LIMIT = 60.0
+#: Transposition-table entries of the search (the 8-million default of ``solve``
+#: allocates more than one position needs).
+TABLE_ENTRIES = 2_000_000
+#: The heuristic advising when the time runs out, per objective.
+FALLBACK_HEURISTICS = {"expected": "entropy", "worst-case": "knuth"}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The best next guess at a position and its value (see the module docstring).
+
+    ``source`` says where it came from: ``"tree"`` (a shipped optimal tree),
+    ``"search"`` (the exact search) or ``"heuristic"`` (the time ran out;
+    ``proven`` is then false and ``value`` the heuristic's, an upper bound).
+    """
+
+    remaining: int
+    guess: str
+    objective: str
+    value: int
+    proven: bool
+    source: str
+
+    def to_dict(self) -> dict:
+        """The JSON form: ``remaining``, ``guess``, ``objective``, ``value``, ``proven``."""
+        return {"remaining": self.remaining, "guess": self.guess, "objective": self.objective,
+                "value": self.value, "proven": self.proven}
+
+    @property
+    def average(self) -> float:
+        """Expected objective: the average number of guesses still to come."""
+        return self.value / self.remaining
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How much the guess of turn ``turn`` (1 for the first) cost against the best.
+
+    ``expected_value``/``best_expected`` are totals over the ``remaining`` secrets;
+    ``worst_value``/``best_worst`` worst cases, all counting from that guess on.
+    Values are ``None`` where the time limit ran out before they were proven.
+    """
+
+    turn: int
+    guess: str
+    remaining: int
+    best_guess: str | None
+    expected_value: int | None
+    best_expected: int | None
+    worst_value: int | None
+    best_worst: int | None
+
+    @property
+    def expected_lost(self) -> float | None:
+        """Expected guesses lost (per secret) by this guess against the best one."""
+        if self.expected_value is None or self.best_expected is None:
+            return None
+        return (self.expected_value - self.best_expected) / self.remaining
+
+    @property
+    def worst_lost(self) -> int | None:
+        """Guesses lost in the worst case by this guess against the best one."""
+        if self.worst_value is None or self.best_worst is None:
+            return None
+        return self.worst_value - self.best_worst
+
+    def __str__(self) -> str:
+        """One line: ``guess 2 5611 (312 left): lost +0.0673 expected, +1 worst case; best 2355``."""
+        head = f"guess {self.turn} {self.guess} ({self.remaining} left)"
+        if self.expected_lost is None and self.worst_lost is None:
+            return f"{head}: not graded, the time limit ran out"
+        exp = "?" if self.expected_lost is None else f"+{self.expected_lost:.4f}"
+        worst = "?" if self.worst_lost is None else f"+{self.worst_lost}"
+        best = "" if self.expected_lost == 0 or self.best_guess is None \
+            else f"; best {self.best_guess}"
+        unproven = "" if "?" not in (exp, worst) else " (?: the time limit ran out)"
+        return f"{head}: lost {exp} expected, {worst} worst case{best}{unproven}"
+
+    def to_dict(self) -> dict:
+        """The JSON form of the grade (losses ``null`` where not proven)."""
+        return {"turn": self.turn, "guess": self.guess, "remaining": self.remaining,
+                "best": self.best_guess, "expected_lost": self.expected_lost,
+                "worst_lost": self.worst_lost}
+
+
+class Advisor:
+    """Exact advice for one game and guess rule.
+
+    Parameters
+    ----------
+    game : Game
+    guesses : {"any", "consistent"}
+        Whether every guess must be a code still possible (hard mode).
+    time_limit : float or None
+        Seconds one position may be searched (``None``: no limit, in this process).
+    strategy : Strategy, "shipped" or None
+        An optimal expected-case tree whose positions are answered at once;
+        ``"shipped"`` (the default) takes the tree shipped for the game, if any.
+
+    Raises
+    ------
+    TooLargeError
+        For a game too big for exact search.
+    """
+
+    def __init__(self, game: Game, guesses: str = "any",
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, strategy="shipped"):
+        if guesses not in ("any", "consistent"):
+            raise InvalidOptionError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
+        if time_limit is not None and not time_limit > 0:
+            raise InvalidOptionError(f"the time limit must be positive, got {time_limit!r}")
+        check_feasible(game)
+        if strategy == "shipped":
+            from .player import load_shipped_strategy
+
+            strategy = load_shipped_strategy(game)
+        self.game = game
+        self.guesses = guesses
+        self.time_limit = time_limit
+        usable = (strategy is not None and strategy.optimal and strategy.objective == "expected"
+                  and strategy.max_guesses is None and strategy.guesses == guesses
+                  and strategy.game == game)
+        self.strategy: Strategy | None = strategy if usable else None
+
+    # ------------------------------------------------------------- advice
+    def advise(self, turns, objective: str = "expected") -> Advice:
+        """The best next guess after ``turns`` (:class:`~optimal_mm.history.Turn`).
+
+        Raises
+        ------
+        InconsistentAnswersError
+            When no secret fits the answers (naming the smallest conflicting set).
+        """
+        _check_objective(objective)
+        turns = list(turns)
+        secrets = check_history(self.game, turns)
+        played = self._played(turns)
+        if objective == "expected":
+            position = self.tree_position(turns)
+            if position is not None:
+                return Advice(len(secrets), position.guess, objective, position.total, True,
+                              "tree")
+        found = self._limited(_best, (self.game, self.guesses, objective, played, secrets))
+        if found is not None:
+            value, guess = found
+            return Advice(len(secrets), self.game.code_str(guess), objective, value, True,
+                          "search")
+        return self._heuristic(objective, secrets)
+
+    def guess_value(self, turns, guess: "str | int", objective: str = "expected") -> int | None:
+        """The exact value of playing ``guess`` after ``turns`` and then the best
+        play (``None`` if the time limit ran out)."""
+        _check_objective(objective)
+        turns = list(turns)
+        secrets = check_history(self.game, turns)
+        g = self.game.code_index(guess)
+        return self._limited(_played_value, (self.game, self.guesses, objective,
+                                             self._played(turns), secrets, g))
+
+    def grade(self, turns) -> list[Grade]:
+        """A :class:`Grade` for the guess of every turn, against the best guess
+        before it; both objectives. The answers must fit together."""
+        turns = list(turns)
+        check_history(self.game, turns)
+        return [self.grade_turn(turns[:i], turns[i].guess) for i in range(len(turns))]
+
+    def grade_turn(self, turns, guess: str) -> Grade:
+        """The :class:`Grade` of playing ``guess`` after ``turns``."""
+        turns = list(turns)
+        secrets = check_history(self.game, turns)
+        g = self.game.code_index(guess)
+        played = self._played(turns)
+        position = self.tree_position(turns)
+        tree = (position.total, position.guess) if position is not None else (None, None)
+        expected = self._limited(_expected_grade, (self.game, self.guesses, played, secrets, g,
+                                                   *tree))
+        worst = self._limited(_worst_grade, (self.game, self.guesses, played, secrets, g))
+        best_guess, best_exp, value_exp = expected or (tree[1], tree[0], None)
+        best_wc, value_wc = worst or (None, None)
+        return Grade(len(turns) + 1, self.game.code_str(g), len(secrets), best_guess,
+                     value_exp, best_exp, value_wc, best_wc)
+
+    def tree_position(self, turns) -> "TreePosition | None":
+        """Where the optimal tree answers the position after ``turns``, or None.
+
+        The tree answers every position that a symmetry of the game (a renaming of
+        the colours and a permutation of the positions) maps onto one of its nodes:
+        the guesses, renamed, are the tree's guesses down a path and the answers its
+        branches (answers do not change under a symmetry). The tree's guess there,
+        renamed back, is optimal for the position, with the same value. Tried for
+        every permutation of the positions, the identity first; the renaming of
+        colours is read off the guesses. Unknown or winning answers leave the tree.
+        """
+        if self.strategy is None:
+            return None
+        game = self.game
+        if any(t.answer is None or t.answer == game.win for t in turns):
+            return None
+        played = [game.parse_code(t.guess) for t in turns]
+        for order in itertools.permutations(range(game.pegs)):
+            found = _follow(game, self.strategy.root, turns, played, order)
+            if found is not None:
+                node, path, renaming = found
+                total, _ = subtree_cost(game, node, consistent_secrets(game, path))
+                return TreePosition(node, total, _rename_back(game, node.guess, order, renaming))
+        return None
+
+    # ------------------------------------------------------------ helpers
+    def _played(self, turns) -> tuple[int, ...]:
+        return tuple(self.game.code_index(t.guess) for t in turns)
+
+    def _limited(self, fn, args):
+        """``fn(*args)``, or None when it does not finish within the time limit."""
+        if self.time_limit is None:
+            return fn(*args)
+        return run_with_time_limit(fn, args, self.time_limit)
+
+    def _heuristic(self, objective: str, secrets: np.ndarray) -> Advice:
+        from .heuristics import make_chooser
+        from .tree import grow
+
+        name = FALLBACK_HEURISTICS[objective] if self.guesses == "any" else "first-consistent"
+        node = grow(self.game, make_chooser(self.game, name), secrets)
+        total, worst = subtree_cost(self.game, node, secrets)
+        return Advice(len(secrets), node.guess, objective,
+                      total if objective == "expected" else worst, False, "heuristic")
+
+
+@dataclass(frozen=True)
+class TreePosition:
+    """A position the optimal tree answers: its ``node``, the ``total`` of its
+    subtree, and the tree's ``guess`` renamed into the player's colours and places."""
+
+    node: Node
+    total: int
+    guess: str
+
+
+def _follow(game: Game, root: Node, turns, played, order):
+    """``(node, path, renaming)`` when the symmetry that takes position ``order[i]``
+    to ``i`` and renames colours (``renaming``, read off the guesses) maps the
+    guesses ``played`` onto a path of the tree from ``root``; else None."""
+    renaming, used = {}, set()
+    node, path = root, []
+    for turn, colours in zip(turns, played):
+        if node is None:
+            return None
+        theirs = game.parse_code(node.guess)
+        for i, place in enumerate(order):
+            c, d = colours[place], theirs[i]
+            if renaming.get(c, d) != d or (c not in renaming and d in used):
+                return None
+            renaming[c] = d
+            used.add(d)
+        path.append(Turn(node.guess, turn.answer))
+        node = node.next.get(game.answer_str(turn.answer))
+    return (node, path, renaming) if node is not None else None
+
+
+def _rename_back(game: Game, code: str, order, renaming) -> str:
+    """The code that the symmetry (``order``, ``renaming``) maps onto ``code``.
+
+    Colours of ``code`` that no played colour is renamed to are taken back to
+    themselves where that colour is free, else to the lowest free colour."""
+    back = {d: c for c, d in renaming.items()}
+    free = [c for c in range(game.colours) if c not in renaming]
+    colours = [0] * game.pegs
+    for i, d in enumerate(game.parse_code(code)):
+        if d not in back:
+            back[d] = d if d in free else free[0]
+            free.remove(back[d])
+        colours[order[i]] = back[d]
+    return "".join(game.alphabet[c] for c in colours)
+
+
+def _check_objective(objective: str) -> None:
+    if objective not in OBJECTIVES:
+        raise InvalidOptionError(f"objective must be one of {', '.join(OBJECTIVES)}, "
+                                 f"got {objective!r}")
+
+
+def subtree_cost(game: Game, node: Node, secrets) -> tuple[int, int]:
+    """``(total, worst)`` guesses the subtree at ``node`` takes over ``secrets``
+    (the secrets reaching it), counting its own guess as the first.
+
+    Raises :class:`InvalidTreeError` where a secret finds no branch.
+    """
+    total = worst = 0
+    stack = [(node, np.asarray(secrets, dtype=np.int64), 1)]
+    while stack:
+        node, part, depth = stack.pop()
+        answers = game.answers(game.code_index(node.guess), part)
+        for a in np.unique(answers):
+            a = int(a)
+            if a == game.win:
+                total += depth
+                worst = max(worst, depth)
+                continue
+            child = node.next.get(game.answer_str(a))
+            if child is None:
+                raise InvalidTreeError(f"no branch {game.answer_str(a)} after {node.guess}")
+            stack.append((child, part[answers == a], depth + 1))
+    return total, worst
+
+
+def run_with_time_limit(fn, args, seconds: float):
+    """``fn(*args)`` in a child process, or None if it has not finished after
+    ``seconds`` (the child is then stopped). The compiled search cannot be
+    interrupted from within, so a process is the unit that can be stopped.
+
+    Forked where the platform allows (the child inherits the answer tables);
+    elsewhere ``fn`` must be importable by name and the arguments picklable.
+    """
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    mp = multiprocessing.get_context(method)
+    receive, send = mp.Pipe(duplex=False)
+    child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if receive.poll(seconds):
+            ok, result = receive.recv()
+            if not ok:
+                raise result
+            return result
+        return None
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        receive.close()
+
+
+def _child(send, fn, args) -> None:
+    try:
+        result = (True, fn(*args))
+    except Exception as exc:  # sent back and raised in the parent
+        result = (False, exc)
+    send.send(result)
+    send.close()
+
+
+# The searches, module-level functions of plain arguments (run in a child process).
+def _ctx(game, guesses):
+    return _context(game, guesses == "consistent", TABLE_ENTRIES)
+
+
+def _best(game, guesses, objective, played, secrets):
+    """``(value, guess)``: the best guess at ``secrets`` after the guesses ``played``."""
+    if objective == "expected":
+        return _best_expected(game, guesses, played, secrets)
+    return _best_worst(game, guesses, played, secrets)
+
+
+def _best_expected(game, guesses, played, secrets):
+    n = len(secrets)
+    if n <= 2:  # the first secret, then the other
+        return 2 * n - 1, int(secrets[0])
+    ctx = _ctx(game, guesses)
+    top = _part_guesses(game, played, secrets, ctx.consistent, True)
+    value, guess = ctx.exp(secrets, INF, NO_CAP, top)
+    return int(value), int(guess)
+
+
+def _best_worst(game, guesses, played, secrets):
+    n = len(secrets)
+    if n == 1:
+        return 1, int(secrets[0])
+    ctx = _ctx(game, guesses)
+    top = _part_guesses(game, played, secrets, ctx.consistent, True)
+    d = next(d for d in range(1, NO_CAP + 1) if ctx.lb[d, n] < INF)
+    while not ctx.wc(secrets, d, top):
+        d += 1
+    return d, ctx.wc_guess(secrets, d)
+
+
+def _played_value(game, guesses, objective, played, secrets, guess):
+    """The value of playing ``guess`` at ``secrets``, then the best play."""
+    ctx = _ctx(game, guesses)
+    parts = [part for _, part in ctx.split(guess, secrets)]
+    after = (*played, guess)
+    if objective == "expected":
+        return len(secrets) + sum(_best_expected(game, guesses, after, p)[0] for p in parts)
+    return 1 + max((_best_worst(game, guesses, after, p)[0] for p in parts), default=0)
+
+
+def _expected_grade(game, guesses, played, secrets, guess, tree_total, tree_guess):
+    """``(best guess as text, best total, total of guess)`` at ``secrets``; the best
+    from the optimal tree where it reaches the position (``tree_total``, ``tree_guess``)."""
+    if tree_total is None:
+        best_total, best_guess = _best_expected(game, guesses, played, secrets)
+    else:
+        best_total, best_guess = tree_total, game.code_index(tree_guess)
+    if guess == best_guess:
+        return game.code_str(best_guess), best_total, best_total
+    return (game.code_str(best_guess), best_total,
+            _played_value(game, guesses, "expected", played, secrets, guess))
+
+
+def _worst_grade(game, guesses, played, secrets, guess):
+    """``(best worst case, worst case of guess)`` at ``secrets``."""
+    return (_best_worst(game, guesses, played, secrets)[0],
+            _played_value(game, guesses, "worst-case", played, secrets, guess))

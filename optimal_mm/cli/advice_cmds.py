@@ -1,0 +1,88 @@
+"""Sub-command ``hint``: the exact best next guess from any position, and grades.
+
+``optimal-mm hint mastermind --history "1123=1B1W 3456=0B2W"`` prints how many
+secrets remain, the best next guess and its value, proven by the exact search on
+that position (at once where the shipped optimal tree reaches it); ``--grade``
+also prints, for each guess of the history, the guesses it lost against the best
+one (:mod:`optimal_mm.advice`). An answer ``?`` is unknown; answers no secret fits
+together are named (the smallest conflicting set) and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..advice import DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor
+from ..game import Game
+from ..history import parse_history, turn_text
+
+
+def register(sub) -> None:
+    """Add ``hint`` to the parser."""
+    p = sub.add_parser(
+        "hint", help="the exact best next guess from any position",
+        description="From the position after any guesses (yours, not only the tree's), "
+                    "print the secrets left, the optimal next guess and its exact value, "
+                    "proven by the search on that position (instantly where the shipped "
+                    "optimal tree reaches it). When the time limit runs out first, a "
+                    "heuristic's guess is given and marked unproven.",
+        epilog="Exit status: 0 with an answer (proven or not), 2 for bad input or answers "
+               "that contradict each other.")
+    p.add_argument("game", metavar="GAME", help="preset or spec (mastermind, bulls-and-cows, p4c7)")
+    p.add_argument("--history", default="", metavar="TURNS",
+                   help="the guesses so far with their answers, e.g. '1123=1B1W 3456=0B2W'; "
+                        "'?' for an unknown answer (default: none, the first guess)")
+    p.add_argument("--objective", choices=OBJECTIVES, default="expected",
+                   help="expected: least total (average) number of guesses; worst-case: "
+                        "fewest guesses that always suffice (default expected)")
+    p.add_argument("--guesses", choices=("any", "consistent"), default="any",
+                   help="consistent: every guess must be a code still possible (hard mode)")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"seconds the search may take per position (default "
+                        f"{DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--grade", action="store_true",
+                   help="also grade every guess of the history: expected guesses (per "
+                        "secret) and worst-case guesses lost against the best guess there")
+    p.add_argument("--json", action="store_true",
+                   help='print JSON: {"remaining", "guess", "objective", "value", "proven"}; '
+                        'with --grade, {"grades": [...], "hint": {...}}')
+    p.set_defaults(func=cmd_hint)
+
+
+def describe_advice(advice: Advice, time_limit: float | None) -> str:
+    """The advice in words, saying what proves the value (or that nothing does)."""
+    if advice.objective == "expected":
+        value = (f"{advice.value} guesses in total over the {advice.remaining} secrets, "
+                 f"{advice.average:.4f} on average, this one included")
+    else:
+        value = f"at most {advice.value} guesses, this one included"
+    if advice.source == "heuristic":
+        name = FALLBACK_HEURISTICS[advice.objective]
+        return (f"best guess found: {advice.guess} (NOT proven: the time limit of "
+                f"{time_limit:g} s ran out, so this is the {name} heuristic's guess; its own "
+                f"play takes {value})")
+    proof = "the shipped optimal tree" if advice.source == "tree" else "exact search"
+    return f"best guess: {advice.guess}, {value} (proven by {proof})"
+
+
+def cmd_hint(args) -> int:
+    game = Game.from_spec(args.game)
+    turns = parse_history(game, args.history)
+    advisor = Advisor(game, args.guesses, args.time_limit)
+    grades = advisor.grade(turns) if args.grade else []
+    advice = advisor.advise(turns, args.objective)
+    if args.json:
+        doc = advice.to_dict()
+        if args.grade:
+            doc = {"grades": [g.to_dict() for g in grades], "hint": doc}
+        print(json.dumps(doc))
+        return 0
+    if turns:
+        print(f"{advice.remaining} of {game.n_codes} secrets remain after "
+              + " ".join(turn_text(game, t) for t in turns))
+    else:
+        print(f"{game.name}: {game.n_codes} secrets")
+    for grade in grades:
+        print(grade)
+    print(describe_advice(advice, args.time_limit))
+    return 0

@@ -1,0 +1,323 @@
+"""Exact advice from any position (optimal_mm.advice) and the ``hint`` command."""
+
+import io
+import json
+import random
+import sys
+import time
+from functools import lru_cache
+
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.advice import Advisor, run_with_time_limit, subtree_cost
+from optimal_mm.cli import main
+from optimal_mm.errors import InconsistentAnswersError, InvalidOptionError
+from optimal_mm.heuristics import build_strategy
+from optimal_mm.history import Turn, consistent_secrets, parse_history
+from optimal_mm.player import load_shipped_strategy
+
+BIG = 1 << 40
+
+
+def brute_force(game, consistent):
+    """Plain minimax / least-total over every guess, memoised on the secret set: an
+    independent check of the search (no bounds, no symmetry, no table)."""
+    win = game.win
+    every = range(game.n_codes)
+
+    def parts(g, secrets):
+        out = {}
+        for s in secrets:
+            out.setdefault(game.score(g, s), []).append(s)
+        return [tuple(p) for a, p in out.items() if a != win]
+
+    @lru_cache(maxsize=None)
+    def value(secrets, objective):
+        if len(secrets) == 1:
+            return 1
+        return min(guess_value(g, secrets, objective)
+                   for g in (secrets if consistent else every))
+
+    def guess_value(g, secrets, objective):
+        split = parts(g, secrets)
+        if len(split) == 1 and len(split[0]) == len(secrets):
+            return BIG  # learns nothing
+        if objective == "expected":
+            return len(secrets) + sum(value(p, objective) for p in split)
+        return 1 + max((value(p, objective) for p in split), default=0)
+
+    return value, guess_value
+
+
+def random_history(game, rng, turns):
+    secret = rng.randrange(game.n_codes)
+    history = []
+    for _ in range(turns):
+        g = game.code_str(rng.randrange(game.n_codes))
+        answer = game.score(g, secret)
+        if answer == game.win:
+            break
+        history.append(Turn(g, answer if rng.random() > 0.2 else None))
+    return history
+
+
+@pytest.mark.parametrize("spec,guesses", [("p2c3", "any"), ("p3c2", "any"),
+                                          ("p2c4", "any"), ("p2c4", "consistent"),
+                                          ("p3c3n", "any")])
+def test_advice_matches_brute_force_off_the_tree(spec, guesses):
+    game = Game.from_spec(spec)
+    value, guess_value = brute_force(game, guesses == "consistent")
+    advisor = Advisor(game, guesses, time_limit=None, strategy=None)
+    rng = random.Random(spec + guesses)
+    for _ in range(12):
+        turns = random_history(game, rng, rng.randrange(3))
+        secrets = tuple(int(s) for s in consistent_secrets(game, turns))
+        for objective in ("expected", "worst-case"):
+            advice = advisor.advise(turns, objective)
+            assert advice.proven and advice.source == "search"
+            assert advice.remaining == len(secrets)
+            assert advice.value == value(secrets, objective), (turns, objective)
+            g = game.code_index(advice.guess)
+            if guesses == "consistent":
+                assert g in secrets
+            if len(secrets) > 1:  # the advised guess attains the value
+                assert guess_value(g, secrets, objective) == advice.value
+            other = rng.randrange(game.n_codes)
+            expect = guess_value(other, secrets, objective)
+            if expect < BIG:
+                assert advisor.guess_value(turns, other, objective) == expect
+
+
+def test_root_of_mastermind(mastermind):
+    # Koyama and Lai 1993: 5625 in total; Knuth 1977: 5 guesses always suffice.
+    by_tree = Advisor(mastermind, time_limit=None)
+    by_search = Advisor(mastermind, time_limit=None, strategy=None)
+    tree = by_tree.advise([])
+    assert (tree.value, tree.proven, tree.source) == (5625, True, "tree")
+    searched = by_search.advise([])
+    assert (searched.value, searched.source) == (5625, "search")
+    worst = by_tree.advise([], "worst-case")
+    assert (worst.value, worst.proven, worst.source) == (5, True, "search")
+    # Consistent guesses only: 5660 (published claim, REFERENCE.md) and 6 in the worst case.
+    hard = Advisor(mastermind, "consistent", time_limit=None)
+    assert hard.advise([]).value == 5660
+    assert hard.advise([], "worst-case").value == 6
+
+
+def test_search_agrees_with_the_shipped_tree_below_its_first_guess(mastermind):
+    """Every position two levels down the optimal tree: the search's value equals the
+    subtree's total (the tree is optimal there), and so does the tree's guess."""
+    strategy = load_shipped_strategy(mastermind)
+    search = Advisor(mastermind, time_limit=None, strategy=None)
+    root = strategy.root
+    checked = 0
+    for key in sorted(root.next):
+        turns = [Turn(root.guess, mastermind.parse_answer(key))]
+        secrets = consistent_secrets(mastermind, turns)
+        node = root.next[key]
+        total, _ = subtree_cost(mastermind, node, secrets)
+        advice = search.advise(turns)
+        assert advice.value == total, key
+        assert search.guess_value(turns, node.guess) == total
+        checked += 1
+    answers = {mastermind.score(root.guess, s) for s in range(mastermind.n_codes)}
+    assert checked == len(root.next) == len(answers) - 1  # every branch but the win
+    after = parse_history(mastermind, "1123=1B1W")
+    assert Advisor(mastermind).advise(after).to_dict() == search.advise(after).to_dict()
+
+
+def test_grades(mastermind):
+    advisor = Advisor(mastermind, time_limit=None)
+    turns = parse_history(mastermind, "1123=1B1W 1415=0B0W 2345=?")
+    grades = advisor.grade(turns)
+    assert [g.turn for g in grades] == [1, 2, 3]
+    # The tree's guesses lose nothing in the expected case.
+    assert grades[0].expected_lost == 0 and grades[1].expected_lost == 0
+    assert grades[0].worst_lost == 0  # 1123 also keeps the worst case at 5
+    third = grades[2]
+    best = advisor.advise(turns[:2])
+    assert third.best_expected == best.value and third.remaining == best.remaining
+    # The value of a guess is |S| plus the best values of its parts.
+    parts = [a for a in mastermind.possible_answers if a != mastermind.win]
+    total = third.remaining
+    for a in parts:
+        after = turns[:2] + [Turn("2345", a)]
+        if len(consistent_secrets(mastermind, after)):
+            total += advisor.advise(after).value
+    assert third.expected_value == total
+    assert third.expected_lost == pytest.approx((total - best.value) / best.remaining)
+    assert third.expected_lost > 0
+    assert third.worst_lost >= 0
+    assert "lost +" in str(third)
+
+
+def test_time_limit_falls_back_to_a_heuristic(mastermind):
+    advisor = Advisor(mastermind, time_limit=0.01, strategy=None)
+    advice = advisor.advise([])
+    assert (advice.proven, advice.source) == (False, "heuristic")
+    assert advice.value == build_strategy(mastermind, "entropy").validate().total
+    assert advice.guess == build_strategy(mastermind, "entropy").root.guess
+    # With the shipped tree the root is answered at once, whatever the limit.
+    assert Advisor(mastermind, time_limit=0.01).advise([]).proven
+
+
+def test_grade_keeps_what_was_proven_in_time(bulls):
+    # Bulls and Cows: the expected case at the root (Tanaka's total 26274, REFERENCE.md)
+    # comes from the shipped tree at once; the worst case (7, a search of many
+    # seconds) cannot be proven in 0.5 s.
+    grade = Advisor(bulls, time_limit=0.5).grade_turn([], "0123")
+    assert grade.expected_lost == 0 and grade.best_expected == 26274
+    assert grade.worst_lost is None
+    assert str(grade) == ("guess 1 0123 (5040 left): lost +0.0000 expected, ? worst case "
+                          "(?: the time limit ran out)")
+
+
+def test_run_with_time_limit():
+    assert run_with_time_limit(pow, (2, 10), 30) == 1024
+    start = time.perf_counter()
+    assert run_with_time_limit(time.sleep, (30,), 0.2) is None
+    assert time.perf_counter() - start < 20  # the child was stopped, not awaited
+    with pytest.raises(ZeroDivisionError):
+        run_with_time_limit(divmod, (1, 0), 30)
+
+
+def test_bad_requests(mastermind):
+    with pytest.raises(InvalidOptionError, match="'best'"):
+        Advisor(mastermind, time_limit=None).advise([], "best")
+    with pytest.raises(InvalidOptionError, match="'some'"):
+        Advisor(mastermind, "some")
+    with pytest.raises(InvalidOptionError, match="-1"):
+        Advisor(mastermind, time_limit=-1)
+    with pytest.raises(InconsistentAnswersError, match="#1 1123=1B1W and #2 1123=0B0W"):
+        Advisor(mastermind).advise(parse_history(mastermind, "1123=1B1W 1123=0B0W"))
+
+
+# -------------------------------------------------------------------- CLI
+def run(monkeypatch, capsys, argv):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_hint_json(monkeypatch, capsys, mastermind):
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--json"])
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    assert set(doc) == {"remaining", "guess", "objective", "value", "proven"}
+    assert doc == {"remaining": 1296, "guess": "1123", "objective": "expected",
+                   "value": 5625, "proven": True}
+    code, out, _ = run(monkeypatch, capsys, ["hint", "mastermind", "--objective", "worst-case",
+                                             "--history", "1234=0B2W", "--json"])
+    doc = json.loads(out)
+    assert doc["objective"] == "worst-case" and doc["proven"] and doc["remaining"] == 312
+    search = Advisor(mastermind, time_limit=None, strategy=None)
+    assert doc["value"] == search.advise(parse_history(mastermind, "1234=0B2W"),
+                                         "worst-case").value
+
+
+def test_hint_text_and_grade(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--history",
+                                               "1234=0B2W 5611=1B0W", "--grade"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("36 of 1296 secrets remain after 1234=0B2W 5611=1B0W")
+    assert lines[1].startswith("guess 1 1234 (1296 left): lost +")
+    assert lines[1].endswith("best 1123")
+    assert lines[2].startswith("guess 2 5611 (312 left)")
+    assert lines[3].startswith("best guess: ") and "proven by exact search" in lines[3]
+    code, out, _ = run(monkeypatch, capsys, ["hint", "mastermind", "--history", "1123=1B1W",
+                                             "--grade", "--json"])
+    doc = json.loads(out)
+    assert doc["grades"][0]["expected_lost"] == 0 and doc["hint"]["guess"] == "1415"
+
+
+def test_hint_unproven_is_said(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["hint", "p4c5", "--history", "1234=?",
+                                             "--time-limit", "0.01"])
+    # p4c5 has no shipped tree; with 0.01 s the search cannot finish in the child.
+    assert code == 0
+    assert "NOT proven" in out and "time limit of 0.01 s ran out" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["hint", "mastermind", "--history", "1123=1B1W 1123=2B0W"], "#1 1123=1B1W and #2"),
+    (["hint", "mastermind", "--history", "1123"], "'1123'"),
+    (["hint", "mastermind", "--history", "1129=1B"], "1129"),
+    (["hint", "mastermind", "--time-limit", "0"], "0"),
+    (["hint", "p5c8"], "p5c8"),
+])
+def test_hint_errors_one_line(monkeypatch, capsys, argv, needle):
+    code, out, err = run(monkeypatch, capsys, argv)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_search_agrees_with_the_bulls_and_cows_tree(bulls):
+    """Positions two guesses down the shipped Bulls and Cows tree (Tanaka's 26274):
+    the search on the secrets left finds the subtree's total."""
+    strategy = load_shipped_strategy(bulls)
+    search = Advisor(bulls, time_limit=None, strategy=None)
+    root = strategy.root
+    checked = 0
+    for key1, node1 in sorted(root.next.items()):
+        for key2, node2 in sorted(node1.next.items()):
+            turns = [Turn(root.guess, bulls.parse_answer(key1)),
+                     Turn(node1.guess, bulls.parse_answer(key2))]
+            secrets = consistent_secrets(bulls, turns)
+            if not 10 <= len(secrets) <= 40 or checked == 6:
+                continue
+            total, _ = subtree_cost(bulls, node2, secrets)
+            assert search.advise(turns).value == total, turns
+            checked += 1
+    assert checked == 6
+
+
+@pytest.mark.parametrize("module", ["optimal_mm.advice", "optimal_mm.history",
+                                    "optimal_mm.player"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
+
+
+@pytest.mark.parametrize("spec", ["mastermind", "bulls-and-cows"])
+def test_tree_answers_positions_equal_up_to_symmetry(spec):
+    """Guesses of the player's own that a renaming of colours and places maps onto a
+    path of the tree: the tree answers at once, and the exact search confirms both
+    the value and that the renamed guess attains it."""
+    game = Game.from_spec(spec)
+    strategy = load_shipped_strategy(game)
+    tree = Advisor(game, time_limit=None)
+    search = Advisor(game, time_limit=None, strategy=None)
+    rng = random.Random(spec)
+    checked = 0
+    while checked < 4:
+        # A random path of two guesses down the tree, to a node of 5 to 60 secrets.
+        node, path = strategy.root, []
+        for _ in range(2):
+            key = rng.choice(sorted(node.next))
+            path.append(Turn(node.guess, game.parse_answer(key)))
+            node = node.next[key]
+        secrets = consistent_secrets(game, path)
+        if not 5 <= len(secrets) <= 60:
+            continue
+        # The player's guesses: the path under a random renaming of colours and places.
+        places = rng.sample(range(game.pegs), game.pegs)
+        colours = rng.sample(range(game.colours), game.colours)
+
+        def rename(code):
+            c = game.parse_code(code)
+            return "".join(game.alphabet[colours[c[places[i]]]] for i in range(game.pegs))
+        turns = [Turn(rename(t.guess), t.answer) for t in path]
+        advice = tree.advise(turns)
+        assert advice.source == "tree" and advice.remaining == len(secrets)
+        assert advice.value == subtree_cost(game, node, secrets)[0]
+        # Colours no guess played are interchangeable: the guess may differ from the
+        # renamed tree guess in those, so it is checked by the search.
+        assert search.advise(turns).value == advice.value
+        assert search.guess_value(turns, advice.guess) == advice.value
+        checked += 1
