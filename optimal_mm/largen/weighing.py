@@ -205,7 +205,7 @@ def cover(n_coins: int, total_known: bool = False) -> tuple[Block, ...]:
     left off the scale and found from the total.
 
     >>> [b.width for b in cover(10)], sum(b.n_weighings for b in cover(10))
-    ([9, 1], 8)
+    ([1, 9], 8)
     """
     todo = n_coins - 1 if total_known and n_coins > 0 else n_coins
     catalogue = _catalogue(todo)
