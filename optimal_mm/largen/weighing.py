@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -132,6 +132,16 @@ class DetectingMatrix:
             raise InconsistentAnswersError(f"weighings {sums.tolist()} have no 0/1 solution")
         return found.copy()
 
+    @cached_property
+    def first_columns(self) -> np.ndarray:
+        """Each row's first column with a 1, sorted: a block using the first ``w``
+        columns asks ``searchsorted(first_columns, w)`` rows."""
+        return np.sort(np.argmax(self.matrix != 0, axis=1))
+
+    def rows_asked(self, width: int) -> int:
+        """Rows not empty on the first ``width`` columns."""
+        return int(np.searchsorted(self.first_columns, width))
+
     def is_detecting(self) -> bool:
         """Check by brute force (``2^n`` vectors) that all sums differ."""
         n = self.n_coins
@@ -214,7 +224,7 @@ def cover(n_coins: int, total_known: bool = False) -> tuple[Block, ...]:
     for k in range(1, todo + 1):
         for det in catalogue:
             width = min(k, det.n_coins)
-            cost = len(_asked_rows(det, width)) + best[k - width]
+            cost = det.rows_asked(width) + best[k - width]
             if best[k] is None or cost < best[k]:
                 best[k], choice[k] = cost, (det, width)
     blocks, start, k = [], 0, todo

@@ -1,0 +1,88 @@
+"""Static (non-adaptive) play: ``optimal-mm solve GAME --objective static``."""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from optimal_mm.cli import main
+from optimal_mm.errors import InvalidTreeError, TooLargeError
+from optimal_mm.game import Game
+from optimal_mm.static import StaticSolution, counting_bound, solve_static
+
+# OEIS A303735, the metric dimension of the hypercube Q_n, n = 1..13:
+# the static value of two-colour black-peg Mastermind with n pegs.
+A303735 = [1, 2, 3, 4, 4, 5, 6, 6, 7, 7, 8, 8, 8]
+
+
+def _resolves(game, questions) -> bool:
+    table = game.answer_table()
+    rows = table[list(questions)].T
+    return len({tuple(r) for r in rows}) == game.n_codes
+
+
+@pytest.mark.parametrize("pegs", range(1, 7))
+def test_two_colour_black_peg_values_are_the_hypercube_metric_dimension(pegs):
+    solution = solve_static(Game.from_spec(f"p{pegs}c2b"))
+    assert solution.size == A303735[pegs - 1]
+    assert solution.validate() == 2**pegs and solution.optimal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pegs", [7, 8])
+def test_two_colour_black_peg_values_slow(pegs):
+    solution = solve_static(Game.from_spec(f"p{pegs}c2b"))
+    assert solution.size == A303735[pegs - 1]
+
+
+@pytest.mark.parametrize("spec", ["p2c3b", "p3c2b", "p2c4", "p2c3"])
+def test_minimality_against_brute_force_over_all_subsets(spec):
+    game = Game.from_spec(spec)
+    size = solve_static(game).size
+    codes = range(game.n_codes)
+    assert any(_resolves(game, s) for s in itertools.combinations(codes, size))
+    assert not any(_resolves(game, s) for s in itertools.combinations(codes, size - 1))
+
+
+@pytest.mark.parametrize("spec", ["p3c3b", "p5c2b", "p2c4b", "p3c4"])
+def test_symmetry_reduction_keeps_the_value_and_visits_fewer_nodes(spec):
+    game = Game.from_spec(spec)
+    with_symmetry = solve_static(game)
+    without = solve_static(game, symmetric=False)
+    assert with_symmetry.size == without.size
+    assert with_symmetry.nodes <= without.nodes
+    assert _resolves(game, with_symmetry.questions)
+
+
+def test_counting_bound_and_size_limit():
+    assert counting_bound(Game.from_spec("p6c2b")) == 3          # 7**3 >= 64 > 7**2
+    with pytest.raises(TooLargeError, match="p4c8"):
+        solve_static(Game.from_spec("p4c8"))
+
+
+def test_validate_rejects_too_few_questions():
+    game = Game.from_spec("p4c2b")
+    good = solve_static(game)
+    with pytest.raises(InvalidTreeError, match="ambiguous"):
+        StaticSolution(game, good.questions[:-1]).validate()
+
+
+def test_cli_writes_questions_and_lookup(tmp_path, capsys):
+    out = tmp_path / "static.json"
+    assert main(["solve", "p5c2b", "--objective", "static", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "static: 4 questions, optimal (proven)" in printed
+    data = json.loads(out.read_text())
+    game = Game.from_spec("p5c2b")
+    assert data["size"] == len(data["questions"]) == 4
+    assert data["command"] == "optimal-mm solve p5c2b --objective static"
+    assert len(data["lookup"]) == game.n_codes
+    for answers, secret in data["lookup"].items():
+        got = [game.answer_str(game.score(q, secret)) for q in data["questions"]]
+        assert " ".join(got) == answers
+
+
+def test_cli_refuses_large_games_in_one_line(capsys):
+    assert main(["solve", "p4c8", "--objective", "static", "-o", "-"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
