@@ -160,7 +160,7 @@ def markdown(doc: dict) -> str:
     lines += [
         "",
         "coin-weighing asks the all-colour-1 question, then the rows of explicit detecting",
-        "matrices (Cantor-Mills doubling; `optimal_mm.largen.weighing`), so it is the same",
+        "matrices (a recursive doubling; `optimal_mm.largen.weighing`), so it is the same",
         "for every secret but for the adaptive finish; the ratio columns divide the",
         "questions until the secret is known by the theory's figure. blocks spends about",
         "2n on the zero colours and the colour counts of the whole block, then about",

@@ -1,8 +1,12 @@
 """The large-n strategies of seed 004: detecting matrices, coin weighing, blocks."""
 
+import doctest
+import importlib.util
 import io
 import itertools
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,8 +16,9 @@ from optimal_mm.errors import InconsistentAnswersError, InvalidGameError, Unknow
 from optimal_mm.game import Game
 from optimal_mm.largen import (STRATEGIES, BlackPegOracle, Blocks, CoinWeighing, play,
                                strategy_for)
+from optimal_mm import largen
 from optimal_mm.largen import blocks as blocks_mod
-from optimal_mm.largen import coin_weighing
+from optimal_mm.largen import coin_weighing, oracle, weighing
 from optimal_mm.largen.weighing import (SEED_WEIGHINGS, DetectingMatrix, cover,
                                         lindstrom_family, seed_family, weighings_needed)
 
@@ -192,3 +197,39 @@ def test_cli_interactive_quit_and_end_of_input(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("3\n"))
     assert main(["play", "p6c6b", "--heuristic", "blocks"]) == 1
     assert "end of input" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ doctests, results, benchmark
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("module", [largen, weighing, oracle, coin_weighing, blocks_mod])
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed
+
+
+def test_shipped_largen_results_hold():
+    path = ROOT / "results" / "largen.json"
+    if not path.exists():
+        pytest.skip("results/largen.json not generated")
+    doc = json.loads(path.read_text())
+    assert doc["command"].startswith("python scripts/bench_largen.py")
+    for row in doc["rows"]:
+        n = row["n"]
+        assert row["coin-weighing"]["max"] <= coin_weighing.guess_bound(n)
+        assert row["blocks"]["max"] <= blocks_mod.guess_bound(n, n)
+        assert row["2n/log2n"] == round(2 * n / math.log2(n), 1)
+
+
+def test_benchmark_script_writes_table_and_json(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_largen",
+                                                  ROOT / "scripts" / "bench_largen.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--results", str(tmp_path), "--sizes", "8", "32", "--secrets", "2",
+                       "--consistent-max-pegs", "0"]) == 0
+    doc = json.loads((tmp_path / "largen.json").read_text())
+    assert [r["n"] for r in doc["rows"]] == [8, 32]
+    table = (tmp_path / "largen.md").read_text()
+    assert "| 32 | 12.8 | 74.3 |" in table

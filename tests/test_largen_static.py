@@ -86,3 +86,28 @@ def test_cli_writes_questions_and_lookup(tmp_path, capsys):
 def test_cli_refuses_large_games_in_one_line(capsys):
     assert main(["solve", "p4c8", "--objective", "static", "-o", "-"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_doctests():
+    import doctest
+
+    from optimal_mm import static
+    result = doctest.testmod(static)
+    assert result.attempted and not result.failed
+
+
+def test_shipped_static_values_hold():
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "results" / "largen.json"
+    if not path.exists():
+        pytest.skip("results/largen.json not generated")
+    rows = json.loads(path.read_text()).get("static", [])
+    assert rows
+    for row in rows:
+        game = Game.from_spec(row["game"])
+        questions = [game.code_index(q) for q in row["questions"]]
+        assert len(questions) == row["static"] and _resolves(game, questions)
+        if "A303735" in row:
+            assert row["static"] == row["A303735"] == A303735[game.pegs - 1]
+        if game.n_codes <= 64 and row["nodes"] < 1000:
+            assert solve_static(game).size == row["static"]

@@ -13,8 +13,10 @@ figure. Explicit detecting matrices of that order were built by
 * D. G. Cantor and W. H. Mills, "Determination of a subset from certain
   combinatorial properties", Canad. J. Math. 18 (1966) 42-48.
 
-This module uses their recursive doubling. From a detecting ``m x n`` matrix
-``D`` (unknown weights ``x``, ``y`` in ``{0,1}^n`` and ``z`` in ``{0,1}^m``)::
+This module builds its matrices by a recursive doubling of the kind these
+constructions use (a simpler one, with a short proof). From a detecting
+``m x n`` matrix ``D`` (unknown weights ``x``, ``y`` in ``{0,1}^n`` and ``z`` in
+``{0,1}^m``)::
 
         [ D   D     I ]      D x + D y + z
     D' = [ D   J - D  0 ]      D x + |y| - D y
@@ -84,7 +86,7 @@ class DetectingMatrix:
         return self.matrix.shape[1]
 
     def doubled(self) -> "DetectingMatrix":
-        """The ``(2m + 1) x (2n + m)`` matrix of the Cantor-Mills doubling."""
+        """The ``(2m + 1) x (2n + m)`` doubling of this matrix (see the module docstring)."""
         d = self.matrix
         m, n = d.shape
         top = np.hstack([d, d, np.eye(m, dtype=np.int8)])
