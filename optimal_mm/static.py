@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -42,7 +41,7 @@ from .errors import InvalidTreeError, TooLargeError
 from .game import Game
 from .tree import atomic_write_text
 
-#: Games with more codes than this are refused (the pair bit sets grow as N**3 / 8 bytes).
+#: Games with more codes than this are refused (the pair bit sets take N**3 / 16 bytes).
 MAX_STATIC_CODES = 1024
 FORMAT = "optimal_mm.static/1"
 
@@ -129,76 +128,67 @@ def solve_static(game: Game, symmetric: bool = True) -> StaticSolution:
         k += 1
 
 
-@lru_cache(maxsize=None)
-def _pair_indices(size: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.triu_indices(size, 1)
-
-
 class _Search:
+    """Depth-first search over question sets; a state is the set of secret pairs
+    its questions do not yet tell apart (``alive``, as indices into ``first`` and
+    ``second``), each pair with the bit set of the questions that separate it."""
+
     def __init__(self, game: Game, symmetric: bool):
         self.game, self.symmetric = game, symmetric
         self.n = game.n_codes
-        self.table = game.answer_table().astype(np.int64)
-        self.base = int(self.table.max()) + 1
+        self.table = game.answer_table()
         self.n_answers = len(game.possible_answers)
-        self.words = (self.n + 63) // 64
         self.nodes = 0
-        bit = np.zeros((self.n, self.words), dtype=np.uint64)
-        bit[np.arange(self.n), np.arange(self.n) // 64] = np.uint64(1) << (
-            np.arange(self.n) % 64).astype(np.uint64)
-        self.bit = bit
-        # separates[i, j]: bit set of the questions answering secrets i and j differently
-        sep = np.zeros((self.n, self.n, self.words), dtype=np.uint64)
-        for q in range(self.n):
-            row = self.table[q]
-            sep[row[:, None] != row[None, :]] |= bit[q]
-        self.separates = sep
+        self.first, self.second = np.triu_indices(self.n, 1)
+        self.separates = self._separating_bits()
+        self.words = self.separates.shape[1]
+
+    def _separating_bits(self, chunk: int = 1 << 16) -> np.ndarray:
+        """``separates[p]``: bit ``q`` set when question ``q`` answers the two secrets
+        of pair ``p`` differently (packed in uint64 words)."""
+        words = (self.n + 63) // 64
+        out = np.zeros((len(self.first), words), dtype=np.uint64)
+        for lo in range(0, len(self.first), chunk):
+            i, j = self.first[lo:lo + chunk], self.second[lo:lo + chunk]
+            differ = self.table[:, i] != self.table[:, j]            # (questions, pairs)
+            packed = np.packbits(differ, axis=0, bitorder="little")
+            padded = np.zeros((words * 8, packed.shape[1]), dtype=np.uint8)
+            padded[:len(packed)] = packed
+            out[lo:lo + chunk] = np.ascontiguousarray(padded.T).view(np.uint64)
+        return out
+
+    def _bits(self, mask: np.ndarray) -> np.ndarray:
+        packed = np.packbits(mask, bitorder="little")
+        padded = np.zeros(self.words * 8, dtype=np.uint8)
+        padded[:len(packed)] = packed
+        return padded.view(np.uint64)
 
     def run(self, k: int) -> list[int] | None:
-        classes = np.zeros(self.n, dtype=np.int64)
-        allowed = np.ones(self.n, dtype=bool)
-        return self._dfs([], classes, allowed, k, self.symmetric)
+        alive = np.arange(len(self.first), dtype=np.int64)
+        return self._dfs([], alive, np.ones(self.n, dtype=bool), k, self.symmetric)
 
-    def _mask_bits(self, mask: np.ndarray) -> np.ndarray:
-        return np.bitwise_or.reduce(self.bit[mask], axis=0) if mask.any() else \
-            np.zeros(self.words, dtype=np.uint64)
+    def _largest_class(self, alive: np.ndarray) -> int:
+        """Secrets in the largest class: a class of m secrets has m (m - 1) / 2 pairs alive."""
+        counts = np.bincount(self.first[alive], minlength=self.n)
+        return int(counts.max()) + 1
 
-    def _pairs(self, classes: np.ndarray):
-        order = np.argsort(classes, kind="stable")
-        keys = classes[order]
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        ends = np.r_[starts[1:], len(keys)]
-        firsts, seconds = [], []
-        for a, b in zip(starts, ends):
-            if b - a > 1:
-                members = order[a:b]
-                i, j = _pair_indices(b - a)
-                firsts.append(members[i])
-                seconds.append(members[j])
-        if not firsts:
-            return None
-        return np.concatenate(firsts), np.concatenate(seconds)
-
-    def _dfs(self, chosen, classes, allowed, left, symmetric):
+    def _dfs(self, chosen, alive, allowed, left, symmetric):
         self.nodes += 1
-        sizes = np.bincount(classes)
-        if sizes.max() <= 1:
+        if not len(alive):
             return list(chosen)
-        if left == 0 or sizes.max() > self.n_answers**left:
+        if left == 0 or self._largest_class(alive) > self.n_answers**left:
             return None
-        pairs = self._pairs(classes)
-        need = np.bitwise_and.reduce(self.separates[pairs[0], pairs[1]], axis=0) \
-            if left == 1 else None
-        allowed_bits = self._mask_bits(allowed)
+        seps = self.separates[alive]
+        allowed_bits = self._bits(allowed)
         if left == 1:
-            hit = need & allowed_bits
+            hit = np.bitwise_and.reduce(seps, axis=0) & allowed_bits
             if not hit.any():
                 return None
             word = int(np.flatnonzero(hit)[0])
             value = int(hit[word])
             return list(chosen) + [word * 64 + (value & -value).bit_length() - 1]
-        # every pair must be separable by some allowed question
-        if not ((self.separates[pairs[0], pairs[1]] & allowed_bits).any(axis=1)).all():
+        # every pair must be told apart by some question still allowed
+        if not (seps & allowed_bits).any(axis=1).all():
             return None
         labels = None
         if symmetric:
@@ -210,19 +200,18 @@ class _Search:
             labels = np.arange(self.n, dtype=np.int64)
             symmetric = False
         candidates = np.flatnonzero(allowed & (labels == np.arange(self.n)))
-        # most classes first: a set that works is found sooner
-        refined = [(q, classes * self.base + self.table[q]) for q in candidates]
-        counts = [len(np.unique(r)) for _, r in refined]
-        current = len(sizes[sizes > 0])
-        for index in np.argsort(counts, kind="stable")[::-1]:
-            if counts[index] == current:
-                continue
-            q, keys = refined[index]
+        i, j = self.first[alive], self.second[alive]
+        still = [alive[self.table[q, i] == self.table[q, j]] for q in candidates]
+        # fewest pairs left first (a set that works is found sooner); a question that
+        # tells no pair apart is never part of a smallest set
+        for index in np.argsort([len(x) for x in still], kind="stable"):
+            if len(still[index]) == len(alive):
+                break
+            q = candidates[index]
             next_allowed = allowed & (labels >= q)
             next_allowed[q] = False
-            _, compact = np.unique(keys, return_inverse=True)
-            found = self._dfs(chosen + [int(q)], compact.astype(np.int64), next_allowed,
-                              left - 1, symmetric)
+            found = self._dfs(chosen + [int(q)], still[index], next_allowed, left - 1,
+                              symmetric)
             if found is not None:
                 return found
         return None
