@@ -114,7 +114,7 @@ def solve_static(game: Game, symmetric: bool = True) -> StaticSolution:
     """
     if game.n_codes > MAX_STATIC_CODES:
         raise TooLargeError(f"static search handles games of at most {MAX_STATIC_CODES} "
-                            f"codes; {game.spec} has {game.n_codes:,}")
+                            f"codes; {game.spec} has more")
     search = _Search(game, symmetric)
     k = counting_bound(game)
     proof = [f"counting bound: {len(game.possible_answers)} answers, {game.n_codes} codes: "

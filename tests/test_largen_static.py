@@ -57,7 +57,7 @@ def test_symmetry_reduction_keeps_the_value_and_visits_fewer_nodes(spec):
 
 def test_counting_bound_and_size_limit():
     assert counting_bound(Game.from_spec("p6c2b")) == 3          # 7**3 >= 64 > 7**2
-    with pytest.raises(TooLargeError, match="p4c8"):
+    with pytest.raises(TooLargeError, match="p4c8 has more"):
         solve_static(Game.from_spec("p4c8"))
 
 

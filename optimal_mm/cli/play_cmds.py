@@ -36,9 +36,8 @@ from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeE
 from ..game import Game
 from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
+from ..largen import STRATEGIES as THEORY_STRATEGIES
 from ..tree import Strategy
-
-THEORY_STRATEGIES = ("coin-weighing", "blocks")
 
 QUIT_WORDS = ("quit", "q", "exit")
 
