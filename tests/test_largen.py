@@ -20,16 +20,25 @@ from optimal_mm import largen
 from optimal_mm.largen import blocks as blocks_mod
 from optimal_mm.largen import coin_weighing, oracle, weighing
 from optimal_mm.largen.weighing import (SEED_WEIGHINGS, DetectingMatrix, cover,
-                                        lindstrom_family, seed_family, weighings_needed)
+                                        lindstrom_family, seed_family, total_family,
+                                        weighings_needed)
 
 
 # ------------------------------------------------------------ detecting matrices
-@pytest.mark.parametrize("family", [lindstrom_family, seed_family])
+@pytest.mark.parametrize("family", [total_family, lindstrom_family, seed_family])
 def test_small_matrices_are_detecting_by_brute_force(family):
     small = [m for m in family(4096) if m.n_coins <= 14]
     assert len(small) >= 2
     for m in small:
         assert m.is_detecting(), m.shape
+
+
+def test_with_the_total_2k_minus_1_weighings_find_k_2k_minus_1_coins_and_one_more():
+    # Lindstrom 1964/65, Cantor and Mills 1966: 2^k - 1 weighings for k 2^(k-1) coins;
+    # with the total told for free (two-colour Mastermind's first question), one more
+    for k, m in enumerate(total_family(4096)):
+        assert m.shape == (2**k - 1, k * 2**(k - 1) + 1 if k else 1)
+    assert weighings_needed(1024, total_known=True) == 2**8 - 1
 
 
 def test_the_seeds_five_coins_in_four_weighings():
@@ -44,10 +53,11 @@ def test_doubling_shapes_and_decoding_of_large_matrices():
         m, n = small.shape
         assert big.shape == (2 * m + 1, 2 * n + m)
     rng = np.random.default_rng(12)
-    for m in family[-3:] + seed_family(4096)[-2:]:
+    for m in family[-3:] + seed_family(4096)[-2:] + total_family(4096)[-3:]:
         for _ in range(5):
             x = rng.integers(0, 2, m.n_coins)
-            assert m.decode(m.matrix.astype(np.int64) @ x).tolist() == x.tolist()
+            total = int(x.sum()) if m.needs_total else None
+            assert m.decode(m.matrix.astype(np.int64) @ x, total).tolist() == x.tolist()
 
 
 def test_decode_refuses_sums_no_vector_gives():
@@ -66,7 +76,7 @@ def test_cover_blocks_tile_the_coins(n):
         for b in blocks:
             assert b.start == start and 1 <= b.width <= b.detector.n_coins
             start += b.width
-        assert start == n - (1 if total_known else 0)
+        assert start == n
 
 
 def test_weighings_grow_like_2n_over_log_n():

@@ -13,8 +13,9 @@ rows of the explicit detecting matrices of :mod:`optimal_mm.largen.weighing`,
 all fixed before any answer (non-adaptive), about ``2n / log2 n`` of them. The
 finish is adaptive: the blocks of coins are decoded one after the other and
 the questions of the blocks still to come are skipped once the total ``|b|``
-says they are all 0 or all 1; the last coin is never weighed (the total gives
-it); then the secret itself is asked.
+says they are all 0 or all 1; the last block takes the rest of the total as its
+own; then the secret itself is asked. For ``n = 1025`` and ``n = 1024`` that is
+255 weighings (``2^8 - 1``), 257 questions in all.
 
 >>> from optimal_mm.largen.oracle import BlackPegOracle
 >>> from optimal_mm.largen.strategy import play
@@ -71,8 +72,7 @@ class CoinWeighing(LargeStrategy):
         found = 0                       # ones among the coins decoded so far
         decoded = 0                     # coins decoded so far (a prefix)
         for block in cover(n, total_known=True):
-            rest = n - decoded
-            if total - found in (0, rest):           # the total settles every coin left
+            if total - found in (0, n - decoded):    # the total settles every coin left
                 break
             sums = []
             for coins in block.weighings():
@@ -84,18 +84,15 @@ class CoinWeighing(LargeStrategy):
                     raise InconsistentAnswersError(
                         f"answer {answer} cannot follow {a0} to the all-colour-1 question")
                 sums.append(twice // 2)
-            weights = block.decode(sums)
+            # only the last block may lack its total, which is then the rest of |b|
+            weights = block.decode(sums, total - found)
             bits[block.start:block.start + block.width] = weights
             found += int(weights.sum())
             decoded = block.start + block.width
-        rest = n - decoded
-        left = total - found
-        if not 0 <= left <= rest or (rest == 1 and left not in (0, 1)):
-            raise InconsistentAnswersError(f"the answers leave {left} of colour 2 for "
-                                           f"{rest} pegs")
+        left, rest = total - found, n - decoded
         if left == rest:
             bits[decoded:] = 1
-        elif left and rest:
+        elif left:
             raise InconsistentAnswersError(f"the answers leave {left} of colour 2 for "
                                            f"{rest} pegs")
         return bits
