@@ -243,3 +243,21 @@ def test_benchmark_script_writes_table_and_json(tmp_path):
     assert [r["n"] for r in doc["rows"]] == [8, 32]
     table = (tmp_path / "largen.md").read_text()
     assert "| 32 | 12.8 | 74.3 |" in table
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_lies_never_escape_as_other_errors(seed):
+    rng = np.random.default_rng(seed)
+    for strategy in (CoinWeighing(10, 2), Blocks(7, 7)):
+        oracle = BlackPegOracle(rng.integers(0, strategy.colours, strategy.pegs))
+        lie_at = int(rng.integers(1, 12))
+
+        def ask(question):
+            answer = oracle.ask(question)
+            return int(rng.integers(0, strategy.pegs + 1)) if oracle.questions == lie_at \
+                else answer
+        try:
+            record = play(strategy, ask)
+        except InconsistentAnswersError:
+            continue
+        assert record.answers[-1] == strategy.pegs      # else play() must have refused

@@ -116,6 +116,9 @@ class Blocks(LargeStrategy):
             if placed == len(unknown):
                 break
             weight = yield from ask([(colour, unknown)])
+            if placed + weight > len(unknown):
+                raise InconsistentAnswersError(
+                    f"the answers put more than {len(unknown)} pegs on the unknown positions")
             if weight:
                 weights[colour] = weight
                 placed += weight
@@ -126,8 +129,9 @@ class Blocks(LargeStrategy):
         while any(len(where) > 1 for where, _ in blocks):
             blocks = yield from self._halve(blocks, ask)
         for where, weights in blocks:
-            (colour, weight), = weights.items()
-            secret[where[0]] = colour
+            if list(weights.values()) != [1]:
+                raise InconsistentAnswersError("the answers give a position no colour or two")
+            secret[where[0]] = next(iter(weights))
         return secret
 
     @staticmethod
