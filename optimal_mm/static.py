@@ -95,6 +95,33 @@ class StaticSolution:
         """Write the questions and the answers -> secret lookup as JSON, atomically."""
         atomic_write_text(path, json.dumps(self.to_dict(command), indent=1) + "\n")
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "StaticSolution":
+        """The solution :meth:`to_dict` wrote, its questions checked against its lookup.
+
+        Raises
+        ------
+        InvalidTreeError
+            For another format, or questions or a lookup that do not tell every
+            secret apart as written.
+        """
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidTreeError(f"not a static solution ({FORMAT}): "
+                                   f"{str(data)[:60]!r}")
+        game = Game.from_dict(data["game"])
+        solution = cls(game, [game.code_index(q) for q in data["questions"]],
+                       bool(data.get("optimal")), list(data.get("proof", [])))
+        solution.validate()
+        if solution.to_dict()["lookup"] != data.get("lookup"):
+            raise InvalidTreeError("the lookup does not match the questions' answers")
+        return solution
+
+    @classmethod
+    def load(cls, path) -> "StaticSolution":
+        """Read a solution written by :meth:`save`."""
+        with open(path, encoding="utf-8") as fh:
+            return cls.from_dict(json.load(fh))
+
 
 def counting_bound(game: Game) -> int:
     """Least ``k`` with ``answers**k >= codes``: no fewer questions can work."""

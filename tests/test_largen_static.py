@@ -111,3 +111,18 @@ def test_shipped_static_values_hold():
             assert row["static"] == row["A303735"] == A303735[game.pegs - 1]
         if game.n_codes <= 64 and row["nodes"] < 1000:
             assert solve_static(game).size == row["static"]
+
+
+def test_json_round_trip_and_tampering(tmp_path):
+    solution = solve_static(Game.from_spec("p3c3b"))
+    path = tmp_path / "s.json"
+    solution.save(path, command="test")
+    again = StaticSolution.load(path)
+    assert again.questions == solution.questions and again.optimal
+    data = json.loads(path.read_text())
+    secret_key = next(iter(data["lookup"]))
+    data["lookup"][secret_key] = "111" if data["lookup"][secret_key] != "111" else "222"
+    with pytest.raises(InvalidTreeError, match="lookup"):
+        StaticSolution.from_dict(data)
+    with pytest.raises(InvalidTreeError, match="not a static solution"):
+        StaticSolution.from_dict({"format": "other"})
