@@ -213,8 +213,7 @@ def _theory_answers(game: Game):
         while True:
             line = _read("Your answer> ")
             if line is None:
-                print(f"optimal-mm play: end of input before the secret was found "
-                      f"({_plural(count[0] - 1, 'guess')} answered)", file=sys.stderr)
+                _input_ended(count[0] - 1)
                 raise _Stopped(1)
             if line.lower() in QUIT_WORDS:
                 print(f"Stopped after {_plural(count[0] - 1, 'guess')}.")
@@ -225,6 +224,11 @@ def _theory_answers(game: Game):
                 print(f"  {exc}; try again.")
 
     return ask
+
+
+def _input_ended(answered: int) -> None:
+    print(f"optimal-mm play: end of input before the secret was found "
+          f"({_plural(answered, 'guess')} answered)", file=sys.stderr)
 
 
 def _answer_hint(game: Game) -> str:
@@ -246,8 +250,7 @@ def _play_interactive(breaker: Codebreaker, source: str) -> int:
         while True:
             line = _read("Your answer> ")
             if line is None:
-                print(f"optimal-mm play: end of input before the secret was found "
-                      f"({_plural(breaker.guesses, 'guess')} answered)", file=sys.stderr)
+                _input_ended(breaker.guesses)
                 return 1
             word = line.lower()
             if word in QUIT_WORDS:

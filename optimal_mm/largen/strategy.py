@@ -54,11 +54,13 @@ class LargeStrategy:
 
     @classmethod
     def check(cls, pegs: int, colours: int, repeats: bool, black_only: bool) -> None:
+        """Raise :class:`InvalidGameError` (naming the strategy) where it cannot play."""
         why = cls.refusal(pegs, colours, repeats, black_only)
         if why:
             raise InvalidGameError(f"--heuristic {cls.name} {why}")
 
     def questions(self) -> Questions:
+        """The generator of questions (see the module docstring)."""
         raise NotImplementedError
 
 
