@@ -11,19 +11,21 @@ and the mean and max number of questions are tabulated beside ``n``,
 ``2n / log2 n`` (coin weighing) and ``n log2 log2 n`` (blocks). Questions count
 the winning guess; "known after" counts the questions until the answers
 determine the secret (the seed's count). With ``--static`` it also proves the
-static values (:mod:`optimal_mm.static`) of a list of small games.
+static values (:mod:`optimal_mm.static`) of a list of small games, and with
+``--exhaustive`` it plays every secret of the small games of the exhaustive tests.
 
 Writes ``results/largen.md``, ``results/largen.json`` and, when matplotlib is
 installed (``pip install -e '.[plot]'``), the plot ``results/largen.png``.
 
 Run from the repository root::
 
-    python scripts/bench_largen.py --static
+    python scripts/bench_largen.py --exhaustive --static
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import platform
@@ -34,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from optimal_mm import Game, __version__
-from optimal_mm.largen import BlackPegOracle, Blocks, CoinWeighing, play
+from optimal_mm.largen import BlackPegOracle, Blocks, CoinWeighing, blocks, coin_weighing, play
 from optimal_mm.tree import atomic_write_text
 
 SIZES = (8, 16, 32, 64, 128, 256, 512, 1024)
@@ -106,6 +108,24 @@ def _summary(used, seconds: float) -> dict:
             "seconds": round(seconds, 2)}
 
 
+def exhaustive_rows() -> list:
+    """Every secret of p4c2b .. p12c2b (coin-weighing) and p4c4b, p5c5b (blocks)."""
+    cases = [(CoinWeighing, n, 2, coin_weighing.guess_bound(n)) for n in range(4, 13)]
+    cases += [(Blocks, n, n, blocks.guess_bound(n, n)) for n in (4, 5)]
+    rows = []
+    for cls, n, colours, bound in cases:
+        guesses = []
+        for secret in itertools.product(range(colours), repeat=n):
+            record = play(cls(n, colours), BlackPegOracle(secret).ask)
+            assert record.secret.tolist() == list(secret)
+            guesses.append(record.guesses)
+        row = {"game": f"p{n}c{colours}b", "strategy": cls.name, "secrets": len(guesses),
+               "mean": round(float(np.mean(guesses)), 3), "max": max(guesses), "bound": bound}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def static_values(games) -> list:
     from optimal_mm.static import solve_static
 
@@ -167,6 +187,21 @@ def markdown(doc: dict) -> str:
         "2n / (i - 1) on halving level i (the seed's estimate), O(n log log n) in all.",
         "",
     ]
+    exhaustive = doc.get("exhaustive")
+    if exhaustive:
+        lines += [
+            "## Every secret of the small games",
+            "",
+            "Each strategy played against every secret (all found); guesses include the",
+            "winning one; *bound*: the most the strategy can take (`guess_bound`).",
+            "",
+            "| game | strategy | secrets | mean | max | bound |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        for r in exhaustive:
+            lines.append(f"| {r['game']} | {r['strategy']} | {r['secrets']} | {r['mean']} | "
+                         f"{r['max']} | {r['bound']} |")
+        lines.append("")
     static = doc.get("static")
     if static:
         lines += [
@@ -229,6 +264,8 @@ def main(argv=None) -> int:
     parser.add_argument("--secrets", type=int, default=10, help="secrets per n (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--exhaustive", action="store_true",
+                        help="also play every secret of p4c2b .. p12c2b and p4c4b, p5c5b")
     parser.add_argument("--static", action="store_true",
                         help="also prove the static values of the small games")
     parser.add_argument("--consistent-max-pegs", type=int, default=32,
@@ -244,7 +281,8 @@ def main(argv=None) -> int:
     doc = {"command": command.strip(), "solver": __version__, "machine": MACHINE,
            "python": platform.python_version(), "secrets": args.secrets, "seed": args.seed,
            "rows": measure(args.sizes, args.secrets, args.seed, args.consistent_max_pegs,
-                           args.move_time)}
+                           args.move_time),
+           "exhaustive": exhaustive_rows() if args.exhaustive else None}
     if args.static:
         doc["static"] = static_values(STATIC_GAMES)
     doc["total_seconds"] = round(time.perf_counter() - start, 1)
