@@ -126,3 +126,13 @@ def test_json_round_trip_and_tampering(tmp_path):
         StaticSolution.from_dict(data)
     with pytest.raises(InvalidTreeError, match="not a static solution"):
         StaticSolution.from_dict({"format": "other"})
+
+
+def test_shipped_p9c2b_solution_holds():
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "results" / "p9c2b-static.json"
+    if not path.exists():
+        pytest.skip("results/p9c2b-static.json not generated")
+    solution = StaticSolution.load(path)           # checks the lookup against the questions
+    assert solution.size == A303735[8] and solution.optimal
+    assert solution.proof[-2].startswith(f"{A303735[8] - 1} questions impossible")
