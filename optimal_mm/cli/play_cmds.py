@@ -33,6 +33,9 @@ so the transcript reads like a session). Exit status: 0 when the game is won or
 the person types ``quit``; 1 when the input ends first (a one-line message on
 stderr, no traceback); 2 for bad arguments (unknown game, bad code, unreadable
 tree or a tree for another game).
+
+``--heuristic coin-weighing`` (pNc2b) and ``--heuristic blocks`` (pNcNb) play the
+large-game strategies of :mod:`optimal_mm.largen`, for games of any size.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeE
 from ..game import Game
 from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
+from ..largen import STRATEGIES as THEORY_STRATEGIES
 from ..tree import Strategy
 
 QUIT_WORDS = ("quit", "q", "exit")
@@ -110,7 +114,8 @@ def _codebreaker_options(parser) -> None:
                              "this game")
     source.add_argument("--heuristic", metavar="H",
                         help=f"heuristic the computer guesses with (default: the shipped tree "
-                             f"if any, else {DEFAULT_HEURISTIC})")
+                             f"if any, else {DEFAULT_HEURISTIC}); for black-peg games of any "
+                             f"size also {' and '.join(THEORY_STRATEGIES)}")
     parser.add_argument("--move-time", type=float, default=60.0, metavar="S",
                         help="time limit per guess for heuristics, in seconds (default 60)")
 
@@ -196,6 +201,8 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
 # -------------------------------------------------------------------- play
 def cmd_play(args) -> int:
     game = Game.from_spec(args.game)
+    if args.heuristic in THEORY_STRATEGIES:
+        return _play_theory(args, game)
     secret = None
     if args.secret is not None:
         secret = game.code_str(game.code_index(args.secret))
@@ -226,6 +233,69 @@ def _play_secret(breaker: Codebreaker, secret: str, source: str, coach=None) -> 
     return 0
 
 
+class _Stopped(Exception):
+    """The person ended a game of a large-game strategy (``quit`` or end of input)."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
+def _play_theory(args, game: Game) -> int:
+    """Play a strategy of :mod:`optimal_mm.largen` against ``--secret`` or a person."""
+    from .. import largen
+
+    strategy = largen.strategy_for(args.heuristic, game.pegs, game.colours, game.repeats,
+                                   game.black_only)
+    print(f"Strategy: the {args.heuristic} strategy ({strategy.summary})")
+    if args.secret is not None:
+        oracle = largen.BlackPegOracle(game.parse_code(args.secret))
+        ask = oracle.ask
+    else:
+        print(f"Playing {_game_line(game)}.")
+        print("Think of a secret code; I will guess it. " + _answer_hint(game))
+        print("Type 'quit' to stop.")
+        ask = _theory_answers(game)
+
+    def show(number, question, answer):
+        print(f"Guess {number}: {game.format_code(question)}  {game.answer_str(answer)}")
+
+    try:
+        record = largen.play(strategy, ask, on_answer=show if args.secret is not None else None)
+    except _Stopped as stop:
+        return stop.status
+    print(f"Found {game.format_code(record.secret)} in {_plural(record.guesses, 'guess')} "
+          f"(known after {_plural(record.known_after, 'question')}).")
+    return 0
+
+
+def _theory_answers(game: Game):
+    """An answer source that shows each guess and reads the person's black pegs."""
+    count = [0]
+
+    def ask(question) -> int:
+        count[0] += 1
+        print(f"Guess {count[0]}: {game.format_code(question)}")
+        while True:
+            line = _read("Your answer> ")
+            if line is None:
+                _input_ended(count[0] - 1)
+                raise _Stopped(1)
+            if line.lower() in QUIT_WORDS:
+                print(f"Stopped after {_plural(count[0] - 1, 'guess')}.")
+                raise _Stopped(0)
+            try:
+                return game.parse_answer(line)
+            except InvalidAnswerError as exc:
+                print(f"  {exc}; try again.")
+
+    return ask
+
+
+def _input_ended(answered: int) -> None:
+    print(f"optimal-mm play: end of input before the secret was found "
+          f"({_plural(answered, 'guess')} answered)", file=sys.stderr)
+
+
 def _answer_hint(game: Game) -> str:
     if game.black_only:
         return "Answer each guess with the number of black pegs (e.g. '2' or '2B')."
@@ -248,8 +318,7 @@ def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
         while True:
             line = _read("Your answer> ")
             if line is None:
-                print(f"optimal-mm play: end of input before the secret was found "
-                      f"({_plural(breaker.guesses, 'guess')} answered)", file=sys.stderr)
+                _input_ended(breaker.guesses)
                 return 1
             word = line.lower()
             if word in QUIT_WORDS:

@@ -59,7 +59,9 @@ def register(sub) -> None:
     )
     p.add_argument("game", help="preset (mastermind, bulls-and-cows) or spec (p4c6, p4c10n, "
                                 "p3c5b)")
-    p.add_argument("--objective", choices=OBJECTIVES, default="worst-case")
+    p.add_argument("--objective", choices=OBJECTIVES + ("static",), default="worst-case",
+                   help="static: the fewest questions asked all at once that tell every "
+                        "secret apart (written with the lookup from answers to secrets)")
     p.add_argument("--guesses", choices=("any", "consistent"), default="any",
                    help="consistent: every guess could still be the secret (hard mode)")
     p.add_argument("--max-guesses", type=int, metavar="T",
@@ -111,6 +113,8 @@ def _default_output(game: Game, args) -> str:
 
 def run_solve(args) -> int:
     game = Game.from_spec(args.game)
+    if args.objective == "static":
+        return _run_static(args, game)
     if args.max_guesses is not None and args.max_guesses < 1:
         raise ValueError(f"--max-guesses must be at least 1, got {args.max_guesses}")
     if args.jobs is not None and args.jobs < -1:
@@ -182,6 +186,23 @@ def run_solve(args) -> int:
             command += f" --max-guesses {args.max_guesses}"
         sol.strategy.meta["command"] = command
         sol.strategy.save(out)
+        print(f"wrote {out}")
+    return 0
+
+
+def _run_static(args, game: Game) -> int:
+    from ..static import solve_static
+
+    solution = solve_static(game, symmetric=not args.no_symmetry)
+    print(f"game {game.name} ({game.spec}, {game.n_codes} codes), objective static")
+    for line in solution.proof:
+        print(f"proof: {line}")
+    print(f"static: {solution.size} questions, optimal (proven); "
+          f"{solution.validate()} secrets told apart")
+    print(f"questions: {' '.join(game.code_str(q) for q in solution.questions)}")
+    out = args.output or f"{game.name}-static.json"
+    if out != "-":
+        solution.save(out, command=f"optimal-mm solve {args.game} --objective static")
         print(f"wrote {out}")
     return 0
 

@@ -1,0 +1,46 @@
+"""Strategies of the theory for black-peg games far too big to enumerate.
+
+Seed 004 (D. Pawlik and A. Zablocki, "Rozwazmy Masterminda", a Polish survey)
+explains two: two-colour black-peg Mastermind is coin weighing (about
+``2n / log2 n`` questions, :mod:`.coin_weighing` over the explicit matrices of
+:mod:`.weighing`), and ``n`` pegs with ``n`` colours is solved block by block in
+``O(n log log n)`` questions (:mod:`.blocks`). Codes are numpy arrays of colour
+numbers; answers are counted by :mod:`.oracle`; :func:`.strategy.play` drives a
+strategy against any answer source. Nothing here enumerates codes.
+
+>>> sorted(STRATEGIES)
+['blocks', 'coin-weighing']
+"""
+
+from __future__ import annotations
+
+from ..errors import UnknownHeuristicError
+from .blocks import Blocks
+from .coin_weighing import CoinWeighing
+from .oracle import BlackPegOracle, black_pegs
+from .strategy import LargeStrategy, Playthrough, play
+
+#: The large-n strategies by name (the names ``--heuristic`` takes).
+STRATEGIES: dict[str, type[LargeStrategy]] = {s.name: s for s in (CoinWeighing, Blocks)}
+
+__all__ = ["STRATEGIES", "BlackPegOracle", "Blocks", "CoinWeighing", "LargeStrategy",
+           "Playthrough", "black_pegs", "play", "strategy_for"]
+
+
+def strategy_for(name: str, pegs: int, colours: int, repeats: bool = True,
+                 black_only: bool = True) -> LargeStrategy:
+    """The strategy ``name`` set up for a game, or an error saying why it cannot play it.
+
+    >>> strategy_for("coin-weighing", 1024, 2).pegs
+    1024
+    >>> strategy_for("coin-weighing", 8, 8)
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidGameError: --heuristic coin-weighing plays only two-colour black-peg games with repeats (pNc2b)
+    """
+    cls = STRATEGIES.get(name)
+    if cls is None:
+        raise UnknownHeuristicError(f"unknown large-game strategy {name!r}: choose one of "
+                                    f"{', '.join(STRATEGIES)}")
+    cls.check(pegs, colours, repeats, black_only)
+    return cls(pegs, colours)
