@@ -17,7 +17,7 @@ from ..errors import OptimalMMError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import analysis_cmds, play_cmds, solve_cmds, tree_cmds
+    from . import analysis_cmds, play_cmds, solve_cmds, symmetry_cmds, tree_cmds
 
     parser = argparse.ArgumentParser(
         prog="optimal-mm",
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"optimal_mm {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in (solve_cmds, analysis_cmds, tree_cmds, play_cmds):
+    for module in (solve_cmds, analysis_cmds, tree_cmds, play_cmds, symmetry_cmds):
         module.register(sub)
     return parser
 
