@@ -161,3 +161,13 @@ def test_cli_errors(capsys, argv, needle):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_shipped_table_matches_the_library():
+    # results/symmetry.json is written by scripts/symmetry_table.py.
+    from pathlib import Path
+    doc = json.loads((Path(__file__).parent.parent / "results" / "symmetry.json").read_text())
+    game = Game.from_spec(doc["game"])
+    for row in doc["histories"]:
+        assert row == count_histories(game, row["depth"]).to_dict()
+    assert doc["search_levels"]["first_guesses"]["with"] == len(orbit_representatives(game, []))
