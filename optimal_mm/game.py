@@ -53,6 +53,8 @@ MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLOURS, MAX_COLOURS = 2, 36
 #: Games with more codes than this are never enumerated.
 MAX_ENUMERATED_CODES = 20_000_000
+#: Games of at most this many codes keep every code's string (:meth:`Game.code_str`).
+CODE_STRINGS_LIMIT = 50_000
 #: The full answer table is built only below this many bytes.
 TABLE_BYTES_LIMIT = 512 * 1024 * 1024
 
@@ -301,7 +303,22 @@ class Game:
 
     def code_str(self, index: int) -> str:
         """The string of the code with the given index."""
+        strings = self._code_strings
+        if strings is not None:
+            return strings[int(index)]
         return "".join(self.alphabet[c] for c in self.code_colours(index))
+
+    @cached_property
+    def _code_strings(self) -> list[str] | None:
+        """Every code's string, made at once (a tree names each of its nodes' guesses:
+        one lookup instead of decoding the index), for games of at most
+        :data:`CODE_STRINGS_LIMIT` codes over an ASCII alphabet."""
+        if self.n_codes > CODE_STRINGS_LIMIT or not self.alphabet.isascii():
+            return None
+        letters = np.frombuffer(self.alphabet.encode("ascii"), dtype=np.uint8)
+        text = letters[self.codes].tobytes().decode("ascii")
+        p = self.pegs
+        return [text[i:i + p] for i in range(0, len(text), p)]
 
     def code_colours(self, index: int) -> tuple[int, ...]:
         """Colour numbers of the code with the given index."""
@@ -349,7 +366,8 @@ class Game:
         (two codes of P distinct colours out of C share at least that many).
         """
         if self.n_codes <= 4096:
-            return tuple(int(a) for a in np.unique(self.answer_table()))
+            found = np.bincount(self.answer_table().ravel(), minlength=self.n_answer_slots)
+            return tuple(int(a) for a in np.flatnonzero(found))  # np.unique sorts: 20x dearer
         p = self.pegs
         out = set()
         for b in range(p + 1):
