@@ -366,8 +366,9 @@ class Game:
         (two codes of P distinct colours out of C share at least that many).
         """
         if self.n_codes <= 4096:
-            found = np.bincount(self.answer_table().ravel(), minlength=self.n_answer_slots)
-            return tuple(int(a) for a in np.flatnonzero(found))  # np.unique sorts: 20x dearer
+            everything = np.arange(self.n_codes, dtype=np.int64)  # one compiled pass over
+            found = partition_counts(self, everything, everything).any(axis=0)  # the table
+            return tuple(int(a) for a in np.flatnonzero(found))
         p = self.pegs
         out = set()
         for b in range(p + 1):
