@@ -171,3 +171,19 @@ def test_shipped_table_matches_the_library():
     for row in doc["histories"]:
         assert row == count_histories(game, row["depth"]).to_dict()
     assert doc["search_levels"]["first_guesses"]["with"] == len(orbit_representatives(game, []))
+
+
+def test_cli_builds_only_the_invoked_commands_parser():
+    # Running one command imports only its own module (start-up of small games);
+    # the full parser, for --help, still lists every command.
+    import subprocess
+    import sys
+    code = ("import sys; from optimal_mm.cli import main, build_parser; "
+            "main(['symmetry', 'p2c3', '--depth', '1']); "
+            "print(sorted(m for m in sys.modules if m.startswith('optimal_mm.cli.'))); "
+            "print(build_parser().format_help())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "['optimal_mm.cli.symmetry_cmds']" in out
+    for command in ("solve", "strategy", "analyze", "verify", "play", "symmetry"):
+        assert command in out.split("['optimal_mm.cli.symmetry_cmds']")[1]
