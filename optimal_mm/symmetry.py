@@ -225,7 +225,7 @@ def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
     cache = game.__dict__.setdefault("_state_labels", {})
     labels = cache.get((history, dead))
     if labels is None:
-        if len(cache) >= 256:
+        if len(cache) >= 64:
             cache.clear()
         labels = orbit_labels(game.n_codes, _state_generators(game, history, dead))
         labels.setflags(write=False)

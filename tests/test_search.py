@@ -202,8 +202,9 @@ def test_p4c7_expected():
 
 def test_mastermind_consistent_only():
     # Super Master Mind's optimal-strategy page: 5660 (first guess 1233); our search
-    # confirms the total (its first guess, 1123, ties). With consistent guesses only, 5 guesses no longer suffice
-    # in the worst case: 6 do (this project's proof; results/optimal_trees.md).
+    # confirms the total (its first guess, 1123, ties). With consistent guesses only,
+    # 5 guesses no longer suffice in the worst case: 6 do (this project's proof;
+    # results/optimal_trees.md).
     sol = _exp("mastermind", guesses="consistent", jobs=1)
     assert sol.strategy.guesses == "consistent" and sol.value == 5660
     assert sol.strategy.validate().total == 5660
