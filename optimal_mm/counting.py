@@ -30,7 +30,7 @@ The group fixes every answer, so an element fixes ``(f(g) * A)**D`` histories of
 depth ``D``, where ``f(g)`` is the number of codes it fixes and ``A`` the number of
 answers; and ``f(g)`` depends only on the *cycle types* of ``sigma`` and ``pi``
 (conjugate elements fix equally many points), so the sum runs over pairs of
-partitions of ``C`` and ``P`` (a few hundred terms for Mastermind), never over the
+partitions of ``C`` and ``P`` (55 terms for Mastermind), never over the
 17,280 elements of ``S_6 x S_4``:
 
 * with repeats, a code fixed by ``(sigma, pi)`` is constant along each cycle of
@@ -161,13 +161,6 @@ class SymmetryGroup:
         colour_part = factorial(self.colours) ** (self.pegs if self.per_position else 1)
         return colour_part * factorial(self.pegs)
 
-    @property
-    def terms(self) -> int:
-        """Cycle-type terms Burnside's sum runs over (pairs of types for ``S_C x S_P``,
-        types of each factor apart for the wreath product, whose sum factorises)."""
-        n_pi, n_sigma = _n_partitions(self.pegs), _n_partitions(self.colours)
-        return n_pi + n_sigma if self.per_position else n_pi * n_sigma
-
     def fixed_point_power_sum(self, power: int) -> int:
         """``sum over g in G of f(g)**power``, ``f(g)`` the codes ``g`` fixes: by
         Burnside, ``|G|`` times the number of orbits on ``power``-tuples of codes."""
@@ -198,16 +191,11 @@ class SymmetryGroup:
 
 
 @lru_cache(maxsize=None)
-def _n_partitions(n: int) -> int:
-    return sum(1 for _ in partitions(n))
-
-
-@lru_cache(maxsize=None)
 def _colour_types(colours: int, pegs: int) -> tuple:
     """The colour renamings of ``S_colours`` grouped by what the fixed-code count sees:
     ``((m_1, ..., m_pegs), how many)`` with ``m_d`` the cycles of length ``d``
     (a cycle of ``pi`` has at most ``pegs`` positions, so longer colour cycles never
-    matter). For 36 colours this folds 17,977 cycle types into far fewer terms."""
+    matter). For 36 colours and 4 pegs this folds 17,977 cycle types into 3,523 terms."""
     grouped: Counter = Counter()
     for mu in partitions(colours):
         grouped[cycle_counts(mu, pegs)] += class_size(mu)
