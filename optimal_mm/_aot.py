@@ -48,15 +48,17 @@ class Array:
 
     def __init__(self, dtype: str, ndim: int, inout: bool = False):
         self.dtype, self.ndim, self.inout = dtype, ndim, inout
+        self._dtype = np.dtype(dtype)  # comparing with a string parses it on every call
 
     def numba(self) -> str:
         name = "boolean" if self.dtype == "bool" else self.dtype
         return f"{name}[{':,' * (self.ndim - 1)}::1]"
 
     def exact(self, value) -> bool:
-        return (isinstance(value, np.ndarray) and value.dtype == self.dtype
-                and value.ndim == self.ndim and value.flags.c_contiguous
-                and value.flags.aligned)
+        if not isinstance(value, np.ndarray) or value.dtype != self._dtype:
+            return False
+        flags = value.flags
+        return value.ndim == self.ndim and flags.c_contiguous and flags.aligned
 
     def __repr__(self) -> str:
         return (f"a C-contiguous, aligned {self.dtype} array of {self.ndim} dimension(s)"

@@ -63,7 +63,8 @@ def score_table(codes, n_colours, black_only):
     """The ``(N, N)`` table of answers, ``table[guess, secret]``.
 
     Each code's colour counts are taken once (:func:`colour_counts`), so a pair
-    costs ``P`` comparisons for the blacks and ``C`` minima for the colours in common.
+    costs ``P`` comparisons for the blacks and ``C`` minima for the colours in common;
+    scoring is symmetric, so each pair is scored once and written to both cells.
     """
     n, pegs = codes.shape
     counts = colour_counts(codes, n_colours)
@@ -71,20 +72,21 @@ def score_table(codes, n_colours, black_only):
     for i in prange(n):
         g = codes[i]
         cg = counts[i]
-        for j in range(n):
+        for j in range(i, n):
             s = codes[j]
             black = 0
             for p in range(pegs):
                 if g[p] == s[p]:
                     black += 1
-            if black_only:
-                out[i, j] = black
-                continue
-            cs = counts[j]
-            common = 0
-            for c in range(n_colours):
-                common += min(cg[c], cs[c])
-            out[i, j] = black * (pegs + 1) + common - black
+            answer = black
+            if not black_only:
+                cs = counts[j]
+                common = 0
+                for c in range(n_colours):
+                    common += min(cg[c], cs[c])
+                answer = black * (pegs + 1) + common - black
+            out[i, j] = answer
+            out[j, i] = answer
     return out
 
 

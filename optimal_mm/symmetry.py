@@ -92,17 +92,26 @@ def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]
         The remaining secrets; colours none of them contains are then treated as
         interchangeable (dead colours).
     """
-    pegs, colours = game.pegs, game.colours
+    history = tuple(int(h) for h in history)
+    return _state_generators(game, history, _dead_colours(game, history, secrets))
+
+
+def _dead_colours(game: Game, history: tuple, secrets) -> tuple:
+    """The played colours that no secret of ``secrets`` contains (none without secrets)."""
     played = _played(game, history)
-    identity = tuple(range(colours))
-    gens = list(_history_generators(game, tuple(int(h) for h in history)))
-    if secrets is not None and len(played):
-        present = np.zeros(colours, dtype=bool)
-        present[np.unique(game.codes[np.asarray(secrets, dtype=np.int64)])] = True
-        dead = [c for c in played if not present[c]]
-        pos_identity = tuple(range(pegs))
-        for a, b in zip(dead, dead[1:]):
-            gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    if secrets is None or not played:
+        return ()
+    present = np.zeros(game.colours, dtype=bool)
+    present[game.codes[np.asarray(secrets, dtype=np.int64)].ravel()] = True
+    return tuple(c for c in played if not present[c])
+
+
+def _state_generators(game: Game, history: tuple, dead: tuple) -> list[np.ndarray]:
+    """The generators fixing ``history``, plus the swaps of adjacent ``dead`` colours."""
+    gens = list(_history_generators(game, history))
+    identity, pos_identity = tuple(range(game.colours)), tuple(range(game.pegs))
+    for a, b in zip(dead, dead[1:]):
+        gens.append(apply(game, pos_identity, _swap(identity, a, b)))
     return gens
 
 
@@ -199,10 +208,26 @@ def orbit_representatives(game: Game, history, secrets=None, candidates=None) ->
     consistent-only play; the set must be invariant under the group, which the
     remaining secrets are).
     """
-    labels = orbit_labels(game.n_codes, stabilizer_generators(game, history, secrets))
+    history = tuple(int(h) for h in history)
+    labels = _state_labels(game, history, _dead_colours(game, history, secrets))
     reps = np.flatnonzero(labels == np.arange(game.n_codes))
     if candidates is not None:
         cand = np.zeros(game.n_codes, dtype=bool)
         cand[np.asarray(candidates, dtype=np.int64)] = True
         reps = np.unique(labels[cand])
     return reps
+
+
+def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
+    """:func:`orbit_labels` of the state's group, cached on the game: the group
+    depends only on the history and the dead colours, which the many parts below
+    one first guess share (Mastermind's expected case: 101 states, 11 groups)."""
+    cache = game.__dict__.setdefault("_state_labels", {})
+    labels = cache.get((history, dead))
+    if labels is None:
+        if len(cache) >= 64:
+            cache.clear()
+        labels = orbit_labels(game.n_codes, _state_generators(game, history, dead))
+        labels.setflags(write=False)
+        cache[(history, dead)] = labels
+    return labels

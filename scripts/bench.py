@@ -15,6 +15,19 @@ Usage::
     python scripts/bench.py --cases mastermind-wc p4c7-wc --repeat 3
     python scripts/bench.py --quick         # mastermind only
     python scripts/bench.py --cases mastermind-exp --kernels jit --merge
+    python scripts/bench.py --cpp-solver ~/src/mastermind --side-by-side-only --merge
+
+Side by side with the C++ exact solver (``--cpp-solver DIR``, a checkout of
+fancidev/mastermind; nothing of it is copied into this project): the script builds
+its ``mmstrat`` program in a scratch folder outside the project (``--cpp-build``)
+and runs ``mmstrat -r RULES -s optimal -S`` and ``optimal-mm solve GAME --objective
+expected --jobs 1`` in turn, ``--repeat`` times each, interleaved so that both see
+the same load. Reported per game, as medians: the whole command's wall time; the
+search (ours: the ``time`` the command prints, search and tree; the C++ solver's:
+its whole time less its start-up); and the start-up (ours: the whole command less
+the search, i.e. Python, imports, loading the kernels, the answer table and
+writing the result; the C++ solver's: ``mmstrat -v``). The load average is
+recorded before and after.
 
 Figures are only meaningful on the machine they were measured on: the output
 records its CPU count and model.
@@ -28,11 +41,15 @@ import os
 import platform
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+from optimal_mm.tree import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -76,8 +93,10 @@ def depth3_tree(spec: str) -> dict:
     level. With it, guess 1 ranges over the orbits of the full group, guess 2 over
     the orbits of the group fixing guess 1 and its part (what ``solve`` tries at the
     top of the tree), and guess 3 over one guess per orbit of the colour classes of
-    its state (what the compiled search tries below). The literature reports about
-    4 x 10**11 such states for Mastermind cut to about 415 million by symmetry.
+    its state (what the compiled search tries below). This is not what the survey
+    "Rozważmy Masterminda" counts (5.9 trillion histories with any answer, 415
+    million up to symmetry): that count is ``optimal-mm symmetry`` and
+    results/symmetry.md.
     """
     import numpy as np
 
@@ -143,6 +162,84 @@ def run_once(game, objective, extra, jobs, timeout, symmetry=True, kernels="auto
     }
 
 
+# ------------------------------------------------------------ the C++ exact solver
+#: fancidev/mastermind: the last commit whose lib/ and src/ hold the whole exact
+#: solver (later commits move the code to a new folder without it).
+CPP_COMMIT = "2b52289"
+#: Games run side by side: ours (spec) and the C++ solver's rules.
+SIDE_BY_SIDE = {"mastermind": "p4c6r", "p5c4": "p5c4r", "p4c8n": "p4c8n"}
+#: Today's compilers refuse two things the 2012 sources do: headers they no longer
+#: include implicitly (forced in) and one ordered comparison of a pointer with 0.
+_CPP_FLAGS = "-O2 -include limits -include cstdint -include cstring -w"
+_CPP_FIXES = {"lib/StrategyTree.cpp": ("(root > 0)", "(root != 0)")}
+
+
+def build_cpp_solver(checkout: Path, build: Path) -> Path:
+    """Build ``mmstrat`` from a fancidev/mastermind checkout into ``build`` (outside
+    this project); its path. A git checkout is read at :data:`CPP_COMMIT`."""
+    src = build / "src"
+    exe = build / "out" / "src" / "mmstrat"
+    if exe.exists():
+        return exe
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    if (checkout / ".git").exists() or (checkout / "HEAD").exists():
+        archive = subprocess.run(["git", "-C", str(checkout), "archive", CPP_COMMIT],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    else:
+        shutil.copytree(checkout, src, dirs_exist_ok=True)
+    for name, (old, new) in _CPP_FIXES.items():
+        path = src / name
+        path.write_text(path.read_text().replace(old, new))
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.10)\nproject(mmstrat CXX)\n"
+        "add_subdirectory(lib)\nadd_subdirectory(src)\n")
+    subprocess.run(["cmake", "-S", str(src), "-B", str(build / "out"),
+                    "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_CXX_FLAGS={_CPP_FLAGS}"],
+                   capture_output=True, check=True)
+    subprocess.run(["cmake", "--build", str(build / "out"), "--target", "mmstrat"],
+                   capture_output=True, check=True)
+    return exe
+
+
+def run_cpp(exe: Path, rules: str | None, timeout: int) -> dict:
+    """One run of the C++ solver's optimal strategy (or ``-v``, its start-up alone)."""
+    cmd = [str(exe), "-r", rules, "-s", "optimal", "-S"] if rules else [str(exe), "-v"]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - start
+    total = re.search(r"^optimal\s+(\d+)", proc.stdout, re.M)
+    return {"wall_s": wall, "value": int(total.group(1)) if total else None}
+
+
+def side_by_side(exe: Path, games, repeat: int, timeout: int) -> list[dict]:
+    """Ours (``--jobs 1``) and the C++ solver on each game, interleaved run by run."""
+    runs = {g: {"ours": [], "cpp": [], "cpp_startup": []} for g in games}
+    for _ in range(repeat):
+        for game in games:
+            runs[game]["ours"].append(run_once(game, "expected", [], 1, timeout))
+            runs[game]["cpp"].append(run_cpp(exe, SIDE_BY_SIDE[game], timeout))
+            runs[game]["cpp_startup"].append(run_cpp(exe, None, timeout))
+    rows = []
+    for game in games:
+        r = runs[game]
+        ours_wall = statistics.median(x["wall_s"] for x in r["ours"])
+        ours_search = statistics.median(x["search_s"] for x in r["ours"])
+        ours_start = statistics.median(x["wall_s"] - x["search_s"] for x in r["ours"])
+        cpp_wall = statistics.median(x["wall_s"] for x in r["cpp"])
+        cpp_start = statistics.median(x["wall_s"] for x in r["cpp_startup"])
+        rows.append({"game": game, "cpp_rules": SIDE_BY_SIDE[game], "runs": repeat,
+                     "value": r["ours"][0]["value"], "cpp_value": r["cpp"][0]["value"],
+                     "ours_wall_s": round(ours_wall, 3), "ours_search_s": round(ours_search, 3),
+                     "ours_startup_s": round(ours_start, 3), "cpp_wall_s": round(cpp_wall, 3),
+                     "cpp_search_s": round(cpp_wall - cpp_start, 3),
+                     "cpp_startup_s": round(cpp_start, 4)})
+        print(f"{game}: ours {ours_wall:.3f} s, C++ {cpp_wall:.3f} s", file=sys.stderr)
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="*", default=None, choices=sorted(CASES))
@@ -160,8 +257,22 @@ def main(argv=None) -> int:
     parser.add_argument("--kernels", choices=("auto", "aot", "jit"), default="auto",
                         help="OPTIMAL_MM_KERNELS of the runs: the ahead-of-time build or "
                              "numba's JIT (see optimal_mm.kernels)")
+    parser.add_argument("--cpp-solver", metavar="DIR", type=Path,
+                        help="a checkout of fancidev/mastermind: build its exact solver "
+                             "outside this project and run it side by side with ours")
+    parser.add_argument("--cpp-build", metavar="DIR", type=Path,
+                        default=Path(tempfile.gettempdir()) / "optimal_mm-cpp-solver",
+                        help="where the C++ solver is built (default: a folder in /tmp)")
+    parser.add_argument("--cpp-games", nargs="*", default=list(SIDE_BY_SIDE),
+                        choices=list(SIDE_BY_SIDE))
+    parser.add_argument("--side-by-side-only", action="store_true",
+                        help="with --cpp-solver: run only the side-by-side comparison")
     args = parser.parse_args(argv)
+    if args.side_by_side_only and args.cpp_solver is None:
+        parser.error("--side-by-side-only needs --cpp-solver DIR")
     cases = args.cases or (["mastermind-wc", "mastermind-exp"] if args.quick else DEFAULT)
+    if args.side_by_side_only:
+        cases = []
 
     machine = {"cpus": os.cpu_count(), "cpu": cpu_model(), "python": platform.python_version(),
                "platform": platform.platform()}
@@ -200,8 +311,16 @@ def main(argv=None) -> int:
         print(f"{name}: value {row['value']}, median {row['median_s']} s", file=sys.stderr)
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
+    compare = []
+    if args.cpp_solver is not None:
+        exe = build_cpp_solver(args.cpp_solver.resolve(), args.cpp_build.resolve())
+        load_before = os.getloadavg()
+        compare = side_by_side(exe, args.cpp_games, args.repeat, args.timeout)
+        load = [round(x, 2) for x in (*load_before, *os.getloadavg())]
+        for row in compare:
+            row["load_avg_1_5_15_before_after"] = load
     symmetry_rows = []
-    if not args.no_symmetry_compare:
+    if not args.no_symmetry_compare and not args.side_by_side_only:
         for game, objective in (("mastermind", "worst-case"), ("mastermind", "expected"),
                                 ("p4c7", "worst-case")):
             on = run_once(game, objective, [], 1, args.timeout, kernels=args.kernels)
@@ -212,12 +331,13 @@ def main(argv=None) -> int:
                 off = None
             symmetry_rows.append({"game": game, "objective": objective, "with": on,
                                   "without": off})
-    tree_rows = [] if args.no_symmetry_compare else [depth3_tree("mastermind")]
+    tree_rows = ([] if args.no_symmetry_compare or args.side_by_side_only
+                 else [depth3_tree("mastermind")])
 
     report = {"machine": machine, "jobs": args.jobs, "repeat": args.repeat, "long_s": args.long,
               "no_symmetry_timeout_s": args.no_symmetry_timeout,
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
-              "symmetry": symmetry_rows, "depth3_tree": tree_rows,
+              "symmetry": symmetry_rows, "depth3_tree": tree_rows, "side_by_side": compare,
               "command": "python scripts/bench.py " + " ".join(argv or sys.argv[1:])}
     if args.merge and (RESULTS / "bench.json").exists():
         # Keep the earlier figures of every case not measured now.
@@ -231,12 +351,18 @@ def main(argv=None) -> int:
             report["no_symmetry_timeout_s"] = old.get("no_symmetry_timeout_s")
         report["symmetry"] = symmetry_rows or old.get("symmetry", [])
         report["depth3_tree"] = tree_rows or old.get("depth3_tree", [])
+        measured_games = {r["game"] for r in compare}
+        report["side_by_side"] = [r for r in old.get("side_by_side", [])
+                                  if r["game"] not in measured_games] + compare
+        if not rows:
+            report["repeat"], report["long_s"] = old.get("repeat"), old.get("long_s")
+            report["jobs"] = old.get("jobs")
         report["command"] = old.get("command", "") + "; then " + report["command"]
         report["peak_rss_mb_largest_process"] = max(
             report["peak_rss_mb_largest_process"], old.get("peak_rss_mb_largest_process", 0))
     RESULTS.mkdir(exist_ok=True)
-    write(RESULTS / "bench.json", json.dumps(report, indent=2) + "\n")
-    write(RESULTS / "bench.md", markdown(report))
+    atomic_write_text(RESULTS / "bench.json", json.dumps(report, indent=2) + "\n")
+    atomic_write_text(RESULTS / "bench.md", markdown(report))
     print(markdown(report))
     return 0
 
@@ -311,21 +437,40 @@ def markdown(report) -> str:
                          f"{wo['wall_s']:.2f} |" if wo else
                          f"| {s['game']} | {s['objective']} | {w['states']:,} | {late} | "
                          f"{w['guesses_evaluated']:,} | {late} | {w['wall_s']:.2f} | {late} |")
+    if report.get("side_by_side"):
+        lines += ["", "## Side by side with the C++ exact solver (small games, expected case)",
+                  "",
+                  "`optimal-mm solve GAME --objective expected --jobs 1` against fancidev/"
+                  "mastermind's `mmstrat -r RULES -s optimal -S` (commit "
+                  f"{CPP_COMMIT}, built with `--cpp-solver`), interleaved run by run, "
+                  "medians. *whole*: wall time of the command; *search*: ours, the search "
+                  "and tree as the command reports them; the C++ solver's, its whole time "
+                  "less its start-up; *start-up*: ours, Python, imports, the kernels, the "
+                  "answer table and the output (whole less search); the C++ solver's, "
+                  "`mmstrat -v`. *load*: the machine's load average (1, 5, 15 min) before "
+                  "and after; figures taken under load are slower for both.", "",
+                  "| game | value | runs | whole s (ours) | whole s (C++) | search s (ours, "
+                  "jobs 1) | search s (C++, 1 thread) | start-up s (ours) | start-up s (C++) "
+                  "| load before / after |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in report["side_by_side"]:
+            value = (f"{r['value']}" if r["value"] == r["cpp_value"]
+                     else f"{r['value']} (C++: {r['cpp_value']})")
+            load = r["load_avg_1_5_15_before_after"]
+            lines.append(f"| {r['game']} | {value} | {r['runs']} | {r['ours_wall_s']} | "
+                         f"{r['cpp_wall_s']} | {r['ours_search_s']} | {r['cpp_search_s']} | "
+                         f"{r['ours_startup_s']} | {r['cpp_startup_s']} | "
+                         f"{'/'.join(map(str, load[:3]))} ; {'/'.join(map(str, load[3:]))} |")
     for t in report.get("depth3_tree", []):
         lines += ["", "## The depth-3 guess tree", "",
                   f"Guesses to evaluate at depth 3 of {t['game']} (guess, answer, guess, "
                   f"answer, guess; answers possible and not all black): {t['without']:,} "
                   f"without symmetry, {t['with']:,} with this project's reduction (orbits of "
                   f"the full group for guess 1, of the group fixing guess 1 and its part for "
-                  f"guess 2, colour classes of the state for guess 3): {t['ratio']:,}x fewer. The "
-                  f"literature reports about 415 million after reduction."]
+                  f"guess 2, colour classes of the state for guess 3): {t['ratio']:,}x fewer. "
+                  f"The survey's 5.9 trillion and 415 million count another thing, histories "
+                  f"with any answer: see symmetry.md."]
     return "\n".join(lines) + "\n"
-
-
-def write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -44,14 +44,14 @@ TREES_TO_MAKE = {
     "mastermind-worst-case-consistent": ("mastermind", "worst-case", "consistent", None,
                                          None, None),
     "mastermind-expected-consistent": ("mastermind", "expected", "consistent", None, 5660,
-                                       "published claim"),
+                                       "Super Master Mind, optimal strategy page"),
     "p4c7-worst-case": ("p4c7", "worst-case", "any", None, 6, "Jager and Peczarski 2009"),
     "p4c7-expected": ("p4c7", "expected", "any", None, 11228, "Ville 2013"),
     "bulls-and-cows-worst-case": ("bulls-and-cows", "worst-case", "any", None, 7,
                                   "Jager and Peczarski 2015"),
     "bulls-and-cows-expected": ("bulls-and-cows", "expected", "any", None, 26274,
                                 "Tanaka 1996"),
-    "p4c8-expected": ("p4c8", "expected", "any", None, None, None),
+    "p4c8-expected": ("p4c8", "expected", "any", None, 20471, "arfst23/Mastermind 2023"),
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
 

@@ -45,9 +45,15 @@ GODDARD_TOTALS = {
 def published(spec: str, pegs: int, colours: int, repeats: bool, scoring: str, guesses: str,
               objective: str):
     """The published value for this entry and its source, or (None, None)."""
-    if scoring != "black-white" or guesses != "any":
+    if scoring != "black-white":
+        return None, None
+    if guesses == "consistent":
+        if objective == "expected" and spec in ("p4c6", "p3c5"):
+            return {"p4c6": 5660, "p3c5": 455}[spec], "Super Master Mind, optimal strategy page"
         return None, None
     if objective == "expected":
+        if spec in ("p4c8", "p4c8n"):  # totals of the trees in its solution-4-8-* files
+            return {"p4c8": 20471, "p4c8n": 7817}[spec], "arfst23/Mastermind 2023"
         if repeats and (pegs, colours) in GODDARD_TOTALS:
             return GODDARD_TOTALS[(pegs, colours)], "Goddard 2003/2004"
         if spec == "p4c6":

@@ -201,15 +201,22 @@ def test_p4c7_expected():
 
 
 def test_mastermind_consistent_only():
-    # A published claim of 5660 (first guess 1233): our search confirms the total (its
-    # first guess, 1123, ties). With consistent guesses only, 5 guesses no longer suffice
-    # in the worst case: 6 do (this project's proof; results/optimal_trees.md).
+    # Super Master Mind's optimal-strategy page: 5660 (first guess 1233); our search
+    # confirms the total (its first guess, 1123, ties). With consistent guesses only,
+    # 5 guesses no longer suffice in the worst case: 6 do (this project's proof;
+    # results/optimal_trees.md).
     sol = _exp("mastermind", guesses="consistent", jobs=1)
     assert sol.strategy.guesses == "consistent" and sol.value == 5660
     assert sol.strategy.validate().total == 5660
     wc = solve(Game.from_spec("mastermind"), "worst-case", "consistent", jobs=1)
     assert wc.value == 6 and any(line.startswith("5 guesses: impossible") for line in wc.proof)
     assert wc.strategy.validate().max == 6
+
+
+def test_p3c5_consistent_only():
+    # Super Master Mind's optimal-strategy page: 455 with consistent guesses only.
+    sol = _exp("p3c5", guesses="consistent", jobs=1)
+    assert sol.value == 455 and sol.strategy.validate().total == 455
 
 
 @pytest.mark.parametrize("spec, guesses, cap, total", [

@@ -1,0 +1,35 @@
+"""The command registry of :mod:`optimal_mm.cli` matches what the modules register.
+
+``optimal-mm COMMAND`` builds only the parser of COMMAND's module (start-up), so the
+registry must name every command of every module, or a command would be missing
+from the fast path (or, worse, from ``--help``).
+"""
+
+import argparse
+
+import pytest
+
+from optimal_mm import cli
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
+def test_full_parser_has_exactly_the_registered_commands():
+    expected = [c for commands in cli.COMMAND_MODULES.values() for c in commands]
+    assert _commands(cli.build_parser()) == expected
+
+
+@pytest.mark.parametrize("module", list(cli.COMMAND_MODULES))
+def test_each_command_builds_only_its_modules_parser(module):
+    for command in cli.COMMAND_MODULES[module]:
+        assert _commands(cli.build_parser(command)) == list(cli.COMMAND_MODULES[module])
+
+
+def test_unknown_command_gets_the_full_parser_and_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["no-such-command"])
+    assert exc.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
