@@ -50,3 +50,13 @@ class InvalidOptionError(OptimalMMError):
 class MissingDependencyError(OptimalMMError):
     """An optional dependency that the requested feature needs is not installed; the
     message says what to install."""
+
+
+class OutputError(OptimalMMError):
+    """An output path that cannot take the output: a directory, a missing or
+    unwritable folder, a device that is not a stream (see :mod:`optimal_mm.outputs`)."""
+
+
+class WorkerLostError(OptimalMMError):
+    """A worker process died or its pipe broke during a parallel run; the message says
+    what happened and how to resume from the checkpoint."""

@@ -72,7 +72,7 @@ def load_verified(path: str) -> tuple[Strategy, Stats]:
     """
     doc = read_json(path)
     try:
-        strategy = Strategy.from_dict(doc)
+        strategy = Strategy.from_dict(doc, strict=True)
         stats = strategy.validate()
         if strategy.declared is None:
             raise InvalidTreeError(
