@@ -482,6 +482,23 @@ class Game:
         return self.name
 
 
+def as_game(game) -> Game:
+    """``game`` itself, or the game a spec or preset name names (for the public API).
+
+    >>> as_game("p3c3").spec, as_game(Game(2, 3)).spec
+    ('p3c3', 'p2c3')
+    >>> as_game(None)
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidGameError: expected a Game or a game spec such as 'p4c6', got None
+    """
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return Game.from_spec(game)
+    raise InvalidGameError(f"expected a Game or a game spec such as 'p4c6', got {game!r}")
+
+
 def partition_counts(game: Game, guesses, secrets) -> np.ndarray:
     """``(G, A)`` int32 part sizes of ``secrets`` under each of ``guesses`` (indices).
 
