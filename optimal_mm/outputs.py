@@ -118,7 +118,7 @@ def check_output_path(path, special: str = "write") -> None:
             return
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
-        raise OutputError(f"cannot write {text!r}: {folder!r} is not an existing folder")
+        raise OutputError(_no_folder(text, folder))
     try:
         fd, probe = tempfile.mkstemp(prefix=".optimal-mm-probe.", dir=folder)
     except OSError as exc:
@@ -126,6 +126,11 @@ def check_output_path(path, special: str = "write") -> None:
                           f"{folder!r}") from None
     os.close(fd)
     os.unlink(probe)
+
+
+def _no_folder(text: str, folder: str) -> str:
+    what = "is not a folder" if os.path.exists(folder) else "does not exist"
+    return f"cannot write {text!r}: the folder {folder!r} {what}"
 
 
 def _check_special(special: str) -> None:
@@ -177,9 +182,8 @@ def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
                                    dir=folder)
-    except FileNotFoundError:
-        raise OutputError(f"cannot write {text!r}: {folder!r} is not an existing folder"
-                          ) from None
+    except (FileNotFoundError, NotADirectoryError):
+        raise OutputError(_no_folder(text, folder)) from None
     except OSError as exc:
         raise OutputError(f"cannot write {text!r}: {exc.strerror or exc} in the folder "
                           f"{folder!r}") from None

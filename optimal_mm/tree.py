@@ -165,9 +165,10 @@ class Stats:
                 f"max {self.max}, depth counts {counts}")
 
 
-# Plain ASCII decimal, no leading zeros, nothing around (fullmatch: "$" would allow "\n").
-_ANSWER_BW = re.compile(r"(0|[1-9][0-9]*)B(0|[1-9][0-9]*)W")
-_ANSWER_B = re.compile(r"(0|[1-9][0-9]*)B")
+# Plain ASCII decimal, no leading zeros, at most two digits (a count is at most 10 pegs),
+# nothing around (fullmatch: "$" would allow "\n").
+_ANSWER_BW = re.compile(r"(0|[1-9][0-9]?)B(0|[1-9][0-9]?)W")
+_ANSWER_B = re.compile(r"(0|[1-9][0-9]?)B")
 
 
 def _guess_index(game: Game, guess, path: str) -> int:
@@ -190,7 +191,7 @@ def answer_from_key(game: Game, key: str, path: str = "") -> int:
     m = pattern.fullmatch(key) if isinstance(key, str) else None
     if not m:
         form = "'{b}B'" if game.black_only else "'{b}B{w}W'"
-        raise InvalidTreeError(f"{path}: malformed answer key {key!r} (expected {form})")
+        raise InvalidTreeError(f"{path}: malformed answer key {_short(key)} (expected {form})")
     b = int(m.group(1))
     w = 0 if game.black_only else int(m.group(2))
     if b + w > game.pegs:
