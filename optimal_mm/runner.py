@@ -164,6 +164,16 @@ def _sigint_blocked():
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
+    # Start the resource trackers first: starting its tracker, the standard library
+    # (Python < 3.12) unblocks SIGINT in this thread, which would end the window early.
+    with contextlib.suppress(Exception):
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+        loky_tracker.ensure_running()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

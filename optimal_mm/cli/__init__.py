@@ -76,7 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    try:
+        parser = build_parser()  # imports the library: a Ctrl-C may come meanwhile
+    except KeyboardInterrupt:
+        print("optimal-mm: interrupted", file=sys.stderr)
+        return 130
     args = parser.parse_args(argv)
     previous = None
     if threading_main():
