@@ -70,7 +70,12 @@ class Node:
         return out
 
     @classmethod
-    def from_dict(cls, data, path: str = "root") -> "Node":
+    def from_dict(cls, data, path: str = "root", strict: bool = False) -> "Node":
+        """The tree below ``data``, read without recursion (any depth).
+
+        With ``strict`` (``verify``), ``"next": null`` is refused as the schema does;
+        otherwise it counts as no branches. A dict that holds itself is refused.
+        """
         if not isinstance(data, dict):
             raise InvalidTreeError(f"{path}: a node must be an object, got {_short(data)}")
         root = cls(_node_guess(data, path))
@@ -79,7 +84,7 @@ class Node:
         while stack:
             node, d, p = stack.pop()
             nxt = d.get("next", {})
-            if nxt is None:
+            if nxt is None and not strict:
                 nxt = {}
             if not isinstance(nxt, dict):
                 raise InvalidTreeError(f"{p}: 'next' must be an object, got {_short(nxt)}")
@@ -400,8 +405,8 @@ class Strategy:
         meta = doc.get("meta") or {}
         if not isinstance(meta, dict):
             raise InvalidTreeError(f"'meta' must be an object, got {_short(meta)}")
-        return cls(game, Node.from_dict(doc["root"]), guesses, objective, cap, optimal,
-                   declared, meta)
+        return cls(game, Node.from_dict(doc["root"], strict=strict), guesses, objective, cap,
+                   optimal, declared, meta)
 
     # ---------------------------------------------------------------- files
     def save(self, path: "str | os.PathLike", indent: int | None = None) -> Stats:
