@@ -121,11 +121,23 @@ def _set(path, value):
     return change
 
 
+def _retype(key, kind):
+    """The true value of a stat, in another JSON type (replay alone would not see it)."""
+    def change(doc):
+        stats = doc["stats"]
+        if key == "depth_counts":
+            stats[key][0] = kind(stats[key][0])  # the root count: 1
+        else:
+            stats[key] = kind(stats[key])
+    return change
+
+
 STRICT = {
-    "stat as string": _set(["stats", "total"], "x"),
-    "stat as float": _set(["stats", "total"], 23.0),
-    "stat as bool": _set(["stats", "max"], True),
-    "depth count as float": _set(["stats", "depth_counts", 0], 1.0),
+    "stat as string": _retype("total", str),
+    "stat as float": _retype("total", float),
+    "stat as padded string": _retype("max", lambda v: f" {v} "),
+    "depth count as bool": _retype("depth_counts", bool),
+    "depth count as float": _retype("depth_counts", float),
     "extra stat": _set(["stats", "mean"], 2.5),
     "version true": _set(["version"], True),
     "version 1.0": _set(["version"], 1.0),
@@ -149,13 +161,15 @@ def test_verify_is_as_strict_as_the_schema(tmp_path, capsys, small_doc, name):
     assert_one_line(err, "verify")
     # The schema refuses the same document, except numbers like 1.0 and 23.0: JSON
     # Schema counts them as integers, a reader of a proof file does not.
-    if name not in ("stat as float", "version 1.0", "depth count as float"):
+    if name not in ("stat as float", "version 1.0", "depth count as float",
+                    "depth count as bool"):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(doc, strategy_schema())
 
 
 def test_stat_strings_as_the_issue_typed_them(tmp_path, capsys, small_doc):
-    for value in ("23", 22.9999, " 23 "):
+    total = small_doc["stats"]["total"]
+    for value in (str(total), total - 0.0001, f" {total} ", total + 0.5):
         doc = copy.deepcopy(small_doc)
         doc["stats"]["total"] = value
         code, _, err = run(capsys, "verify", write_doc(tmp_path, doc))

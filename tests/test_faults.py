@@ -167,13 +167,10 @@ def test_kill_9_of_the_parent_takes_the_workers_with_it(tmp_path):
         kill_group(proc)
 
 
-@needs_proc
-@pytest.mark.slow
-@pytest.mark.parametrize("delay", [0.3, 1.0, 1.5, 2.0, 3.0])
-def test_ctrl_c_while_workers_start_prints_one_line(tmp_path, delay):
+def _ctrl_c(tmp_path, when):
     proc = start_cli(LONG_SOLVE + ["-o", str(tmp_path / "t.json")], tmp_path)
     try:
-        time.sleep(delay)
+        when(proc)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal does
         proc.wait(60)
         assert wait_for(lambda: not group_members(proc.pid), 30)
@@ -183,6 +180,26 @@ def test_ctrl_c_while_workers_start_prints_one_line(tmp_path, delay):
     assert "Traceback" not in err and "Fatal Python error" not in err, err
     assert proc.returncode == 130
     assert err.splitlines()[-1].startswith("optimal-mm")
+
+
+@needs_proc
+@pytest.mark.parametrize("after", [0.3, pytest.param(0.1, marks=pytest.mark.slow),
+                                   pytest.param(0.6, marks=pytest.mark.slow)])
+def test_ctrl_c_while_workers_start_prints_one_line(tmp_path, after):
+    # Premise: the worker processes exist and are still importing (that takes about a
+    # second), which is when they used to print their tracebacks.
+    def workers_starting(proc):
+        assert wait_for(lambda: loky_workers(proc.pid), 60, step=0.01)
+        time.sleep(after)
+
+    _ctrl_c(tmp_path, workers_starting)
+
+
+@needs_proc
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.3, 0.6, 1.0, 2.0, 3.0])
+def test_ctrl_c_at_any_moment_of_start_up_prints_one_line(tmp_path, delay):
+    _ctrl_c(tmp_path, lambda proc: time.sleep(delay))
 
 
 # ------------------------------------------------------------- broken pipes

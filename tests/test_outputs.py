@@ -19,6 +19,29 @@ from optimal_mm.tree import Strategy, atomic_write_bytes as tree_writer
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
+def device(tmp_path, name: str, minor: int) -> str:
+    """A character device to write to, never the machine's own as root.
+
+    As root, a writer that wrongly renames over its target would replace the real
+    /dev/null for every process on the machine: root gets a private node with the
+    same numbers (1, minor) in ``tmp_path`` instead. Other users get the real one,
+    which they cannot replace.
+    """
+    if not AS_ROOT:
+        return f"/dev/{name}"
+    path = tmp_path / name
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (OSError, AttributeError):
+        pytest.skip("cannot make a device node here")
+    return str(path)
+
+
+@pytest.fixture
+def null(tmp_path):
+    return device(tmp_path, "null", 3)
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -56,18 +79,18 @@ def test_a_dangling_symlink_creates_its_target(tmp_path):
     assert link.is_symlink() and (tmp_path / "made.json").read_text() == "x"
 
 
-def test_dev_null_is_written_through_not_replaced():
-    before = os.stat(os.devnull)
-    atomic_write_bytes(os.devnull, b"tree")
-    after = os.stat(os.devnull)
+def test_dev_null_is_written_through_not_replaced(null):
+    before = os.stat(null)
+    atomic_write_bytes(null, b"tree")
+    after = os.stat(null)
     assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_dev_full_fails_with_an_error_and_stays_a_device():
+def test_dev_full_fails_with_an_error_and_stays_a_device(tmp_path):
+    full = device(tmp_path, "full", 7)
     with pytest.raises(OSError):
-        atomic_write_bytes("/dev/full", b"x" * 100_000)
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+        atomic_write_bytes(full, b"x" * 100_000)
+    assert stat.S_ISCHR(os.stat(full).st_mode)
 
 
 def _read_fifo(path, into):
@@ -79,7 +102,7 @@ def test_a_fifo_is_written_through(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)
     reader.start()
     atomic_write_bytes(fifo, b"through the pipe")
     reader.join(10)
@@ -143,10 +166,10 @@ def test_solve_refuses_a_bad_output_before_searching(tmp_path, capsys):
     ["solve", "p2c3", "--jobs", "1", "--quiet"],
     ["strategy", "p2c3", "--heuristic", "knuth"],
 ])
-def test_dev_null_and_a_directory_as_output(tmp_path, capsys, command):
-    code, out, err = run(capsys, *command, "-o", os.devnull)
+def test_dev_null_and_a_directory_as_output(tmp_path, capsys, command, null):
+    code, out, err = run(capsys, *command, "-o", null)
     assert code == 0, err
-    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert stat.S_ISCHR(os.stat(null).st_mode)
     code, out, err = run(capsys, *command, "-o", str(tmp_path))
     assert code == 2 and "is a directory" in err
     one_line_error(err, command[0])
@@ -165,19 +188,19 @@ def test_dash_writes_the_tree_to_stdout_and_the_report_to_stderr(tmp_path, capsy
     assert not (tmp_path / "-").exists() and not os.path.exists("-")
 
 
-def test_export_dash_and_special_files(tmp_path, capsys):
+def test_export_dash_and_special_files(tmp_path, capsys, null):
     tree = tmp_path / "t.json"
     assert run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet", "-o", str(tree))[0] == 0
     code, out, err = run(capsys, "export", str(tree), "--to", "dot", "-o", "-")
     assert code == 0 and out.startswith("digraph") and "standard output" in err
     code, out, err = run(capsys, "export", str(tree), "-o", "-")
     assert code == 2 and "--to" in err
-    assert run(capsys, "export", str(tree), "--to", "graphml", "-o", os.devnull)[0] == 0
-    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert run(capsys, "export", str(tree), "--to", "graphml", "-o", null)[0] == 0
+    assert stat.S_ISCHR(os.stat(null).st_mode)
     fifo = tmp_path / "pipe.dot"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)
     reader.start()
     code, out, err = run(capsys, "export", str(tree), "-o", str(fifo))
     reader.join(10)
