@@ -57,6 +57,8 @@ def is_stdout(path) -> bool:
 
 def _resolve(path) -> tuple[str, os.stat_result | None]:
     """The file that writing ``path`` reaches (links followed) and its status, or None."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise OutputError(f"an output must be named by a path, got {path!r}")
     text = os.fspath(path)
     if isinstance(text, bytes):
         text = os.fsdecode(text)
@@ -106,8 +108,8 @@ def check_output_path(path, special: str = "write") -> None:
     if is_stdout(path):
         return
     _check_special(special)
-    text = os.fsdecode(os.fspath(path))
     target, info = _resolve(path)
+    text = os.fsdecode(os.fspath(path))
     if info is not None:
         kind = _kind(info.st_mode)
         if kind is None or (kind == "stream" and special == "refuse"):
@@ -165,8 +167,8 @@ def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
         out.buffer.flush()
         return
     _check_special(special)
-    text = os.fsdecode(os.fspath(path))
     target, info = _resolve(path)
+    text = os.fsdecode(os.fspath(path))
     mode = None
     if info is not None:
         kind = _kind(info.st_mode)

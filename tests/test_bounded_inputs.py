@@ -213,10 +213,12 @@ def test_control_characters_from_a_file_are_escaped(tmp_path, capsys, small_doc)
         assert code == 0 and "\x1b" not in out and "\\x1b[2J" in out
 
 
-def test_strategy_load_refuses_a_non_path():
+def test_strategy_load_and_save_refuse_a_non_path():
     for bad in (None, 3, ["t.json"]):
         with pytest.raises(InvalidTreeError, match="path"):
             Strategy.load(bad)
+        with pytest.raises(OptimalMMError, match="path"):
+            Strategy(P1C3, chain(0)).save(bad)
 
 
 # ----------------------------------------------------------- caps and sizes
