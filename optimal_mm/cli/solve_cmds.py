@@ -175,7 +175,7 @@ def _print_checkpoint(solver: Solver, args, report) -> None:
     line = (f"checkpoint {args.checkpoint}: {cp.loaded} tasks loaded, {cp.stored} computed "
             f"and saved")
     if cp.rejected:
-        line += f", {cp.rejected} damaged, foreign or unreadable entries recomputed"
+        line += f", {cp.rejected} damaged or foreign entries recomputed"
     if cp.unsaved:
         line += f", {cp.unsaved} could not be saved ({cp.unsaved_reason})"
     print(line, file=report)
