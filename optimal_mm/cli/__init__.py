@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     except (OptimalMMError, ValueError) as exc:
-        print(f"optimal-mm {args.command}: error: {exc}", file=sys.stderr)
+        from ..render import escape_control  # one line, whatever the message quotes
+
+        print(f"optimal-mm {args.command}: error: {escape_control(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         name = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
