@@ -18,8 +18,11 @@ raises :class:`~optimal_mm.errors.InvalidTreeError` naming the first defect:
 * a tree deeper than its declared guess cap;
 * declared stats that differ from what replay finds.
 
-Saving is atomic (a temporary file renamed over the target), and files ending in
-``.gz`` are gzip-compressed.
+Saving is atomic (a temporary file renamed over the target; a link is followed and
+a device or pipe written through: :mod:`optimal_mm.outputs`), and files ending in
+``.gz`` are gzip-compressed. Reading is bounded (:data:`MAX_TREE_BYTES`), strict
+(no repeated keys) and works at any depth, as does writing
+(:mod:`optimal_mm.strictjson`).
 """
 
 from __future__ import annotations
@@ -34,16 +37,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import strictjson
 from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError
 from .game import Game
-from . import strictjson
 from .outputs import atomic_write_bytes, atomic_write_text, is_stdout  # noqa: F401
 
 FORMAT_NAME = "optimal-mm-strategy"
 FORMAT_VERSION = 1
 GUESS_RULES = ("any", "consistent")
 #: The most bytes a tree file may hold, or inflate to when it is gzip-compressed,
-#: checked while reading: 256 MiB, about 1,400 times the largest tree shipped or
+#: checked while reading: 256 MiB, about 1,480 times the largest tree shipped or
 #: kept in results/ (the Bulls and Cows trees: 181,388 bytes of JSON, 5,040 secrets),
 #: so room for trees of games with over a million secrets, while ``/dev/zero`` or a
 #: gzip bomb costs at most that much memory.
