@@ -109,6 +109,7 @@ def remaining_after(game: Game, history) -> np.ndarray:
     >>> len(remaining_after(g, [("0123", g.parse_answer("0B1W"))]))
     1440
     """
+    game.check_enumerable("analyse")
     secrets = np.arange(game.n_codes, dtype=np.int64)
     for guess, answer in history:
         g = game.code_index(guess)
@@ -137,6 +138,7 @@ def partition_table(game: Game, guess: "str | int", secrets) -> PartitionTable:
     ValueError
         When ``secrets`` is empty.
     """
+    game.check_enumerable("analyse")
     g = game.code_index(guess)
     secrets = np.unique(np.asarray(secrets, dtype=np.int64))
     n = len(secrets)
@@ -164,6 +166,7 @@ def best_guesses(game: Game, secrets, n: int = 5) -> list[GuessInfo]:
     >>> [(b.guess, round(b.entropy, 3)) for b in best_guesses(g, range(g.n_codes), 2)]
     [('1234', 3.057), ('1235', 3.057)]
     """
+    game.check_enumerable("rank guesses in")
     secrets = np.unique(np.asarray(secrets, dtype=np.int64))
     if len(secrets) == 0:
         raise ValueError("no secret remains, so there is no guess to rank")

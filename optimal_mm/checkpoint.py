@@ -46,11 +46,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 
 import numpy as np
 
-from .tree import atomic_write_bytes
+from .errors import InvalidOptionError, OptimalMMError
+from .outputs import atomic_write_bytes, check_output_path
 
 #: Written into every entry; an entry with another format is recomputed.
 FORMAT = "optimal_mm-checkpoint/1"
@@ -160,6 +163,49 @@ def result_from_json(data):
 # ---------------------------------------------------------------------------
 # The store
 # ---------------------------------------------------------------------------
+def check_checkpoint_dir(directory) -> Path:
+    """Make sure ``directory`` is, or can become, a checkpoint directory we can write.
+
+    Creates it (with its parents) if missing, then writes and removes a probe file,
+    so that a directory that cannot take entries is refused before the search starts
+    rather than at its first finished task.
+
+    Raises
+    ------
+    InvalidOptionError
+        For an empty name, a path that is a file, or a directory that cannot be
+        created or written; the message quotes the path as given.
+    """
+    if not isinstance(directory, (str, os.PathLike)) or not os.fspath(directory):
+        raise InvalidOptionError(f"--checkpoint needs a directory name, got {directory!r}")
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise InvalidOptionError(f"--checkpoint {str(directory)!r} is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidOptionError(f"cannot create the checkpoint directory {str(directory)!r}: "
+                                 f"{exc.strerror or exc}") from None
+    try:
+        check_output_path(path / "probe.json")
+    except OptimalMMError as exc:
+        raise InvalidOptionError(f"cannot write in the checkpoint directory "
+                                 f"{str(directory)!r} ({exc})") from None
+    return path
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file, else None; never blocks.
+
+    A FIFO put where an entry should be would block a plain read forever: the file
+    is opened without blocking and checked to be a regular file before reading.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return fh.read()
+
 class Checkpoint:
     """Finished task results of one run, one verified JSON file per task.
 
@@ -174,8 +220,14 @@ class Checkpoint:
     Attributes
     ----------
     loaded, stored, rejected : int
-        Entries read back and trusted, written, and found but refused (damaged or
-        foreign) since this object was made.
+        Entries read back and trusted, written, and found but refused (damaged,
+        foreign, or not a readable regular file: a FIFO, a directory) since this
+        object was made.
+    unsaved : int
+        Results that could not be written (the entry's name is taken by a
+        directory, the disk is full); the run goes on without them.
+    unsaved_reason : str
+        Why the first of them could not be written.
 
     Notes
     -----
@@ -184,11 +236,11 @@ class Checkpoint:
     """
 
     def __init__(self, directory, run: dict):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory = check_checkpoint_dir(directory)
         self.run = json.loads(_dumps(run))  # tuples become lists, as they will read back
         self._run_digest = _digest(self.run)
-        self.loaded = self.stored = self.rejected = 0
+        self.loaded = self.stored = self.rejected = self.unsaved = 0
+        self.unsaved_reason = ""
 
     def __repr__(self) -> str:
         return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
@@ -206,10 +258,12 @@ class Checkpoint:
         """The stored result of task ``key``, or ``None`` if missing, damaged or foreign."""
         path = self.path(key)
         try:
-            raw = path.read_bytes()
+            raw = _read_regular(path)
         except FileNotFoundError:
             return None
         except OSError:
+            raw = None
+        if raw is None:
             self.rejected += 1
             return None
         try:
@@ -219,17 +273,32 @@ class Checkpoint:
                     or body["run"] != self.run or body["task"] != json.loads(_dumps(key))):
                 raise ValueError("entry of another run or task, or altered")
             result = result_from_json(body["result"])
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
+                RecursionError):  # RecursionError: an entry nested beyond anything we write
             self.rejected += 1
             return None
         self.loaded += 1
         return result
 
     def put(self, key: dict, result) -> None:
-        """Store ``result`` for task ``key``, atomically (a kill never leaves half a file)."""
+        """Store ``result`` for task ``key``, atomically (a kill never leaves half a file).
+
+        Whatever sits at the entry's name that is not a regular file (a FIFO) is
+        replaced, never written through. When the entry cannot be written at all (a
+        directory has its name, the disk is full), the run goes on: the result is
+        only not saved, and :attr:`unsaved` counts it.
+        """
         body = {"format": FORMAT, "run": self.run, "task": json.loads(_dumps(key)),
                 "result": result_to_json(result)}
         body["sha256"] = _digest(body)
-        atomic_write_bytes(self.path(key), (_dumps(body) + "\n").encode("utf-8"))
+        try:
+            atomic_write_bytes(self.path(key), (_dumps(body) + "\n").encode("utf-8"),
+                               special="replace")
+        except (OSError, OptimalMMError) as exc:
+            if not self.unsaved:
+                self.unsaved_reason = str(exc) if isinstance(exc, OptimalMMError) else (
+                    f"{exc.strerror or exc}")
+            self.unsaved += 1
+            return
         self.stored += 1
 

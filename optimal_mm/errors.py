@@ -50,3 +50,27 @@ class InvalidOptionError(OptimalMMError):
 class MissingDependencyError(OptimalMMError):
     """An optional dependency that the requested feature needs is not installed; the
     message says what to install."""
+
+
+class OutputError(OptimalMMError):
+    """An output path that cannot take the output: a directory, a missing or
+    unwritable folder, a device that is not a stream (see :mod:`optimal_mm.outputs`)."""
+
+
+class WorkerLostError(OptimalMMError):
+    """A worker process died or its pipe broke during a parallel run; the message says
+    what happened and how to resume from the checkpoint."""
+
+
+def quoted(value, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters: how messages quote user input.
+
+    ``repr`` escapes control characters, so a quoted input cannot drive a terminal.
+
+    >>> quoted("2B1W"), quoted("1" * 100, 12)
+    ("'2B1W'", "'1111111111'... (100 characters)")
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:max(1, limit - 2)]!r}... ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit + 20 else text[:limit] + "..."

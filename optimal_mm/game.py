@@ -62,7 +62,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError
+from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError, quoted
 
 MIN_PEGS, MAX_PEGS = 1, 1024
 MIN_COLOURS, MAX_COLOURS = 2, 1024
@@ -93,7 +93,13 @@ _ALIASES = {
     "cows-and-bulls": "bulls-and-cows",
     "ab": "bulls-and-cows",
 }
-_SPEC_RE = re.compile(r"^p(\d+)c(\d+)(n?)(b?)$")
+# ASCII digits only (``\d`` would take "p٤c٦"), and few of them: int() of thousands
+# of digits is slow, then refused with a message about Python's own limit.
+_SPEC_RE = re.compile(r"p([0-9]{1,4})c([0-9]{1,4})(n?)(b?)")
+_ANSWER_KEYED = re.compile(r"(?:([0-9]+)\s*B)?\s*[,/-]?\s*(?:([0-9]+)\s*W)?",
+                           re.ASCII | re.IGNORECASE)
+_ANSWER_PAIR = re.compile(r"([0-9]+)\s*[\s,/-]\s*([0-9]+)", re.ASCII)
+_ANSWER_ONE = re.compile(r"([0-9]+)B?", re.ASCII | re.IGNORECASE)
 
 
 def default_alphabet(colours: int) -> str | None:
@@ -114,7 +120,7 @@ def default_alphabet(colours: int) -> str | None:
 
 def _count_str(n: int) -> str:
     """A count for a message: exact with separators, or its power of ten when huge."""
-    if n < 10**15:
+    if n < 10**24:
         return f"{n:,}"
     return f"about 10^{len(str(n)) - 1}"
 
@@ -213,11 +219,11 @@ class Game:
         if key in PRESETS:
             base, preset_alphabet = PRESETS[key]
             return cls.from_spec(base, alphabet or preset_alphabet)
-        m = _SPEC_RE.match(key)
+        m = _SPEC_RE.fullmatch(key)
         if not m:
             names = ", ".join(PRESETS)
             raise InvalidGameError(
-                f"unknown game {spec!r}: use a preset ({names}) or a spec like "
+                f"unknown game {quoted(spec)}: use a preset ({names}) or a spec like "
                 f"p4c6, p4c10n (no repeats), p3c5b (black-only)"
             )
         pegs, colours = int(m.group(1)), int(m.group(2))
@@ -274,25 +280,36 @@ class Game:
         >>> Game.from_spec("p16c2").is_enumerable  # 65,536 codes, but answer ids to 272
         False
         """
-        return self._not_enumerable_reason() is None
+        return self._not_enumerable_reason("enumerate") is None
 
-    def _not_enumerable_reason(self) -> str | None:
-        n = self.n_codes
-        if n > MAX_ENUMERATED_CODES:
-            return (f"{self.spec} has {_count_str(n)} codes, more than the "
-                    f"{MAX_ENUMERATED_CODES:,} this tool enumerates")
-        if self.colours > UINT8_VALUES:
-            return (f"{self.spec} has {self.colours} colours, more than the "
-                    f"{UINT8_VALUES} the code arrays hold")
-        if self.n_answer_slots > UINT8_VALUES:
-            return (f"{self.spec} has answer ids up to {self.n_answer_slots - 1}, more than "
-                    f"the answer arrays hold (0..{UINT8_VALUES - 1})")
-        return None
+    def check_enumerable(self, purpose: str = "enumerate") -> None:
+        """Refuse, before any array is built, a game whose codes cannot be listed.
 
-    def _require_enumerable(self) -> None:
-        reason = self._not_enumerable_reason()
+        Everything that holds one entry per code (the secrets still possible, the
+        candidate guesses) needs the game to be :attr:`is_enumerable`; ``p10c36``
+        would need petabytes.
+
+        >>> Game.from_spec("p10c36").check_enumerable("analyse")
+        Traceback (most recent call last):
+        ...
+        optimal_mm.errors.TooLargeError: p10c36 has 3,656,158,440,062,976 codes, too many to analyse (at most 20,000,000)
+        """
+        reason = self._not_enumerable_reason(purpose)
         if reason is not None:
             raise TooLargeError(reason)
+
+    def _not_enumerable_reason(self, purpose: str) -> str | None:
+        n = self.n_codes
+        if n > MAX_ENUMERATED_CODES:
+            return (f"{self.spec} has {_count_str(n)} codes, too many to {purpose} "
+                    f"(at most {MAX_ENUMERATED_CODES:,})")
+        if self.colours > UINT8_VALUES:
+            return (f"{self.spec} has {self.colours} colours, too many to {purpose} "
+                    f"(the code arrays hold at most {UINT8_VALUES})")
+        if self.n_answer_slots > UINT8_VALUES:
+            return (f"{self.spec} has answer ids up to {self.n_answer_slots - 1}, too many to "
+                    f"{purpose} (the answer arrays hold 0..{UINT8_VALUES - 1})")
+        return None
 
     @cached_property
     def codes(self) -> np.ndarray:
@@ -301,7 +318,7 @@ class Game:
         Row ``i`` is the code with index ``i``. Raises :class:`TooLargeError` unless
         the game :attr:`is_enumerable`.
         """
-        self._require_enumerable()
+        self.check_enumerable()
         n = self.n_codes
         if self.repeats:
             idx = np.arange(n, dtype=np.int64)
@@ -360,8 +377,8 @@ class Game:
         code = text.strip()
         if len(code) != self.pegs:
             raise InvalidCodeError(
-                f"code {text!r} has {len(code)} symbols; {self.spec} codes have {self.pegs}"
-            )
+                f"code {quoted(text)} has {len(code)} symbols; {self.spec} codes have "
+                f"{self.pegs}")
         colours = []
         for ch in code:
             c = self.alphabet.find(ch)
@@ -522,10 +539,13 @@ class Game:
     def parse_answer(self, text: str) -> int:
         """Answer id from user text.
 
-        Accepted forms: the format's keys (``"1B2W"``, ``"2B"``), two numbers
-        (``"2 1"``, ``"2,1"``), two digits (``"21"``), or one number for
-        black-only games. Answers that can never occur (3 black 1 white on 4 pegs)
-        are refused.
+        Accepted forms: the format's keys (``"1B2W"``, ``"2B"``, ``"3W"``, letters in
+        either case, spaces or one of ``, / -`` between the parts), two numbers
+        (``"2 1"``, ``"2,1"``, ``"2-1"``), two digits (``"21"``), or one number for
+        black-only games. Digits are ASCII only (``"١B٢W"`` is refused, as in specs
+        and codes), and a count has at most as many digits as the number of pegs. Answers that can never
+        occur (3 black 1 white on 4 pegs) are refused; every message quotes the
+        answer as typed.
 
         >>> g = Game.from_spec("mastermind")
         >>> [g.answer_str(g.parse_answer(t)) for t in ("2 1", "2B1W", "21", "0b")]
@@ -534,28 +554,25 @@ class Game:
         if not isinstance(text, str):
             raise InvalidAnswerError(f"answer must be text, got {text!r}")
         raw = text.strip()
-        s = raw.upper().replace(" ", ",").replace("/", ",").replace("-", ",")
-        m = re.fullmatch(r"(\d+)B(?:,*(\d+)W)?", s.replace(",", "")) or re.fullmatch(
-            r"(\d+)W", s.replace(",", ""))
-        if m and s.replace(",", "").endswith("W") and s.replace(",", "").count("B") == 0:
-            black, white = 0, int(m.group(1))
-        elif m:
-            black, white = int(m.group(1)), int(m.group(2) or 0)
+        keyed = _ANSWER_KEYED.fullmatch(raw)
+        pair = _ANSWER_PAIR.fullmatch(raw)
+        single = _ANSWER_ONE.fullmatch(raw)
+        if keyed and (keyed.group(1) or keyed.group(2)):
+            numbers = [keyed.group(1) or "0", keyed.group(2) or "0"]
+        elif pair:
+            numbers = [pair.group(1), pair.group(2)]
+        elif (single and len(single.group(1)) == 2 and not self.black_only
+              and self.pegs <= 9):
+            numbers = list(single.group(1))  # "21": 2 black, 1 white (unambiguous below 10 pegs)
+        elif single and self.black_only:
+            numbers = [single.group(1), "0"]
         else:
-            parts = [p for p in s.split(",") if p]
-            if not parts or not all(p.isdigit() for p in parts):
-                raise InvalidAnswerError(self._answer_help(raw))
-            if (len(parts) == 1 and len(parts[0]) == 2 and not self.black_only
-                    and self.pegs <= 9):
-                black, white = int(parts[0][0]), int(parts[0][1])
-            elif len(parts) == 1:
-                black, white = int(parts[0]), 0
-                if not self.black_only:
-                    raise InvalidAnswerError(self._answer_help(raw))
-            elif len(parts) == 2:
-                black, white = int(parts[0]), int(parts[1])
-            else:
-                raise InvalidAnswerError(self._answer_help(raw))
+            raise InvalidAnswerError(self._answer_help(raw))
+        # A count is at most the number of pegs: more digits than that has is no answer
+        # (and int() would refuse 4301 digits with a message about its own limit).
+        if any(len(n) > len(str(self.pegs)) for n in numbers):
+            raise InvalidAnswerError(self._answer_help(raw))
+        black, white = int(numbers[0]), int(numbers[1])
         if self.black_only and white:
             raise InvalidAnswerError(
                 f"answer {raw!r} gives white pegs, but {self.spec} scores black pegs only"
@@ -572,8 +589,8 @@ class Game:
 
     def _answer_help(self, raw: str) -> str:
         if self.black_only:
-            return f"malformed answer {raw!r}: give the number of black pegs, e.g. 2 or 2B"
-        return f"malformed answer {raw!r}: give black and white, e.g. '2 1', '2B1W' or '21'"
+            return f"malformed answer {quoted(raw)}: give the number of black pegs, e.g. 2 or 2B"
+        return f"malformed answer {quoted(raw)}: give black and white, e.g. '2 1', '2B1W' or '21'"
 
     # ----------------------------------------------------------------- scoring
     def score(self, guess: "str | int", secret: "str | int") -> int:
@@ -628,7 +645,7 @@ class Game:
         cached = self.__dict__.get("_answer_table")
         if cached is not None:
             return cached
-        self._require_enumerable()
+        self.check_enumerable()
         if self.table_bytes() > limit_bytes:
             raise TooLargeError(
                 f"the answer table of {self.spec} needs {self.table_bytes() / 2**20:,.0f} MiB, "
@@ -646,6 +663,23 @@ class Game:
 
     def __str__(self) -> str:
         return self.name
+
+
+def as_game(game) -> Game:
+    """``game`` itself, or the game a spec or preset name names (for the public API).
+
+    >>> as_game("p3c3").spec, as_game(Game(2, 3)).spec
+    ('p3c3', 'p2c3')
+    >>> as_game(None)
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidGameError: expected a Game or a game spec such as 'p4c6', got None
+    """
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return Game.from_spec(game)
+    raise InvalidGameError(f"expected a Game or a game spec such as 'p4c6', got {game!r}")
 
 
 def partition_counts(game: Game, guesses, secrets) -> np.ndarray:

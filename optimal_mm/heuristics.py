@@ -63,13 +63,14 @@ when it is, the choice depends on the machine's speed.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 
 import numpy as np
 
 from . import __version__
-from .errors import UnknownHeuristicError
-from .game import Game, partition_counts
+from .errors import InvalidOptionError, UnknownHeuristicError
+from .game import Game, as_game, partition_counts
 from .tree import Strategy, grow
 
 #: The heuristics this module knows, by name.
@@ -102,6 +103,26 @@ def check_heuristic(name: str) -> str:
         raise UnknownHeuristicError(
             f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS)}")
     return name
+
+
+def check_move_time(move_time) -> float:
+    """Seconds one move may take: a finite number above 0, the one rule of every caller.
+
+    >>> check_move_time(5), check_move_time("0.5")
+    (5.0, 0.5)
+    >>> check_move_time(float("nan"))
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidOptionError: --move-time must be a finite number of seconds above 0, got nan
+    """
+    try:
+        value = float(move_time) if not isinstance(move_time, bool) else math.nan
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidOptionError(f"--move-time must be a finite number of seconds above 0, "
+                                 f"got {move_time!r}")
+    return value
 
 
 def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
@@ -138,7 +159,7 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
     check_heuristic(name)
     first_index = None if first is None else game.code_index(first)
     seed = int(seed)
-    move_time = float(move_time)
+    move_time = check_move_time(move_time)
 
     def choose(secrets, depth: int) -> int:
         secrets = np.unique(np.asarray(secrets, dtype=np.int64))  # sorted, distinct
@@ -169,6 +190,8 @@ def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 
     >>> print(tree.validate())
     secrets 27, total 74, average 2.7407, max 4, depth counts 1/7/17/2
     """
+    game = as_game(game)
+    game.check_enumerable("build a whole strategy tree for")
     start = time.perf_counter()
     choose = make_chooser(game, name, first=first, seed=seed, move_time=move_time)
     root = grow(game, choose)

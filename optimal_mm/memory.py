@@ -18,7 +18,10 @@ True
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
+
+from .errors import InvalidOptionError
 
 #: Bytes counted per transposition-table entry (:func:`optimal_mm._search_arrays.new_table`):
 #: 16 for the entry, 4 for its chain link, at most 4 for bucket heads; rounded up.
@@ -27,6 +30,36 @@ TABLE_ENTRY_BYTES = 32
 #: worker running numba's JIT measured about 155 MB resident before its first table
 #: entry (the ahead-of-time kernels need far less, about 40 MB, but may fall back).
 PROCESS_BYTES = 160 * 2**20
+
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+_SIZE_RE = re.compile(r"\s*([0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})\s*([KMGT]?)(?:I?B)?\s*",
+                      re.IGNORECASE)
+
+
+def parse_size(text) -> int:
+    """Bytes from ``4G``, ``500M``, ``1.5GiB``, ``64k`` or plain ``123456`` (binary units).
+
+    An ``int`` is taken as bytes as it is (the library's ``memory_limit``).
+
+    >>> parse_size("4G"), parse_size("500M"), parse_size("1.5GiB"), parse_size("1000")
+    (4294967296, 524288000, 1610612736, 1000)
+    >>> parse_size("lots")
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidOptionError: --memory-limit must be a size like 4G, 500M or 123456 (bytes), got 'lots'
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    else:
+        m = _SIZE_RE.fullmatch(text) if isinstance(text, str) else None
+        if not m:
+            raise InvalidOptionError(f"--memory-limit must be a size like 4G, 500M or 123456 "
+                                     f"(bytes), got {text!r}")
+        value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    if value <= 0:
+        raise InvalidOptionError(f"--memory-limit must be more than 0 bytes, got {text!r}")
+    return value
 
 
 def physical_memory() -> int | None:

@@ -35,6 +35,20 @@ from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError, Optima
 from .tree import Node, Strategy, answer_from_key
 
 
+def escape_control(text: str) -> str:
+    r"""``text`` with control characters (terminal escapes, newlines) written as escapes.
+
+    Whatever a file holds (an ``objective``, an alphabet, meta) is printed through
+    this, so a tree cannot drive the terminal or fake extra output lines.
+
+    >>> escape_control("knuth\x1b[2J\nOK")
+    'knuth\\x1b[2J\\nOK'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 @dataclass(frozen=True)
 class Visit:
     """One node met by :func:`iter_visits`.

@@ -45,11 +45,29 @@ Checkpoints (see ``docs/LONG_RUNS.md``)
     *phase*.
 
 Ctrl-C
-    A terminal sends Ctrl-C to the whole process group. Worker processes ignore it
-    (:func:`_remote`): the parent alone decides to stop, keeps what has been saved
-    (each result is saved before anything else happens to it), ends the workers
-    itself (the loky pool kept for reuse, or the dask client and local cluster), and
-    lets the ``KeyboardInterrupt`` go on to its caller.
+    A terminal sends Ctrl-C to the whole process group. Worker processes ignore it:
+    the parent alone decides to stop, keeps what has been saved (each result is
+    saved before anything else happens to it), ends the workers itself (the loky
+    pool kept for reuse, or the dask client and local cluster), and lets the
+    ``KeyboardInterrupt`` go on to its caller. Loky workers are started while the
+    parent's main thread blocks SIGINT (:func:`_sigint_blocked`); a process inherits
+    its signal mask through ``fork`` and ``exec``, and Python never unblocks it, so
+    a worker ignores Ctrl-C from its very first instruction, even while it is still
+    importing (before, a Ctrl-C then printed each worker's traceback). A Ctrl-C that
+    arrives in that window waits, blocked, and is raised as soon as it ends.
+
+Workers end with their parent
+    Each loky worker asks the kernel to kill it when its parent dies
+    (:func:`_worker_start`: ``PR_SET_PDEATHSIG`` on Linux), so a parent killed with
+    ``kill -9`` leaves no worker computing, or idling for minutes, behind. SIGTERM to
+    the parent is turned into a ``KeyboardInterrupt`` by the command line
+    (:class:`optimal_mm.cli.Terminated`) and ends the workers like Ctrl-C.
+
+A worker that dies
+    A worker killed during a run (by the out-of-memory killer, say), or a broken pipe
+    to the workers, ends the batch with :class:`~optimal_mm.errors.WorkerLostError`:
+    one line saying what happened and, with a checkpoint, how many tasks are saved
+    and that rerunning the command resumes from them.
 """
 
 from __future__ import annotations
@@ -61,7 +79,7 @@ import threading
 import warnings
 
 from .checkpoint import Checkpoint, task_key
-from .errors import InvalidOptionError, MissingDependencyError
+from .errors import InvalidOptionError, MissingDependencyError, WorkerLostError
 
 BACKENDS = ("loky", "threading", "dask")
 #: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
@@ -109,6 +127,71 @@ def _remote(fn, index, parent_pid, args):
     if os.getpid() != parent_pid and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     return index, fn(*args)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_start(parent_pid: int) -> None:
+    """Loky worker initializer: die with the parent, ignore Ctrl-C (module docstring).
+
+    ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` makes the kernel kill this process when its
+    parent ends, however it ends; where that call does not exist (not Linux) the
+    worker still ends when loky notices its parent gone. Checking the parent after
+    the call closes the window where it died before.
+    """
+    with contextlib.suppress(Exception):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """Block SIGINT in this thread (the main one) while worker processes are started.
+
+    Processes and threads started meanwhile inherit the mask, so loky's workers never
+    see Ctrl-C (module docstring); a Ctrl-C that comes meanwhile is raised on leaving.
+    """
+    if (not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    # Start the resource trackers first: starting its tracker, the standard library
+    # (Python < 3.12) unblocks SIGINT in this thread, which would end the window early.
+    with contextlib.suppress(Exception):
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+        loky_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _worker_failures() -> tuple:
+    """The exceptions that mean a worker died or the pipe to the workers broke."""
+    failures = [BrokenPipeError, EOFError]
+    with contextlib.suppress(ImportError):
+        from joblib.externals.loky.process_executor import (BrokenProcessPool,
+                                                            TerminatedWorkerError)
+        failures += [TerminatedWorkerError, BrokenProcessPool]
+    with contextlib.suppress(ImportError):
+        from concurrent.futures.process import BrokenProcessPool as StdBroken
+        failures.append(StdBroken)
+    return tuple(failures)
 
 
 def _return_as() -> str:
@@ -281,8 +364,13 @@ class TaskRunner:
         common = self.common
 
         def finished(i, result):
-            if self.checkpoint is not None:
-                self.checkpoint.put(keys[i], result)
+            cp = self.checkpoint
+            if cp is not None:
+                unsaved = cp.unsaved
+                cp.put(keys[i], result)
+                if cp.unsaved and not unsaved:
+                    self.progress.message(f"warning: checkpoint entries cannot be written "
+                                          f"({cp.unsaved_reason}); going on without saving them")
             sink(i, result)
             self.progress.advance()
 
@@ -300,23 +388,61 @@ class TaskRunner:
             # One task per worker thread at a time: the compiled search holds the GIL,
             # so a worker cannot send a result back while it runs a queued next task.
             pre_dispatch = "n_jobs"
-        else:
-            config = parallel_config(backend=self.backend)
+        elif self.backend == "loky":
+            config = parallel_config(backend="loky", initializer=_worker_start,
+                                     initargs=(os.getpid(),))
             n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
             pre_dispatch = "2 * n_jobs"
+        else:
+            config = parallel_config(backend=self.backend)
+            n_jobs = self.jobs
+            pre_dispatch = "2 * n_jobs"
         pid = os.getpid()
+        failures = _worker_failures()
         with config:
-            results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
-                               return_as=_return_as())(
-                delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i])) for i in indices)
             try:
-                for i, result in results:
+                with _sigint_blocked():  # the first dispatch starts the workers
+                    results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
+                                       return_as=_return_as())(
+                        delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i]))
+                        for i in indices)
+            except failures as exc:
+                raise self._lost(exc) from None
+            try:
+                while True:
+                    try:
+                        i, result = next(results)
+                    except StopIteration:
+                        break
+                    except failures as exc:
+                        raise self._lost(exc) from None
                     finished(i, result)
             finally:
                 # Ends the workers' current tasks if we leave early (Ctrl-C).
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     results.close()
+
+    def _lost(self, exc: BaseException) -> WorkerLostError:
+        """The one-line error for a dead worker or a broken pipe to the workers."""
+        if isinstance(exc, (BrokenPipeError, EOFError)):
+            what = f"the pipe to the worker processes broke ({exc.__class__.__name__})"
+        else:
+            # loky says which signal ended the worker; keep its first sentence.
+            detail = str(exc).split(". ")[0].strip()
+            what = f"a worker process died ({detail or exc.__class__.__name__})"
+            if "SIGKILL" in str(exc) or "-9" in str(exc):
+                what += ", perhaps killed by the out-of-memory killer"
+        with contextlib.suppress(Exception):
+            self._stop_workers()
+        cp = self.checkpoint
+        if cp is None:
+            return WorkerLostError(f"{what}; nothing was saved (--checkpoint DIR makes a long "
+                                   f"search resumable)")
+        n = cp.loaded + cp.stored
+        return WorkerLostError(f"{what}; {n} task{'' if n == 1 else 's'} saved in "
+                               f"{str(cp.directory)!r}: rerun the same command to resume "
+                               f"(with fewer --jobs or a --memory-limit if memory ran out)")
 
     def run(self, fn, arg_lists, label: str | None = None, on_result=None):
         """Run tasks (each a tuple of arguments after the common ones), results in order.

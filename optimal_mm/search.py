@@ -71,11 +71,12 @@ from . import __version__
 from . import kernels
 from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
                              new_table, position_swaps)
-from .checkpoint import Checkpoint
+from .checkpoint import Checkpoint, check_checkpoint_dir
 from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
-from .game import Game, partition_counts
+from .game import Game, as_game, partition_counts
 # physical_memory, PROCESS_BYTES, TABLE_ENTRY_BYTES, BACKENDS and LOCAL_DASK_CONFIG are
 # imported for the modules and tests that take them from here.
+from .memory import parse_size
 from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
                      _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
@@ -92,6 +93,39 @@ DEFAULT_TABLE_ENTRIES = 8_000_000
 #: Parts of the first guess solved exactly with at least this many secrets are split
 #: by their own guesses into separate tasks (:meth:`Solver._solve_parts`).
 SPLIT_SECRETS = 400
+
+
+def check_max_guesses(max_guesses) -> int | None:
+    """The guess cap as the search uses it: ``None`` or an integer from 1 to :data:`NO_CAP`.
+
+    A cap above :data:`NO_CAP` (64, the deepest level the search tables have) is
+    the same as 64: no game the exact search accepts needs anywhere near that many
+    guesses, so such a cap can never bind, and it is clamped rather than refused.
+
+    >>> check_max_guesses(5), check_max_guesses(10**23), check_max_guesses(None)
+    (5, 64, None)
+    >>> check_max_guesses(True)
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidOptionError: --max-guesses must be a positive integer, got True
+    """
+    if max_guesses is None:
+        return None
+    if not isinstance(max_guesses, (int, np.integer)) or isinstance(max_guesses, (bool, np.bool_)):
+        raise InvalidOptionError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
+    if max_guesses < 1:
+        raise InfeasibleError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
+    return min(int(max_guesses), NO_CAP)
+
+
+def check_jobs(jobs) -> None:
+    """Refuse a ``jobs`` that is not ``None``, -1, 0 (all cores) or a positive integer."""
+    if jobs is None:
+        return
+    if (not isinstance(jobs, (int, np.integer)) or isinstance(jobs, (bool, np.bool_))
+            or jobs < -1):
+        raise InvalidOptionError(f"--jobs must be -1 (all cores) or a positive integer, "
+                                 f"got {jobs!r}")
 
 
 def check_feasible(game: Game) -> None:
@@ -361,7 +395,8 @@ class Solver:
 
     Parameters
     ----------
-    game : Game
+    game : Game or str
+        A game, or its spec or preset name (``"p4c6"``, ``"mastermind"``).
     guesses : {"any", "consistent"}
     symmetry : bool
         Cut guesses to one per orbit at the top two levels (``False`` for comparison).
@@ -384,8 +419,9 @@ class Solver:
         Directory where finished tasks are stored and from which a rerun resumes.
     scheduler : str, optional
         Address of a dask scheduler (``tcp://host:8786``); only with ``backend="dask"``.
-    memory_limit : int, optional
-        Bytes this machine may spend on the run (see :meth:`memory_plan`): a run
+    memory_limit : int or str, optional
+        Bytes (or a size such as ``"4G"``, :func:`~optimal_mm.memory.parse_size`) this
+        machine may spend on the run (see :meth:`memory_plan`): a run
         whose answer tables alone exceed it is refused with
         :class:`~optimal_mm.errors.TooLargeError`, otherwise ``table_entries`` is cut
         to fit. ``None`` checks nothing.
@@ -403,15 +439,26 @@ class Solver:
                  jobs: int | None = None, backend: str = "loky",
                  table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None,
                  checkpoint=None, scheduler: str | None = None,
-                 memory_limit: int | None = None):
+                 memory_limit: "int | str | None" = None):
+        game = as_game(game)
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
         if scheduler is not None and backend != "dask":
             raise InvalidOptionError(f"a scheduler ({scheduler}) needs backend 'dask', "
                                      f"got {backend!r}")
-        if int(table_entries) < 0:
-            raise InvalidOptionError(f"table entries must be 0 or more, got {table_entries}")
+        check_jobs(jobs)
+        if backend not in BACKENDS:
+            raise InvalidOptionError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        if (not isinstance(table_entries, (int, np.integer)) or isinstance(table_entries, bool)
+                or table_entries < 0):
+            raise InvalidOptionError(f"table entries must be 0 or more, got {table_entries!r}")
+        if not isinstance(symmetry, (bool, np.bool_)):
+            raise InvalidOptionError(f"symmetry must be True or False, got {symmetry!r}")
+        if memory_limit is not None:
+            memory_limit = parse_size(memory_limit)
         check_feasible(game)
+        if checkpoint is not None:
+            check_checkpoint_dir(checkpoint)
         self.game = game
         self.guesses = guesses
         self.consistent = guesses == "consistent"
@@ -564,6 +611,7 @@ class Solver:
     # ----------------------------------------------------------- worst case
     def worst_case(self, max_guesses: int | None = None) -> Solution:
         """Find ``t*`` (or test one cap) and a tree within it."""
+        max_guesses = check_max_guesses(max_guesses)
         with self._session("worst-case", max_guesses):
             return self._worst_case(max_guesses)
 
@@ -654,6 +702,7 @@ class Solver:
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None) -> Solution:
         """The least total number of guesses, with a tree that attains it."""
+        max_guesses = check_max_guesses(max_guesses)
         with self._session("expected", max_guesses):
             return self._expected(max_guesses)
 
@@ -874,7 +923,7 @@ class Solver:
 
     def solve(self, objective: str = "worst-case", max_guesses: int | None = None) -> Solution:
         """Run the search for ``objective`` (see :func:`solve`)."""
-        _check_request(objective, max_guesses)
+        max_guesses = _check_request(objective, max_guesses)
         if objective == "worst-case":
             return self.worst_case(max_guesses)
         if objective == "expected":
@@ -882,22 +931,27 @@ class Solver:
         return self.worst_then_expected()
 
 
-def _check_request(objective, max_guesses) -> None:
+def _check_request(objective, max_guesses) -> int | None:
+    """Refuse a bad objective or cap; the cap as the search uses it."""
     if objective not in OBJECTIVES:
         raise InvalidGameError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-    if max_guesses is not None and (not isinstance(max_guesses, int) or max_guesses < 1):
-        raise InfeasibleError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
+    max_guesses = check_max_guesses(max_guesses)
     if objective == "worst-then-expected" and max_guesses is not None:
         raise InvalidGameError("worst-then-expected sets its own cap; drop --max-guesses")
+    return max_guesses
 
 
-def solve(game: Game, objective: str = "worst-case", guesses: str = "any",
+def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any",
           max_guesses: int | None = None, **options) -> Solution:
-    """Solve ``game`` exactly for ``objective``; see :class:`Solver` for options.
+    """Solve ``game`` (a :class:`Game` or a spec) exactly for ``objective``.
+
+    Every argument is checked before anything is built: see :class:`Solver` for the
+    options; a bad value raises an :class:`~optimal_mm.errors.OptimalMMError`
+    quoting it, and caps above 64 are clamped (:func:`check_max_guesses`).
 
     >>> sol = solve(Game.from_spec("p2c3"), "expected", jobs=1)
     >>> sol.value, sol.strategy.validate().max
     (21, 3)
     """
-    _check_request(objective, max_guesses)
+    max_guesses = _check_request(objective, max_guesses)
     return Solver(game, guesses, **options).solve(objective, max_guesses)

@@ -18,8 +18,11 @@ raises :class:`~optimal_mm.errors.InvalidTreeError` naming the first defect:
 * a tree deeper than its declared guess cap;
 * declared stats that differ from what replay finds.
 
-Saving is atomic (a temporary file renamed over the target), and files ending in
-``.gz`` are gzip-compressed.
+Saving is atomic (a temporary file renamed over the target; a link is followed and
+a device or pipe written through: :mod:`optimal_mm.outputs`), and files ending in
+``.gz`` are gzip-compressed. Reading is bounded (:data:`MAX_TREE_BYTES`), strict
+(no repeated keys) and works at any depth, as does writing
+(:mod:`optimal_mm.strictjson`).
 """
 
 from __future__ import annotations
@@ -28,19 +31,26 @@ import gzip
 import json
 import os
 import re
-import tempfile
+import reprlib
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
+from . import strictjson
 from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError
 from .game import Game
+from .outputs import atomic_write_bytes, atomic_write_text, is_stdout  # noqa: F401
 
 FORMAT_NAME = "optimal-mm-strategy"
 FORMAT_VERSION = 1
 GUESS_RULES = ("any", "consistent")
+#: The most bytes a tree file may hold, or inflate to when it is gzip-compressed,
+#: checked while reading: 256 MiB, about 1,480 times the largest tree shipped or
+#: kept in results/ (the Bulls and Cows trees: 181,388 bytes of JSON, 5,040 secrets),
+#: so room for trees of games with over a million secrets, while ``/dev/zero`` or a
+#: gzip bomb costs at most that much memory.
+MAX_TREE_BYTES = 256 * 2**20
 
 
 @dataclass
@@ -63,15 +73,21 @@ class Node:
         return out
 
     @classmethod
-    def from_dict(cls, data, path: str = "root") -> "Node":
+    def from_dict(cls, data, path: str = "root", strict: bool = False) -> "Node":
+        """The tree below ``data``, read without recursion (any depth).
+
+        With ``strict`` (``verify``), ``"next": null`` is refused as the schema does;
+        otherwise it counts as no branches. A dict that holds itself is refused.
+        """
         if not isinstance(data, dict):
             raise InvalidTreeError(f"{path}: a node must be an object, got {_short(data)}")
         root = cls(_node_guess(data, path))
         stack = [(root, data, path)]
+        seen = {id(data)}  # a dict built in memory may hold itself: refuse, never loop
         while stack:
             node, d, p = stack.pop()
             nxt = d.get("next", {})
-            if nxt is None:
+            if nxt is None and not strict:
                 nxt = {}
             if not isinstance(nxt, dict):
                 raise InvalidTreeError(f"{p}: 'next' must be an object, got {_short(nxt)}")
@@ -79,6 +95,10 @@ class Node:
                 cp = f"{p} > {key}"
                 if not isinstance(cd, dict):
                     raise InvalidTreeError(f"{cp}: a node must be an object, got {_short(cd)}")
+                if id(cd) in seen:
+                    raise InvalidTreeError(f"{cp}: this node object is already in the tree "
+                                           f"(a cycle or a shared subtree)")
+                seen.add(id(cd))
                 child = cls(_node_guess(cd, cp))
                 node.next[key] = child
                 stack.append((child, cd, cp))
@@ -109,7 +129,16 @@ def _node_guess(d: dict, path: str) -> str:
 
 
 def _short(value) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    """At most 40 characters quoting ``value`` (control characters escaped), whatever it is."""
+    try:
+        if isinstance(value, str):
+            text = repr(value[:40])
+        elif value is None or isinstance(value, (bool, int, float)):
+            text = json.dumps(value)
+        else:
+            text = reprlib.repr(value)
+    except (ValueError, TypeError, RecursionError):  # a 5000-digit int, an odd object
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -144,9 +173,10 @@ class Stats:
                 f"max {self.max}, depth counts {counts}")
 
 
-# Plain ASCII decimal, no leading zeros, nothing around (fullmatch: "$" would allow "\n").
-_ANSWER_BW = re.compile(r"(0|[1-9][0-9]*)B(0|[1-9][0-9]*)W")
-_ANSWER_B = re.compile(r"(0|[1-9][0-9]*)B")
+# Plain ASCII decimal, no leading zeros, at most two digits (a count is at most 10 pegs),
+# nothing around (fullmatch: "$" would allow "\n").
+_ANSWER_BW = re.compile(r"(0|[1-9][0-9]?)B(0|[1-9][0-9]?)W")
+_ANSWER_B = re.compile(r"(0|[1-9][0-9]?)B")
 
 
 def _guess_index(game: Game, guess, path: str) -> int:
@@ -169,7 +199,7 @@ def answer_from_key(game: Game, key: str, path: str = "") -> int:
     m = pattern.fullmatch(key) if isinstance(key, str) else None
     if not m:
         form = "'{b}B'" if game.black_only else "'{b}B{w}W'"
-        raise InvalidTreeError(f"{path}: malformed answer key {key!r} (expected {form})")
+        raise InvalidTreeError(f"{path}: malformed answer key {_short(key)} (expected {form})")
     b = int(m.group(1))
     w = 0 if game.black_only else int(m.group(2))
     if b + w > game.pegs:
@@ -319,20 +349,43 @@ class Strategy:
         }
 
     @classmethod
-    def from_dict(cls, doc) -> "Strategy":
-        """Read an interchange document; raises :class:`InvalidTreeError` on bad shape."""
+    def from_dict(cls, doc, strict: bool = False) -> "Strategy":
+        """Read an interchange document; raises :class:`InvalidTreeError` on bad shape.
+
+        Field types are always checked exactly (``"version": true`` or ``1.0`` is not
+        version 1, a stat must be an integer, not ``"73"`` or ``73.0``). With
+        ``strict`` (what ``verify`` uses), the document must also hold every field
+        that ``optimal_mm/strategy.schema.json`` requires (``stats`` aside: the caller
+        checks that it is there) and no other.
+        """
         if not isinstance(doc, dict):
             raise InvalidTreeError(f"a strategy document must be a JSON object, got {_short(doc)}")
         if doc.get("format") != FORMAT_NAME:
             raise InvalidTreeError(
-                f"wrong format {doc.get('format')!r}: expected {FORMAT_NAME!r}")
-        if doc.get("version") != FORMAT_VERSION:
+                f"wrong format {reprlib.repr(doc.get('format'))}: expected {FORMAT_NAME!r}")
+        version = doc.get("version")
+        if not _is_int(version) or version != FORMAT_VERSION:
             raise InvalidTreeError(
-                f"unsupported version {doc.get('version')!r}: this reader knows version "
+                f"unsupported version {_short(version)}: this reader knows version "
                 f"{FORMAT_VERSION}")
-        for key in ("game", "guesses", "objective", "root"):
+        # Missing stats are left to the caller, who can say what replay finds.
+        required = ([k for k in _REQUIRED if k != "stats"] if strict
+                    else ("game", "guesses", "objective", "root"))
+        for key in required:
             if key not in doc:
                 raise InvalidTreeError(f"document is missing the field {key!r}")
+        if strict:
+            extra = sorted(set(doc) - set(_REQUIRED) - {"meta"})
+            if extra:
+                raise InvalidTreeError(f"unknown field(s) {_short(extra)}")
+            game_doc = doc["game"]
+            if isinstance(game_doc, dict):
+                for key in _GAME_FIELDS:
+                    if key not in game_doc:
+                        raise InvalidTreeError(f"bad game: game is missing the field {key!r}")
+                extra = sorted(set(game_doc) - set(_GAME_FIELDS))
+                if extra:
+                    raise InvalidTreeError(f"bad game: unknown field(s) {_short(extra)}")
         try:
             game = Game.from_dict(doc["game"])
         except InvalidGameError as exc:
@@ -344,7 +397,7 @@ class Strategy:
         if not isinstance(objective, str) or not objective:
             raise InvalidTreeError(f"'objective' must be a non-empty string, got {objective!r}")
         cap = doc.get("max_guesses")
-        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        if cap is not None and (not _is_int(cap) or cap < 1):
             raise InvalidTreeError(f"'max_guesses' must be a positive integer or null, got {cap!r}")
         optimal = doc.get("optimal", False)
         if not isinstance(optimal, bool):
@@ -355,93 +408,92 @@ class Strategy:
         meta = doc.get("meta") or {}
         if not isinstance(meta, dict):
             raise InvalidTreeError(f"'meta' must be an object, got {_short(meta)}")
-        return cls(game, Node.from_dict(doc["root"]), guesses, objective, cap, optimal,
-                   declared, meta)
+        return cls(game, Node.from_dict(doc["root"], strict=strict), guesses, objective, cap,
+                   optimal, declared, meta)
 
     # ---------------------------------------------------------------- files
     def save(self, path: "str | os.PathLike", indent: int | None = None) -> Stats:
-        """Validate, then write atomically (gzip when the name ends in ``.gz``)."""
+        """Validate, then write atomically (gzip when the name ends in ``.gz``).
+
+        ``path`` may be ``"-"`` (standard output, plain JSON) or a device such as
+        ``/dev/null``, which is written through, never replaced
+        (:func:`~optimal_mm.outputs.atomic_write_bytes`).
+        """
         stats = self.validate()
-        text = json.dumps(self.to_dict(stats), sort_keys=True, indent=indent,
-                          separators=None if indent else (",", ":"), ensure_ascii=False)
+        try:
+            text = strictjson.dumps(self.to_dict(stats), sort_keys=True, indent=indent)
+        except (TypeError, ValueError) as exc:  # meta holding what JSON cannot
+            raise InvalidTreeError(f"the tree cannot be written as JSON: {exc}") from None
         data = text.encode("utf-8")
-        if str(path).endswith(".gz"):
+        if str(path).endswith(".gz") and not is_stdout(path):
             data = gzip.compress(data, mtime=0)
         atomic_write_bytes(path, data)
         return stats
 
     @classmethod
     def load(cls, path: "str | os.PathLike") -> "Strategy":
-        """Read a ``.json`` or ``.json.gz`` tree (shape checked, not yet replayed)."""
+        """Read a ``.json`` or ``.json.gz`` tree (shape checked, not yet replayed).
+
+        The file may be at most :data:`MAX_TREE_BYTES` long, inflated.
+        """
         return cls.from_dict(read_json(path))
 
 
+_REQUIRED = ("format", "version", "game", "guesses", "objective", "max_guesses", "optimal",
+             "stats", "root")
+_GAME_FIELDS = ("pegs", "colours", "repeats", "scoring", "alphabet")
+_STATS_FIELDS = ("secrets", "total", "max", "depth_counts")
+
+
+def _is_int(value) -> bool:
+    """A JSON integer: an ``int`` that is not a ``bool`` (``1.0`` and ``true`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _stats_from_doc(s) -> Stats:
-    if not isinstance(s, dict):
-        raise InvalidTreeError(f"'stats' must be an object, got {_short(s)}")
-    try:
-        counts = s["depth_counts"]
-        if not isinstance(counts, list) or not all(
-                isinstance(c, int) and not isinstance(c, bool) for c in counts):
-            raise TypeError
-        return Stats(int(s["secrets"]), int(s["total"]), int(s["max"]), tuple(counts))
-    except (KeyError, TypeError, ValueError):
+    """The declared stats, which must be exactly the schema's: four fields, integers."""
+    ok = (isinstance(s, dict) and set(s) == set(_STATS_FIELDS)
+          and all(_is_int(s[k]) and s[k] >= 0 for k in ("secrets", "total", "max"))
+          and isinstance(s["depth_counts"], list)
+          and all(_is_int(c) and c >= 0 for c in s["depth_counts"]))
+    if not ok:
         raise InvalidTreeError(
-            f"'stats' must hold integers secrets, total, max and a list depth_counts, "
-            f"got {_short(s)}") from None
+            f"'stats' must hold exactly the integers secrets, total, max and a list of "
+            f"integers depth_counts, got {_short(s)}")
+    return Stats(s["secrets"], s["total"], s["max"], tuple(s["depth_counts"]))
 
 
 def read_json(path: "str | os.PathLike"):
-    """Parse a JSON (optionally gzip) file, mapping every failure to one clear error."""
-    p = Path(path)
+    """Parse a JSON (optionally gzip) file, mapping every failure to one clear error.
+
+    The file and what it inflates to are bounded by :data:`MAX_TREE_BYTES` (checked
+    while reading), the JSON is read strictly (:mod:`optimal_mm.strictjson`: no
+    repeated keys, no ``NaN``, no absurdly long integers) and may nest to any depth.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidTreeError(f"a tree file must be named by a path, got {_short(path)}")
+    name = repr(os.fsdecode(os.fspath(path)))
     try:
-        raw = p.read_bytes()
+        raw = strictjson.read_bounded(path, MAX_TREE_BYTES)
+    except strictjson.JSONError as exc:
+        raise InvalidTreeError(f"{name} is {exc}: not a strategy tree") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise InvalidTreeError(f"{name} is a damaged gzip file: {exc}") from None
     except OSError as exc:
-        raise InvalidTreeError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InvalidTreeError(f"{str(path)!r} is a damaged gzip file: {exc}") from None
+        raise InvalidTreeError(f"cannot read {name}: {exc.strerror or exc}") from None
     try:
-        return json.loads(raw.decode("utf-8"))
+        return strictjson.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InvalidTreeError(f"{str(path)!r} is not UTF-8 text") from None
+        raise InvalidTreeError(f"{name} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         # A string left open runs to the end of the file: the file was cut short.
         cut = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "malformed"
         raise InvalidTreeError(
-            f"{str(path)!r} is {what} JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            f"{name} is {what} JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
-
-
-def atomic_write_bytes(path: "str | os.PathLike", data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        # mkstemp makes the file private; give it the permissions a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def atomic_write_text(path: "str | os.PathLike", text: str) -> None:
-    """Text version of :func:`atomic_write_bytes` (UTF-8)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    except ValueError as exc:  # strictjson.JSONError, or a number Python cannot convert
+        raise InvalidTreeError(f"{name} is not strict JSON: {exc}") from None
 
 
 def grow(game: Game, choose, secrets=None) -> Node:

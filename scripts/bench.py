@@ -140,7 +140,7 @@ def depth3_tree(spec: str) -> dict:
 
 def run_once(game, objective, extra, jobs, timeout, symmetry=True, kernels="auto"):
     cmd = [sys.executable, "-m", "optimal_mm", "solve", game, "--objective", objective,
-           "--jobs", str(jobs), "--stats", "--quiet", "-o", "-", *extra]
+           "--jobs", str(jobs), "--stats", "--quiet", "-o", os.devnull, *extra]
     if not symmetry:
         cmd.append("--no-symmetry")
     env = dict(os.environ, OPTIMAL_MM_KERNELS=kernels)

@@ -93,7 +93,7 @@ def versions() -> dict:
 def run_once(game: str, options: list[str], config: list[str]) -> tuple[float, float, str]:
     """One solve in a fresh process: (wall seconds, search seconds, value)."""
     cmd = [sys.executable, "-m", "optimal_mm", "solve", game, *options, *config,
-           "--quiet", "-o", "-"]
+           "--quiet", "-o", os.devnull]  # "-" would put the tree on stdout
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)

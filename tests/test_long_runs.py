@@ -293,8 +293,10 @@ def test_memory_limit_shrinks_the_tables(capsys):
 # ---------------------------------------------------------------------------
 # Progress
 # ---------------------------------------------------------------------------
-def test_progress_lines_on_a_pipe_and_none_when_quiet():
-    args = ("solve", "p3c4", "--objective", "expected", "--jobs", "1", "-o", "-")
+def test_progress_lines_on_a_pipe_and_none_when_quiet(tmp_path):
+    # A file, not "-": "-o -" writes the tree to stdout and the report to stderr.
+    args = ("solve", "p3c4", "--objective", "expected", "--jobs", "1", "-o",
+            str(tmp_path / "t.json"))
     stdout, stderr = _cli(*args).communicate(timeout=120)
     assert "optimal total: 206" in stdout
     assert re.search(r"^\[0:00:\d\d\] expected: first guess \d{3} exact: 0/\d+ tasks", stderr,

@@ -160,10 +160,11 @@ def test_solve_cli(tmp_path, capsys):
     assert main(["verify", str(out)]) == 0
 
 
-def test_solve_cli_impossible_cap(capsys):
-    assert main(["solve", "p3c4", "--max-guesses", "3", "--jobs", "1", "-o", "-",
-                 "--quiet"]) == 1
+def test_solve_cli_impossible_cap(capsys, tmp_path):
+    assert main(["solve", "p3c4", "--max-guesses", "3", "--jobs", "1", "-o",
+                 str(tmp_path / "t.json"), "--quiet"]) == 1
     assert "impossible within 3 guesses" in capsys.readouterr().out
+    assert not (tmp_path / "t.json").exists()
 
 
 @pytest.mark.parametrize("argv", [

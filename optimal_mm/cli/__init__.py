@@ -5,12 +5,21 @@ Each sub-command lives in a module of this package that defines
 returns the exit status. Every :class:`~optimal_mm.errors.OptimalMMError` (and
 any other ``ValueError`` or ``OSError`` from bad input) ends as one line on stderr
 and exit status 2, never a traceback.
+
+Signals and pipes (``docs/RELIABILITY.md``): Ctrl-C ends a command with one line
+and status 130; SIGTERM is handled the same way (:class:`Terminated`, status 143),
+so a long search keeps its checkpoint and ends its workers. A reader that closes
+standard output early (``optimal-mm show T | head``) ends the command quietly with
+status 0; any other broken pipe (a worker's) is a failure with a message.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
+import signal
 import sys
 
 from .. import __version__
@@ -36,6 +45,39 @@ _MODULE_OF = {command: module for module, commands in COMMAND_MODULES.items()
               for command in commands}
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that the same clean-up runs."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def interrupted_status(exc: BaseException) -> int:
+    """Exit status after an interruption: 143 for SIGTERM, 130 for Ctrl-C."""
+    return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 128 + signal.SIGINT
+
+
+def stdout_closed() -> bool:
+    """Whether the reader of standard output has gone (a pipe or socket closed).
+
+    Polls the descriptor: a pipe whose reading end is closed reports an error
+    condition. Used to tell a closed stdout, which may end a command quietly, from
+    any other broken pipe.
+    """
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        events = poller.poll(0)
+    except (AttributeError, OSError, ValueError):
+        return False
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command-line parser: every command, or only those of ``command``'s module."""
     parser = argparse.ArgumentParser(
@@ -56,22 +98,50 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        # imports the command's library: a Ctrl-C may come meanwhile
+        parser = build_parser(argv[0] if argv else None)
     except KeyboardInterrupt:
         print("optimal-mm: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    args = parser.parse_args(argv)
+    previous = None
+    if threading_main():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt as exc:
+        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"optimal-mm: {what}", file=sys.stderr)
+        return interrupted_status(exc)
+    except BrokenPipeError as exc:
+        if stdout_closed():
+            # Nothing more can be shown; keep Python from complaining at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+        print(f"optimal-mm {args.command}: error: a pipe to another process broke "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return 2
     except (OptimalMMError, ValueError) as exc:
-        print(f"optimal-mm {args.command}: error: {exc}", file=sys.stderr)
+        from ..render import escape_control  # one line, whatever the message quotes
+
+        print(f"optimal-mm {args.command}: error: {escape_control(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         name = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
         print(f"optimal-mm {args.command}: error: {exc.strerror or exc}{name}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def threading_main() -> bool:
+    """Whether this is the main thread (the only one that may set signal handlers)."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
 
 
 if __name__ == "__main__":  # pragma: no cover

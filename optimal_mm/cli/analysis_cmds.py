@@ -17,8 +17,9 @@ import time
 
 from ..analysis import best_guesses, information_groups, partition_table
 from ..game import Game
+from ..heuristics import HEURISTICS, build_strategy, check_heuristic, check_move_time
 from ..history import check_history, parse_history, turn_text
-from ..heuristics import HEURISTICS, build_strategy, check_heuristic
+from ..outputs import check_output_path, is_stdout
 
 
 def register(sub) -> None:
@@ -36,7 +37,8 @@ def register(sub) -> None:
     p.add_argument("--move-time", type=float, default=60.0, metavar="S",
                    help="seconds one move may take in a big game (default 60)")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the tree here (.json or .json.gz), atomically")
+                   help="write the tree here (.json or .json.gz), atomically; '-' writes "
+                        "the JSON to standard output (the report then goes to stderr)")
     p.set_defaults(func=run_strategy)
 
     p = sub.add_parser("analyze", help="how a guess splits the remaining secrets",
@@ -60,26 +62,31 @@ def register(sub) -> None:
 def run_strategy(args) -> int:
     game = Game.from_spec(args.game)
     check_heuristic(args.heuristic)
+    game.check_enumerable("build a whole strategy tree for")
     if args.first is not None:
         game.code_index(args.first)
-    if args.move_time <= 0:
-        raise ValueError(f"--move-time must be positive, got {args.move_time!r}")
+    check_move_time(args.move_time)
+    if args.output:
+        check_output_path(args.output)  # before the work, not after it
+    report = sys.stderr if args.output and is_stdout(args.output) else sys.stdout
     start = time.perf_counter()
     tree = build_strategy(game, args.heuristic, first=args.first, seed=args.seed,
                           move_time=args.move_time)
     stats = tree.validate()
     seconds = time.perf_counter() - start
     tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    print(f"{game.name} {args.heuristic}: first guess {tree.root.guess}; {stats}")
-    print(f"built and validated in {seconds:.2f} s")
+    print(f"{game.name} {args.heuristic}: first guess {tree.root.guess}; {stats}", file=report)
+    print(f"built and validated in {seconds:.2f} s", file=report)
     if args.output:
         tree.save(args.output)
-        print(f"wrote {args.output}")
+        print("wrote the tree to standard output" if is_stdout(args.output)
+              else f"wrote {args.output}", file=report)
     return 0
 
 
 def run_analyze(args) -> int:
     game = Game.from_spec(args.game)
+    game.check_enumerable("analyse")
     if args.guess is None and args.best is None and not args.all:
         raise ValueError("give a GUESS to analyse, --best N or --all")
     if args.best is not None and args.best < 1:

@@ -46,9 +46,11 @@ import sys
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
                       OptimalMMError)
 from ..game import Game
+from ..heuristics import check_move_time
+from ..largen import STRATEGIES as THEORY_STRATEGIES
 from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
                       default_chooser, describe_answer, load_shipped_strategy)
-from ..largen import STRATEGIES as THEORY_STRATEGIES
+from ..render import escape_control
 from ..tree import Strategy
 
 QUIT_WORDS = ("quit", "q", "exit")
@@ -176,7 +178,7 @@ def _heuristic_chooser(game: Game, name: str, seed: int, move_time: float):
 def _tree_summary(strategy: Strategy) -> str:
     stats = strategy.validate()
     proof = ", proved optimal" if strategy.optimal else ""
-    return (f"{strategy.objective}{proof}: average {stats.average:.4f}, "
+    return (f"{escape_control(strategy.objective)}{proof}: average {stats.average:.4f}, "
             f"at most {stats.max} guesses")
 
 
@@ -201,6 +203,7 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
 # -------------------------------------------------------------------- play
 def cmd_play(args) -> int:
     game = Game.from_spec(args.game)
+    check_move_time(args.move_time)
     if args.heuristic in THEORY_STRATEGIES:
         return _play_theory(args, game)
     secret = None

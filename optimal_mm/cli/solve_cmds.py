@@ -9,37 +9,16 @@ fit and shrinks the transposition tables of one that almost does.
 
 from __future__ import annotations
 
-import re
 import sys
 
 from ..errors import InvalidOptionError
 from ..game import Game
+from ..memory import parse_size  # noqa: F401 (also imported from here)
+from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
-from ..search import BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, Solver, physical_memory
-
-_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_SIZE_RE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
-
-
-def parse_size(text: str) -> int:
-    """Bytes from ``4G``, ``500M``, ``1.5GiB``, ``64k`` or plain ``123456`` (binary units).
-
-    >>> parse_size("4G"), parse_size("500M"), parse_size("1.5GiB"), parse_size("1000")
-    (4294967296, 524288000, 1610612736, 1000)
-    >>> parse_size("lots")
-    Traceback (most recent call last):
-    ...
-    optimal_mm.errors.InvalidOptionError: --memory-limit must be a size like 4G, 500M or 123456 (bytes), got 'lots'
-    """
-    m = _SIZE_RE.fullmatch(str(text))
-    if not m:
-        raise InvalidOptionError(f"--memory-limit must be a size like 4G, 500M or 123456 "
-                                 f"(bytes), got {text!r}")
-    value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
-    if value <= 0:
-        raise InvalidOptionError(f"--memory-limit must be more than 0 bytes, got {text!r}")
-    return value
-
+from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, Solver, check_max_guesses,
+                      physical_memory)
+from . import interrupted_status
 
 def default_memory_limit() -> int | None:
     """80% of this machine's physical memory (``None`` where it cannot be told)."""
@@ -76,8 +55,10 @@ def register(sub) -> None:
     p.add_argument("--stats", action="store_true",
                    help="print states visited, table hits and guesses evaluated")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="where to write the tree (.json or .json.gz); default "
-                        "<game>-<objective>.json.gz in the current folder; '-' for none")
+                   help="where to write the tree (.json or .json.gz, written atomically; "
+                        "checked before the search); default <game>-<objective>.json.gz in "
+                        "the current folder; '-' writes the JSON to standard output (the "
+                        "report then goes to stderr)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--progress-interval", type=float, default=30.0, metavar="SECONDS",
                    help="when stderr is not a terminal: least seconds between two progress "
@@ -115,11 +96,8 @@ def run_solve(args) -> int:
     game = Game.from_spec(args.game)
     if args.objective == "static":
         return _run_static(args, game)
-    if args.max_guesses is not None and args.max_guesses < 1:
-        raise ValueError(f"--max-guesses must be at least 1, got {args.max_guesses}")
-    if args.jobs is not None and args.jobs < -1:
-        raise ValueError(f"--jobs must be -1 (all cores) or a positive number, got {args.jobs}")
-    if args.progress_interval < 0:
+    check_max_guesses(args.max_guesses)
+    if not args.progress_interval >= 0:  # nan too
         raise InvalidOptionError(f"--progress-interval must be 0 or more seconds, got "
                                  f"{args.progress_interval}")
     if args.table_entries < 0:
@@ -129,6 +107,9 @@ def run_solve(args) -> int:
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
              else default_memory_limit())
 
+    out = args.output or _default_output(game, args)
+    check_output_path(out)  # before the search, not after it
+    report = sys.stderr if is_stdout(out) else sys.stdout
     progress = make_progress(args.quiet, sys.stderr, args.progress_interval)
     solver = Solver(game, args.guesses, symmetry=not args.no_symmetry, jobs=args.jobs,
                     backend=args.backend, table_entries=args.table_entries,
@@ -136,78 +117,82 @@ def run_solve(args) -> int:
                     scheduler=args.scheduler, memory_limit=limit)
     try:
         sol = solver.solve(args.objective, args.max_guesses)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (cli.Terminated)
         progress.close()
+        what = "interrupted" if interrupted_status(exc) == 130 else "terminated"
         cp = solver.checkpoint
         if cp is not None:
             n = cp.loaded + cp.stored
-            print(f"optimal-mm solve: interrupted; {n} task{'' if n == 1 else 's'} saved in "
+            print(f"optimal-mm solve: {what}; {n} task{'' if n == 1 else 's'} saved in "
                   f"{args.checkpoint}: rerun the same command to resume", file=sys.stderr)
         else:
-            print("optimal-mm solve: interrupted; nothing saved (--checkpoint DIR makes a "
-                  "long search resumable)", file=sys.stderr)
-        return 130
+            print(f"optimal-mm solve: {what}; nothing saved (--checkpoint DIR makes a "
+                  f"long search resumable)", file=sys.stderr)
+        return interrupted_status(exc)
     finally:
         progress.close()
     rules = f"guesses {sol.guesses}"
     if args.max_guesses is not None:
         rules += f", at most {args.max_guesses} guesses"
     print(f"game {game.name} ({game.spec}, {game.n_codes} codes), objective {args.objective}, "
-          f"{rules}")
+          f"{rules}", file=report)
     for line in sol.proof:
-        print(f"proof: {line}")
+        print(f"proof: {line}", file=report)
     if sol.strategy is None:
         what = (f"impossible within {args.max_guesses} guesses" if args.max_guesses is not None
                 else "no strategy found")
-        print(what)
+        print(what, file=report)
         if args.stats:
-            print(f"search: {sol.stats}")
-        print(f"time {sol.seconds:.2f} s")
-        _print_checkpoint(solver, args)
+            print(f"search: {sol.stats}", file=report)
+        print(f"time {sol.seconds:.2f} s", file=report)
+        _print_checkpoint(solver, args, report)
         return 1
     stats = sol.strategy.declared
     if args.objective == "worst-case":
         status = "optimal (proven)" if sol.strategy.optimal else "within the cap"
-        print(f"worst case: {sol.value} guesses, {status}")
+        print(f"worst case: {sol.value} guesses, {status}", file=report)
     else:
-        print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), proven")
+        print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), proven",
+              file=report)
     first = sol.strategy.root.guess
-    print(f"tree: first guess {first}; {stats}")
+    print(f"tree: first guess {first}; {stats}", file=report)
     if args.stats:
-        print(f"search: {sol.stats}")
-    print(f"time {sol.seconds:.2f} s")
-    _print_checkpoint(solver, args)
-    out = args.output or _default_output(game, args)
-    if out != "-":
-        command = f"optimal-mm solve {args.game} --objective {args.objective}"
-        if args.guesses != "any":
-            command += f" --guesses {args.guesses}"
-        if args.max_guesses is not None:
-            command += f" --max-guesses {args.max_guesses}"
-        sol.strategy.meta["command"] = command
-        sol.strategy.save(out)
-        print(f"wrote {out}")
+        print(f"search: {sol.stats}", file=report)
+    print(f"time {sol.seconds:.2f} s", file=report)
+    _print_checkpoint(solver, args, report)
+    command = f"optimal-mm solve {args.game} --objective {args.objective}"
+    if args.guesses != "any":
+        command += f" --guesses {args.guesses}"
+    if args.max_guesses is not None:
+        command += f" --max-guesses {args.max_guesses}"
+    sol.strategy.meta["command"] = command
+    sol.strategy.save(out)
+    print("wrote the tree to standard output" if is_stdout(out) else f"wrote {out}",
+          file=report)
     return 0
 
 
 def _run_static(args, game: Game) -> int:
     from ..static import solve_static
 
-    solution = solve_static(game, symmetric=not args.no_symmetry)
-    print(f"game {game.name} ({game.spec}, {game.n_codes} codes), objective static")
-    for line in solution.proof:
-        print(f"proof: {line}")
-    print(f"static: {solution.size} questions, optimal (proven); "
-          f"{solution.validate()} secrets told apart")
-    print(f"questions: {' '.join(game.code_str(q) for q in solution.questions)}")
     out = args.output or f"{game.name}-static.json"
-    if out != "-":
-        solution.save(out, command=f"optimal-mm solve {args.game} --objective static")
-        print(f"wrote {out}")
+    check_output_path(out)  # before the search, not after it
+    report = sys.stderr if is_stdout(out) else sys.stdout
+    solution = solve_static(game, symmetric=not args.no_symmetry)
+    print(f"game {game.name} ({game.spec}, {game.n_codes} codes), objective static",
+          file=report)
+    for line in solution.proof:
+        print(f"proof: {line}", file=report)
+    print(f"static: {solution.size} questions, optimal (proven); "
+          f"{solution.validate()} secrets told apart", file=report)
+    print(f"questions: {' '.join(game.code_str(q) for q in solution.questions)}", file=report)
+    solution.save(out, command=f"optimal-mm solve {args.game} --objective static")
+    print("wrote the questions to standard output" if is_stdout(out) else f"wrote {out}",
+          file=report)
     return 0
 
 
-def _print_checkpoint(solver: Solver, args) -> None:
+def _print_checkpoint(solver: Solver, args, report) -> None:
     cp = solver.checkpoint
     if cp is None:
         return
@@ -215,4 +200,6 @@ def _print_checkpoint(solver: Solver, args) -> None:
             f"and saved")
     if cp.rejected:
         line += f", {cp.rejected} damaged or foreign entries recomputed"
-    print(line)
+    if cp.unsaved:
+        line += f", {cp.unsaved} could not be saved ({cp.unsaved_reason})"
+    print(line, file=report)

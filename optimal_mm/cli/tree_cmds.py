@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from ..errors import InvalidTreeError, OptimalMMError
+from ..outputs import check_output_path, is_stdout
+from ..render import escape_control
 from ..tree import Stats, Strategy, read_json
 
 EXPORT_FORMATS = {"dot": (".dot", ".gv"), "graphml": (".graphml",)}
@@ -50,7 +53,9 @@ def register(sub) -> None:
     p.add_argument("--to", "-t", choices=sorted(EXPORT_FORMATS), default=None,
                    help="output format (default: from the extension of OUT: .dot/.gv or "
                         ".graphml)")
-    p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help="file to write (checked before the tree is read); '-' for standard "
+                        "output, with --to")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -83,7 +88,7 @@ def load_verified(path: str) -> tuple[Strategy, Stats]:
     """
     doc = read_json(path)
     try:
-        strategy = Strategy.from_dict(doc)
+        strategy = Strategy.from_dict(doc, strict=True)
         stats = strategy.validate()
         if strategy.declared is None:
             raise InvalidTreeError(
@@ -97,12 +102,13 @@ def _describe(strategy: Strategy) -> list[str]:
     game = strategy.game
     proof = "proved optimal" if strategy.optimal else "not proved optimal"
     cap = "none" if strategy.max_guesses is None else str(strategy.max_guesses)
+    # Text from the file is escaped: a tree cannot drive the terminal.
     return [
         f"game: {game.name} ({game.pegs} pegs, {game.colours} colours, "
         f"{'repeats allowed' if game.repeats else 'no repeats'}, {game.scoring} scoring, "
-        f"alphabet {game.alphabet})",
+        f"alphabet {escape_control(game.alphabet)})",
         f"rules: guesses {strategy.guesses}, max_guesses {cap}",
-        f"objective: {strategy.objective} ({proof})",
+        f"objective: {escape_control(strategy.objective)} ({proof})",
     ]
 
 
@@ -124,25 +130,30 @@ def cmd_show(args) -> int:
         print(line)
     print(f"stats: {stats}")
     print()
-    print(render_text(strategy, args.depth), end="")
+    print(escape_control_lines(render_text(strategy, args.depth)), end="")
     return 0
 
 
 def cmd_export(args) -> int:
     from ..export import write_dot, write_graphml
 
-    out = Path(args.output)
-    kind = args.to or _format_from_name(out)
-    if out.is_dir():
-        raise OptimalMMError(f"output {args.output!r} is a directory")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise OptimalMMError(f"output directory {str(parent)!r} does not exist")
-    if out.exists() and Path(args.file).exists() and os.path.samefile(out, args.file):
-        raise OptimalMMError(f"output {args.output!r} would overwrite the input tree")
+    out = args.output
+    if is_stdout(out):
+        if args.to is None:
+            raise OptimalMMError("-o - writes to standard output: say which format with "
+                                 "--to dot or --to graphml")
+        kind = args.to
+    else:
+        kind = args.to or _format_from_name(Path(out))
+        check_output_path(out)
+        if os.path.exists(out) and os.path.exists(args.file) and os.path.samefile(out,
+                                                                                 args.file):
+            raise OptimalMMError(f"output {out!r} would overwrite the input tree")
     strategy, _ = load_verified(args.file)
     (write_dot if kind == "dot" else write_graphml)(strategy, out)
-    print(f"wrote {args.output} ({kind}, {strategy.root.count()} nodes)")
+    report = sys.stderr if is_stdout(out) else sys.stdout
+    where = "standard output" if is_stdout(out) else out
+    print(f"wrote {where} ({kind}, {strategy.root.count()} nodes)", file=report)
     return 0
 
 
@@ -150,10 +161,16 @@ def cmd_plot(args) -> int:
     from ..plot import chart_format, save_figure, tree_figure
 
     chart_format(args.output)
+    check_output_path(args.output)
     strategy, stats = load_verified(args.file)
     save_figure(tree_figure(strategy), args.output)
     print(f"wrote {args.output} ({stats})")
     return 0
+
+
+def escape_control_lines(text: str) -> str:
+    """:func:`~optimal_mm.render.escape_control` on each line, keeping the line breaks."""
+    return "\n".join(escape_control(line) for line in text.split("\n"))
 
 
 def _format_from_name(out: Path) -> str:

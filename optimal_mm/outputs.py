@@ -1,0 +1,217 @@
+"""Output files: written atomically, never clobbering what they must not.
+
+Every file the package writes for a user (``solve -o``, ``strategy -o``,
+``export -o``, checkpoint entries, the scripts' results) goes through
+:func:`atomic_write_bytes`. What it does depends on what the path names:
+
+* **a new path or a regular file**: the data goes to a temporary file beside it,
+  flushed to disk, then renamed over the target, so a reader (or a crash) sees
+  either the old file or the complete new one, never half of one. A file that
+  is replaced keeps its permission bits;
+* **a symbolic link**: it is followed (through every link of a chain) and the
+  file it points to is replaced as above; the link itself stays a link;
+* **a character device or a FIFO** (``/dev/null``, ``/dev/stdout``, a named pipe
+  read by another program): the data is written through it, since renaming a
+  regular file over it would destroy the device node (as root) or the pipe;
+  ``special="replace"`` renames over it instead (checkpoint entries, which are
+  never meant to be anything but files), ``special="refuse"`` refuses it;
+* **a directory, a socket or a block device**: refused with
+  :class:`~optimal_mm.errors.OutputError` naming the path as the user gave it;
+* **"-"** (:data:`STDOUT`): the data goes to standard output.
+
+:func:`check_output_path` makes the same decisions without writing anything, so
+that a command can refuse a bad ``-o`` before a long search rather than after it.
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> target = os.path.join(folder, "tree.json")
+>>> atomic_write_text(target, "{}")
+>>> os.symlink(target, os.path.join(folder, "link.json"))
+>>> atomic_write_text(os.path.join(folder, "link.json"), "[]")
+>>> open(target).read(), os.path.islink(os.path.join(folder, "link.json"))
+('[]', True)
+>>> check_output_path(folder)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+optimal_mm.errors.OutputError: output ... is a directory
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+
+from .errors import OutputError
+
+#: The output path that means standard output.
+STDOUT = "-"
+_SPECIAL = ("write", "replace", "refuse")
+
+
+def is_stdout(path) -> bool:
+    """Whether ``path`` is ``"-"``, which every ``-o`` option reads as standard output."""
+    return isinstance(path, str) and path == STDOUT
+
+
+def _resolve(path) -> tuple[str, os.stat_result | None]:
+    """The file that writing ``path`` reaches (links followed) and its status, or None."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise OutputError(f"an output must be named by a path, got {path!r}")
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if text == "":
+        raise OutputError("output path is empty")
+    target = os.path.realpath(text) if os.path.islink(text) else text
+    try:
+        return target, os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise OutputError(f"cannot use output {text!r}: {exc.strerror or exc}") from None
+
+
+def _kind(mode: int) -> str | None:
+    """``"regular"``, ``"stream"`` (character device or FIFO), or None (refused)."""
+    if stat.S_ISREG(mode):
+        return "regular"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    return None
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def check_output_path(path, special: str = "write") -> None:
+    """Refuse, before any work, an output that :func:`atomic_write_bytes` could not write.
+
+    Checks that the path is not a directory (or socket, or block device), and that
+    the folder a new or regular file goes to exists and accepts a file (by making
+    and removing an empty temporary file there: the one test that also holds for
+    root, read-only mounts and full quotas). ``"-"`` is always fine.
+
+    Raises
+    ------
+    OutputError
+        Naming ``path`` as given, never a temporary file.
+    """
+    if is_stdout(path):
+        return
+    _check_special(special)
+    target, info = _resolve(path)
+    text = os.fsdecode(os.fspath(path))
+    if info is not None:
+        kind = _kind(info.st_mode)
+        if kind is None or (kind == "stream" and special == "refuse"):
+            raise OutputError(f"output {text!r} is {_what(info.st_mode)}")
+        if kind == "stream" and special == "write":
+            if not os.access(target, os.W_OK):
+                raise OutputError(f"output {text!r} cannot be written: permission denied")
+            return
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise OutputError(_no_folder(text, folder))
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".optimal-mm-probe.", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write {text!r}: {exc.strerror or exc} in the folder "
+                          f"{folder!r}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _no_folder(text: str, folder: str) -> str:
+    what = "is not a folder" if os.path.exists(folder) else "does not exist"
+    return f"cannot write {text!r}: the folder {folder!r} {what}"
+
+
+def _check_special(special: str) -> None:
+    if special not in _SPECIAL:
+        raise ValueError(f"special must be one of {_SPECIAL}, got {special!r}")
+
+
+def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
+    """Write ``data`` to ``path`` so that it is never left half-written (module docstring).
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``"-"`` for standard output; a symbolic link is followed.
+    data : bytes
+    special : {"write", "replace", "refuse"}
+        What to do when ``path`` is a character device or a FIFO: write through it
+        (default), rename a regular file over it, or refuse.
+
+    Raises
+    ------
+    OutputError
+        For a directory, socket or block device, or a missing or unwritable folder;
+        the message names ``path`` as given.
+    OSError
+        When the write itself fails (a full disk, ``/dev/full``).
+    """
+    if is_stdout(path):
+        out = sys.stdout
+        out.flush()
+        out.buffer.write(data)
+        out.buffer.flush()
+        return
+    _check_special(special)
+    target, info = _resolve(path)
+    text = os.fsdecode(os.fspath(path))
+    mode = None
+    if info is not None:
+        kind = _kind(info.st_mode)
+        if kind is None or (kind == "stream" and special == "refuse"):
+            raise OutputError(f"output {text!r} is {_what(info.st_mode)}")
+        if kind == "stream" and special == "write":
+            with open(target, "wb") as fh:
+                fh.write(data)
+            return
+        if kind == "regular":
+            mode = stat.S_IMODE(info.st_mode)
+    folder = os.path.dirname(target) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                   dir=folder)
+    except (FileNotFoundError, NotADirectoryError):
+        raise OutputError(_no_folder(text, folder)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write {text!r}: {exc.strerror or exc} in the folder "
+                          f"{folder!r}") from None
+    try:
+        if mode is None:
+            # mkstemp makes the file private; give it the permissions a plain open() would.
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.replace(tmp, target)
+        except IsADirectoryError:  # made a directory in the meantime
+            raise OutputError(f"output {text!r} is a directory") from None
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path, text: str, *, special: str = "write") -> None:
+    """Text version of :func:`atomic_write_bytes` (UTF-8)."""
+    atomic_write_bytes(path, text.encode("utf-8"), special=special)

@@ -1,0 +1,303 @@
+"""Inputs: strict, bounded, any depth; every refusal one line quoting the input.
+
+Holds the promises of docs/RELIABILITY.md, "Inputs" and "The library".
+"""
+
+import copy
+import gzip
+import io
+import json
+import os
+import sys
+
+import pytest
+
+from optimal_mm import Game, Node, Strategy, tree as tree_module
+from optimal_mm.cli import main
+from optimal_mm.errors import (InvalidAnswerError, InvalidGameError, InvalidOptionError,
+                               InvalidTreeError, OptimalMMError, TooLargeError)
+from optimal_mm.heuristics import build_strategy
+from optimal_mm.search import solve
+
+P1C3 = Game.from_spec("p1c3")
+
+
+def chain(levels: int) -> Node:
+    """A valid p1c3 tree ``levels + 3`` guesses deep: useless guesses of 1 before the 3."""
+    tail = Node("3")
+    for _ in range(levels):
+        tail = Node("1", {"0B0W": tail})
+    return Node("1", {"0B0W": Node("2", {"0B0W": tail})})
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line(err, command):
+    assert err.startswith(f"optimal-mm {command}: error: "), err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def small_doc():
+    return build_strategy(Game.from_spec("p2c3"), "knuth").to_dict()
+
+
+def write_doc(tmp_path, doc, name="t.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+# ------------------------------------------------------------------- depth
+@pytest.mark.parametrize("levels", [pytest.param(601, marks=pytest.mark.slow), 1000])
+def test_deep_trees_go_through_every_command(tmp_path, capsys, levels):
+    path = tmp_path / "deep.json.gz"
+    stats = Strategy(P1C3, chain(levels)).save(path)  # 601 levels: 1202 JSON levels
+    assert stats.max == levels + 3
+    assert Strategy.load(path).validate() == stats
+    assert run(capsys, "verify", path)[0] == 0
+    code, out, _ = run(capsys, "show", path, "--depth", "2")
+    assert code == 0 and f"{levels + 1} nodes hidden" in out
+    assert run(capsys, "export", path, "-o", tmp_path / "deep.graphml")[0] == 0
+    code, out, _ = run(capsys, "play", "p1c3", "--tree", path, "--secret", "3")
+    assert code == 0 and f"in {levels + 3} guesses" in out
+
+
+@pytest.mark.parametrize("depth", [
+    20_000, pytest.param(200_000, marks=pytest.mark.slow)])  # 200,000: the issue's file
+def test_a_deeply_nested_meta_reads_and_writes(tmp_path, capsys, depth):
+    strictjson = tree_module.strictjson
+    doc = Strategy(P1C3, chain(0)).to_dict()
+    doc["meta"] = {"deep": strictjson.loads("[" * depth + "]" * depth)}
+    path = tmp_path / "meta.json"
+    path.write_text(strictjson.dumps(doc))
+    assert run(capsys, "verify", path)[0] == 0
+    Strategy.load(path).save(tmp_path / "again.json")
+    again = (tmp_path / "again.json").read_text()
+    assert again == strictjson.dumps(strictjson.loads(path.read_text()), sort_keys=True)
+
+
+def test_a_cycle_in_a_dict_is_refused_not_looped_over():
+    doc = Strategy(P1C3, chain(0)).to_dict()
+    doc["root"]["next"]["0B0W"]["next"]["0B0W"] = doc["root"]
+    with pytest.raises(InvalidTreeError, match="cycle"):
+        Strategy.from_dict(doc)
+
+
+# ------------------------------------------------------------------- bound
+def test_the_bound_covers_the_largest_shipped_tree():
+    folder = os.path.join(os.path.dirname(tree_module.__file__), "data")
+    largest = max(len(gzip.decompress(open(os.path.join(folder, f), "rb").read()))
+                  for f in os.listdir(folder) if f.endswith(".gz"))
+    assert largest * 1000 < tree_module.MAX_TREE_BYTES
+
+
+def test_dev_zero_and_gzip_bombs_stop_at_the_bound(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(tree_module, "MAX_TREE_BYTES", 1 << 20)
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * (64 << 20)))  # 64 KiB that inflate to 64 MiB
+    code, _, err = run(capsys, "verify", bomb)
+    assert code == 2 and "inflates to more than the limit of 1,048,576 bytes" in err
+    assert_one_line(err, "verify")
+    if os.path.exists("/dev/zero"):
+        code, _, err = run(capsys, "verify", "/dev/zero")
+        assert code == 2 and "larger than the limit" in err
+
+
+# ------------------------------------------------------------ strict verify
+def _set(path, value):
+    def change(doc):
+        *outer, last = path
+        for key in outer:
+            doc = doc[key]
+        if value is KeyError:
+            del doc[last]
+        else:
+            doc[last] = value
+    return change
+
+
+def _retype(key, kind):
+    """The true value of a stat, in another JSON type (replay alone would not see it)."""
+    def change(doc):
+        stats = doc["stats"]
+        if key == "depth_counts":
+            stats[key][0] = kind(stats[key][0])  # the root count: 1
+        else:
+            stats[key] = kind(stats[key])
+    return change
+
+
+STRICT = {
+    "stat as string": _retype("total", str),
+    "stat as float": _retype("total", float),
+    "stat as padded string": _retype("max", lambda v: f" {v} "),
+    "depth count as bool": _retype("depth_counts", bool),
+    "depth count as float": _retype("depth_counts", float),
+    "extra stat": _set(["stats", "mean"], 2.5),
+    "version true": _set(["version"], True),
+    "version 1.0": _set(["version"], 1.0),
+    "no alphabet": _set(["game", "alphabet"], KeyError),
+    "no optimal": _set(["optimal"], KeyError),
+    "no max_guesses": _set(["max_guesses"], KeyError),
+    "unknown field": _set(["colour"], "red"),
+    "unknown game field": _set(["game", "colors"], 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRICT))
+def test_verify_is_as_strict_as_the_schema(tmp_path, capsys, small_doc, name):
+    jsonschema = pytest.importorskip("jsonschema")
+    from optimal_mm.export import strategy_schema
+
+    doc = copy.deepcopy(small_doc)
+    STRICT[name](doc)
+    code, out, err = run(capsys, "verify", write_doc(tmp_path, doc))
+    assert code == 2 and out == ""
+    assert_one_line(err, "verify")
+    # The schema refuses the same document, except numbers like 1.0 and 23.0: JSON
+    # Schema counts them as integers, a reader of a proof file does not.
+    if name not in ("stat as float", "version 1.0", "depth count as float",
+                    "depth count as bool"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(doc, strategy_schema())
+
+
+def test_stat_strings_as_the_issue_typed_them(tmp_path, capsys, small_doc):
+    total = small_doc["stats"]["total"]
+    for value in (str(total), total - 0.0001, f" {total} ", total + 0.5):
+        doc = copy.deepcopy(small_doc)
+        doc["stats"]["total"] = value
+        code, _, err = run(capsys, "verify", write_doc(tmp_path, doc))
+        assert code == 2 and "'stats' must hold exactly the integers" in err
+
+
+def test_a_duplicate_key_cannot_hide_a_junk_subtree(tmp_path, capsys, small_doc):
+    text = json.dumps(small_doc)
+    good = json.dumps(small_doc["root"])
+    junk = json.dumps({"guess": "11", "next": {}})
+    dup = text.replace('"root": ' + good, '"root": ' + junk + ', "root": ' + good)
+    assert dup != text
+    path = tmp_path / "dup.json"
+    path.write_text(dup)
+    assert json.loads(dup) == small_doc  # the standard reader would accept it
+    code, _, err = run(capsys, "verify", path)
+    assert code == 2 and "duplicate key 'root'" in err
+
+
+def test_huge_numbers_and_answer_keys_are_malformed_not_a_python_limit(tmp_path, capsys,
+                                                                      small_doc):
+    doc = copy.deepcopy(small_doc)
+    text = json.dumps(doc).replace('"secrets": 9', '"secrets": ' + "9" * 5000)
+    path = tmp_path / "n.json"
+    path.write_text(text)
+    code, _, err = run(capsys, "verify", path)
+    assert code == 2 and "5000 digits" in err and "4300" not in err
+    doc = copy.deepcopy(small_doc)
+    key = next(iter(doc["root"]["next"]))
+    doc["root"]["next"]["1" * 5000 + "B0W"] = doc["root"]["next"].pop(key)
+    code, _, err = run(capsys, "verify", write_doc(tmp_path, doc))
+    assert code == 2 and "malformed answer key" in err and "4300" not in err
+
+
+def test_control_characters_from_a_file_are_escaped(tmp_path, capsys, small_doc):
+    doc = copy.deepcopy(small_doc)
+    doc["objective"] = "knuth\x1b[2J\x1b]0;owned\x07"
+    path = write_doc(tmp_path, doc)
+    for command in ("verify", "show"):
+        code, out, _ = run(capsys, command, path)
+        assert code == 0 and "\x1b" not in out and "\\x1b[2J" in out
+
+
+def test_strategy_load_and_save_refuse_a_non_path():
+    for bad in (None, 3, ["t.json"]):
+        with pytest.raises(InvalidTreeError, match="path"):
+            Strategy.load(bad)
+        with pytest.raises(OptimalMMError, match="path"):
+            Strategy(P1C3, chain(0)).save(bad)
+
+
+# ----------------------------------------------------------- caps and sizes
+@pytest.mark.parametrize("cap", ["66", str(10**23)])
+def test_caps_above_what_can_matter_are_clamped(capsys, tmp_path, cap):
+    code, out, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
+                         "--max-guesses", cap, "-o", tmp_path / "t.json")
+    assert code == 0, err
+    assert Strategy.load(tmp_path / "t.json").validate().max == 3
+    sol = solve("p2c3", "expected", max_guesses=int(cap), jobs=1)
+    assert sol.value == 21 and sol.strategy.validate().max == 3
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "p10c36", "0123456789"],
+    ["analyze", "p10c36", "--best", "1"],
+    ["strategy", "p10c36", "--heuristic", "entropy"],
+])
+def test_games_too_big_are_refused_up_front(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "too many to" in err and "3,656,158,440,062,976" in err
+    assert_one_line(err, argv[0])
+
+
+def test_an_absurdly_long_answer_is_malformed_everywhere(capsys, monkeypatch):
+    long = "1" * 4301
+    game = Game.from_spec("mastermind")
+    with pytest.raises(InvalidAnswerError, match="malformed answer") as info:
+        game.parse_answer(long)
+    assert len(str(info.value)) < 200
+    code, _, err = run(capsys, "analyze", "mastermind", "1234", "--after", f"1122={long}")
+    assert code == 2 and "malformed answer" in err and "4300" not in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{long}\nquit\n"))
+    code, out, err = run(capsys, "play", "mastermind")
+    assert code == 0 and "malformed answer" in out and "try again" in out
+
+
+@pytest.mark.parametrize("text", ["١B٢W", "２ １", "-1B5W", "2B1W3", "1B5W-"])
+def test_answers_are_ascii_and_quoted_as_typed(text):
+    with pytest.raises(InvalidAnswerError) as info:
+        Game.from_spec("mastermind").parse_answer(text)
+    assert repr(text) in str(info.value)
+    assert "black +" not in str(info.value)
+
+
+@pytest.mark.parametrize("spec", ["p٤c٦", "p4c６", "p" + "9" * 5000 + "c6"])
+def test_specs_are_ascii_and_short(spec):
+    with pytest.raises(InvalidGameError, match="unknown game") as info:
+        Game.from_spec(spec)
+    assert len(str(info.value)) < 300
+
+
+# --------------------------------------------------------------------- API
+@pytest.mark.parametrize("options, words", [
+    ({"jobs": -5}, "--jobs"), ({"jobs": "2"}, "--jobs"), ({"jobs": 2.5}, "--jobs"),
+    ({"jobs": True}, "--jobs"), ({"backend": "foo"}, "backend"),
+    ({"max_guesses": True}, "--max-guesses"), ({"max_guesses": 2.0}, "--max-guesses"),
+    ({"memory_limit": "lots"}, "--memory-limit"), ({"table_entries": "9"}, "table entries"),
+    ({"checkpoint": ""}, "--checkpoint"),
+])
+def test_solve_checks_its_arguments_up_front(options, words):
+    with pytest.raises(OptimalMMError, match=words) as info:
+        solve("p2c3", "expected", **options)
+    value = next(iter(options.values()))
+    assert repr(value) in str(info.value)
+
+
+def test_solve_takes_a_spec_and_a_size_string():
+    sol = solve("p2c3", "expected", jobs=1, memory_limit="4G")
+    assert sol.value == 21
+    with pytest.raises(InvalidGameError, match="a Game or a game spec"):
+        solve(None)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+@pytest.mark.parametrize("command", [["play", "mastermind", "--secret", "1234"],
+                                     ["strategy", "p2c3", "--heuristic", "knuth"]])
+def test_one_move_time_rule(capsys, command, value):
+    code, _, err = run(capsys, *command, "--move-time", value)
+    assert code == 2 and "--move-time must be a finite number of seconds above 0" in err
+    with pytest.raises(InvalidOptionError):
+        build_strategy(Game.from_spec("p2c3"), "knuth", move_time=float(value))

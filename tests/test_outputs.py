@@ -1,0 +1,216 @@
+"""Output files: atomic, never clobbering a link, a device or a pipe; checked up front.
+
+Holds the promises of docs/RELIABILITY.md, "Outputs". The tests run as root here and
+in CI: a test that needs permissions to bite is skipped for root.
+"""
+
+import json
+import os
+import stat
+import threading
+
+import pytest
+
+from optimal_mm.cli import main
+from optimal_mm.errors import OutputError
+from optimal_mm.outputs import atomic_write_bytes, atomic_write_text, check_output_path
+from optimal_mm.tree import Strategy, atomic_write_bytes as tree_writer
+
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def device(tmp_path, name: str, minor: int) -> str:
+    """A character device to write to, never the machine's own as root.
+
+    As root, a writer that wrongly renames over its target would replace the real
+    /dev/null for every process on the machine: root gets a private node with the
+    same numbers (1, minor) in ``tmp_path`` instead. Other users get the real one,
+    which they cannot replace.
+    """
+    if not AS_ROOT:
+        return f"/dev/{name}"
+    path = tmp_path / name
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (OSError, AttributeError):
+        pytest.skip("cannot make a device node here")
+    return str(path)
+
+
+@pytest.fixture
+def null(tmp_path):
+    return device(tmp_path, "null", 3)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, command: str):
+    assert err.startswith(f"optimal-mm {command}: error: "), err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_the_writer_keeps_its_old_home_and_signature(tmp_path):
+    # Other modules import it from optimal_mm.tree, positional (path, data).
+    assert tree_writer is atomic_write_bytes
+    tree_writer(tmp_path / "a.bin", b"xyz")
+    assert (tmp_path / "a.bin").read_bytes() == b"xyz"
+
+
+def test_a_symlink_is_followed_and_stays_a_link(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    atomic_write_text(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # a replaced file keeps its mode
+
+
+def test_a_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "made.json")
+    atomic_write_text(link, "x")
+    assert link.is_symlink() and (tmp_path / "made.json").read_text() == "x"
+
+
+def test_dev_null_is_written_through_not_replaced(null):
+    before = os.stat(null)
+    atomic_write_bytes(null, b"tree")
+    after = os.stat(null)
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+def test_dev_full_fails_with_an_error_and_stays_a_device(tmp_path):
+    full = device(tmp_path, "full", 7)
+    with pytest.raises(OSError):
+        atomic_write_bytes(full, b"x" * 100_000)
+    assert stat.S_ISCHR(os.stat(full).st_mode)
+
+
+def _read_fifo(path, into):
+    with open(path, "rb") as fh:
+        into.append(fh.read())
+
+
+def test_a_fifo_is_written_through(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)
+    reader.start()
+    atomic_write_bytes(fifo, b"through the pipe")
+    reader.join(10)
+    assert got == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_replace_and_refuse_modes_for_special_files(tmp_path):
+    fifo = tmp_path / "entry"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="not a regular file"):
+        atomic_write_bytes(fifo, b"x", special="refuse")
+    atomic_write_bytes(fifo, b"x", special="replace")  # never blocks on the pipe
+    assert fifo.read_bytes() == b"x" and fifo.is_file()
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: None, "does not exist"),
+])
+def test_bad_paths_are_refused_naming_the_users_path(tmp_path, make, words):
+    path = tmp_path / "out.json"
+    make(path)
+    target = path if path.exists() else tmp_path / "missing" / "out.json"
+    for call in (lambda: check_output_path(target),
+                 lambda: atomic_write_bytes(target, b"x")):
+        with pytest.raises(OutputError, match=words) as info:
+            call()
+        assert str(target) in str(info.value) and ".tmp" not in str(info.value)
+
+
+@pytest.mark.skipif(AS_ROOT, reason="root may write in any folder")
+def test_an_unwritable_folder_is_refused_up_front(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(OutputError, match="Permission denied"):
+            check_output_path(folder / "t.json")
+    finally:
+        folder.chmod(0o700)
+
+
+def test_dash_is_standard_output(capsysbinary):
+    atomic_write_bytes("-", b"to stdout")
+    assert capsysbinary.readouterr().out == b"to stdout"
+
+
+# ------------------------------------------------------------ the commands
+def test_solve_refuses_a_bad_output_before_searching(tmp_path, capsys):
+    cp = tmp_path / "cp"
+    code, out, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet", "--checkpoint",
+                         str(cp), "-o", str(tmp_path / "nowhere" / "t.json"))
+    assert code == 2 and out == ""
+    one_line_error(err, "solve")
+    assert "nowhere" in err and ".tmp" not in err
+    assert not list(cp.glob("task-*"))  # no search ran
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "p2c3", "--jobs", "1", "--quiet"],
+    ["strategy", "p2c3", "--heuristic", "knuth"],
+])
+def test_dev_null_and_a_directory_as_output(tmp_path, capsys, command, null):
+    code, out, err = run(capsys, *command, "-o", null)
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(null).st_mode)
+    code, out, err = run(capsys, *command, "-o", str(tmp_path))
+    assert code == 2 and "is a directory" in err
+    one_line_error(err, command[0])
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "p2c3", "--jobs", "1", "--quiet"],
+    ["strategy", "p2c3", "--heuristic", "knuth"],
+])
+def test_dash_writes_the_tree_to_stdout_and_the_report_to_stderr(tmp_path, capsys, command):
+    code, out, err = run(capsys, *command, "-o", "-")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert Strategy.from_dict(doc, strict=True).validate().secrets == 9
+    assert "wrote the tree to standard output" in err
+    assert not (tmp_path / "-").exists() and not os.path.exists("-")
+
+
+def test_export_dash_and_special_files(tmp_path, capsys, null):
+    tree = tmp_path / "t.json"
+    assert run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet", "-o", str(tree))[0] == 0
+    code, out, err = run(capsys, "export", str(tree), "--to", "dot", "-o", "-")
+    assert code == 0 and out.startswith("digraph") and "standard output" in err
+    code, out, err = run(capsys, "export", str(tree), "-o", "-")
+    assert code == 2 and "--to" in err
+    assert run(capsys, "export", str(tree), "--to", "graphml", "-o", null)[0] == 0
+    assert stat.S_ISCHR(os.stat(null).st_mode)
+    fifo = tmp_path / "pipe.dot"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)
+    reader.start()
+    code, out, err = run(capsys, "export", str(tree), "-o", str(fifo))
+    reader.join(10)
+    assert code == 0 and got and got[0].startswith(b"digraph")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_strategy_save_follows_a_link_to_the_tree(tmp_path, capsys):
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run(capsys, "strategy", "p2c3", "--heuristic", "knuth", "-o", str(link))[0] == 0
+    assert link.is_symlink() and Strategy.load(real).validate().secrets == 9
