@@ -17,6 +17,17 @@ lexicographic order, and every answer is a small integer
 (``black * (P + 1) + white``, or ``black`` for black-only games) so that whole
 partitions can be computed with vectorised kernels.
 
+Games of any size
+-----------------
+Pegs and colours go up to 1024 each. The rules of such a game (parsing,
+formatting and scoring codes given as colour tuples, answers) never list its
+codes: only :attr:`Game.codes`, the answer table and what grows with them need
+the game to be *enumerable* (:attr:`Game.is_enumerable`: at most
+:data:`MAX_ENUMERATED_CODES` codes, colour numbers and answer ids that fit the
+kernels' uint8 arrays), and they raise :class:`TooLargeError` otherwise. Games of
+more than 36 colours have no one-character alphabet: their codes are written as
+colour numbers ``1..C`` separated by commas (``"3,1,256"``).
+
 Spec strings name games compactly: ``p4c6`` is 4 pegs and 6 colours with repeats,
 a trailing ``n`` forbids repeats (``p4c10n`` is Bulls and Cows) and a trailing
 ``b`` selects black-only scoring (``p3c5b``, ``p4c8nb``). A few presets have
@@ -35,6 +46,9 @@ on the fly from the codes.
 1296
 >>> Game.from_spec("p4c10n").alphabet
 '0123456789'
+>>> big = Game.from_spec("p3c300b")
+>>> big.format_code(big.parse_code("3, 1,300")), big.is_enumerable
+('3,1,300', False)
 """
 
 from __future__ import annotations
@@ -42,6 +56,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -49,15 +64,19 @@ import numpy as np
 
 from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError
 
-MIN_PEGS, MAX_PEGS = 1, 10
-MIN_COLOURS, MAX_COLOURS = 2, 36
+MIN_PEGS, MAX_PEGS = 1, 1024
+MIN_COLOURS, MAX_COLOURS = 2, 1024
 #: Games with more codes than this are never enumerated.
 MAX_ENUMERATED_CODES = 20_000_000
+#: The kernels store colour numbers and answer ids in uint8: at most this many values.
+UINT8_VALUES = 256
 #: The full answer table is built only below this many bytes.
 TABLE_BYTES_LIMIT = 512 * 1024 * 1024
 
 SCORINGS = ("black-white", "black")
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Games with more colours than this write codes as comma-separated colour numbers.
+MAX_ALPHABET_COLOURS = len(_SYMBOLS)
 
 PRESETS = {
     "mastermind": ("p4c6", "123456"),
@@ -75,15 +94,27 @@ _ALIASES = {
 _SPEC_RE = re.compile(r"^p(\d+)c(\d+)(n?)(b?)$")
 
 
-def default_alphabet(colours: int) -> str:
+def default_alphabet(colours: int) -> str | None:
     """The conventional alphabet: ``1..k`` for k <= 9, else ``0..9A..Z``.
 
-    >>> default_alphabet(6), default_alphabet(10)
-    ('123456', '0123456789')
+    None above :data:`MAX_ALPHABET_COLOURS` colours, whose codes are written as
+    comma-separated colour numbers instead.
+
+    >>> default_alphabet(6), default_alphabet(10), default_alphabet(37)
+    ('123456', '0123456789', None)
     """
     if colours <= 9:
         return "123456789"[:colours]
+    if colours > MAX_ALPHABET_COLOURS:
+        return None
     return _SYMBOLS[:colours]
+
+
+def _count_str(n: int) -> str:
+    """A count for a message: exact with separators, or its power of ten when huge."""
+    if n < 10**15:
+        return f"{n:,}"
+    return f"about 10^{len(str(n)) - 1}"
 
 
 def count_codes(pegs: int, colours: int, repeats: bool) -> int:
@@ -102,13 +133,15 @@ class Game:
     Parameters
     ----------
     pegs, colours : int
-        Code length (1..10) and number of colours (2..36).
+        Code length (1..1024) and number of colours (2..1024).
     repeats : bool
         Whether codes (secrets and guesses alike) may repeat a colour.
     scoring : {"black-white", "black"}
         Whether answers tell black and white pegs or black pegs only.
     alphabet : str, optional
         One distinct character per colour; defaults to :func:`default_alphabet`.
+        Games of more than 36 colours have none (None): their codes are
+        comma-separated colour numbers.
 
     Raises
     ------
@@ -138,6 +171,13 @@ class Game:
                 f"a game without repeats needs at least as many colours as pegs "
                 f"(got {self.pegs} pegs, {self.colours} colours)"
             )
+        if self.colours > MAX_ALPHABET_COLOURS:
+            if self.alphabet:
+                raise InvalidGameError(
+                    f"a game of more than {MAX_ALPHABET_COLOURS} colours writes codes as "
+                    f"colour numbers and takes no alphabet, got {self.alphabet!r}")
+            object.__setattr__(self, "alphabet", None)
+            return
         alphabet = self.alphabet or default_alphabet(self.colours)
         if (not isinstance(alphabet, str) or len(alphabet) != self.colours
                 or len(set(alphabet)) != self.colours):
@@ -162,7 +202,7 @@ class Game:
         >>> Game.from_spec("p0c3")
         Traceback (most recent call last):
         ...
-        optimal_mm.errors.InvalidGameError: pegs must be 1..10, got 0
+        optimal_mm.errors.InvalidGameError: pegs must be 1..1024, got 0
         """
         if not isinstance(spec, str):
             raise InvalidGameError(f"game spec must be a string, got {spec!r}")
@@ -221,18 +261,46 @@ class Game:
         """Number of legal codes (possible secrets, and possible guesses)."""
         return count_codes(self.pegs, self.colours, self.repeats)
 
+    @property
+    def is_enumerable(self) -> bool:
+        """Whether the codes can be listed: :attr:`codes`, the answer table and the
+        kernels over them need at most :data:`MAX_ENUMERATED_CODES` codes, and colour
+        numbers and answer ids that fit in uint8.
+
+        >>> Game.from_spec("p8c8").is_enumerable, Game.from_spec("p9c9").is_enumerable
+        (True, False)
+        >>> Game.from_spec("p16c2").is_enumerable  # 65,536 codes, but answer ids to 272
+        False
+        """
+        return self._not_enumerable_reason() is None
+
+    def _not_enumerable_reason(self) -> str | None:
+        n = self.n_codes
+        if n > MAX_ENUMERATED_CODES:
+            return (f"{self.spec} has {_count_str(n)} codes, more than the "
+                    f"{MAX_ENUMERATED_CODES:,} this tool enumerates")
+        if self.colours > UINT8_VALUES:
+            return (f"{self.spec} has {self.colours} colours, more than the "
+                    f"{UINT8_VALUES} the code arrays hold")
+        if self.n_answer_slots > UINT8_VALUES:
+            return (f"{self.spec} has answer ids up to {self.n_answer_slots - 1}, more than "
+                    f"the answer arrays hold (0..{UINT8_VALUES - 1})")
+        return None
+
+    def _require_enumerable(self) -> None:
+        reason = self._not_enumerable_reason()
+        if reason is not None:
+            raise TooLargeError(reason)
+
     @cached_property
     def codes(self) -> np.ndarray:
         """All legal codes as an ``(N, P)`` uint8 array of colour numbers, lexicographic.
 
-        Row ``i`` is the code with index ``i``.
+        Row ``i`` is the code with index ``i``. Raises :class:`TooLargeError` unless
+        the game :attr:`is_enumerable`.
         """
+        self._require_enumerable()
         n = self.n_codes
-        if n > MAX_ENUMERATED_CODES:
-            raise TooLargeError(
-                f"{self.spec} has {n:,} codes, more than the {MAX_ENUMERATED_CODES:,} "
-                f"this tool enumerates"
-            )
         if self.repeats:
             idx = np.arange(n, dtype=np.int64)
             out = np.empty((n, self.pegs), dtype=np.uint8)
@@ -260,10 +328,17 @@ class Game:
         return self._index_of[bytes(bytearray(int(c) for c in colours))]
 
     def parse_code(self, text: str) -> tuple[int, ...]:
-        """Colour numbers of a code string, checking length, alphabet and repeats.
+        """Colour numbers (0-based) of a code string, checking length, symbols and repeats.
+
+        A code is a string over the alphabet (``"1123"``), or, in a game of more than
+        36 colours, the colour numbers ``1..C`` separated by commas (``"3,1,256"``,
+        spaces after the commas allowed). The inverse is :meth:`format_code`; neither
+        lists the game's codes.
 
         >>> Game.from_spec("mastermind").parse_code("1123")
         (0, 0, 1, 2)
+        >>> Game.from_spec("p3c100").parse_code("3, 1,100")
+        (2, 0, 99)
         >>> Game.from_spec("bulls-and-cows").parse_code("1123")
         Traceback (most recent call last):
         ...
@@ -271,6 +346,15 @@ class Game:
         """
         if not isinstance(text, str):
             raise InvalidCodeError(f"code must be a string, got {text!r}")
+        if self.alphabet is None:
+            colours = self._parse_numbers(text)
+        else:
+            colours = self._parse_symbols(text)
+        if not self.repeats and len(set(colours)) != len(colours):
+            raise InvalidCodeError(f"code {text!r} repeats a colour, which {self.spec} forbids")
+        return tuple(colours)
+
+    def _parse_symbols(self, text: str) -> list[int]:
         code = text.strip()
         if len(code) != self.pegs:
             raise InvalidCodeError(
@@ -286,9 +370,33 @@ class Game:
                     f"code {text!r} has symbol {ch!r} outside the alphabet {self.alphabet!r}"
                 )
             colours.append(c)
-        if not self.repeats and len(set(colours)) != len(colours):
-            raise InvalidCodeError(f"code {text!r} repeats a colour, which {self.spec} forbids")
-        return tuple(colours)
+        return colours
+
+    def _parse_numbers(self, text: str) -> list[int]:
+        fields = [f.strip() for f in text.strip().split(",")]
+        if len(fields) != self.pegs:
+            raise InvalidCodeError(
+                f"code {text!r} has {len(fields)} colour numbers; {self.spec} codes have "
+                f"{self.pegs}, separated by commas")
+        colours = []
+        for f in fields:
+            if not f.isdigit() or not 1 <= int(f) <= self.colours:
+                raise InvalidCodeError(
+                    f"code {text!r} has {f!r}, not a colour number 1..{self.colours}")
+            colours.append(int(f) - 1)
+        return colours
+
+    def format_code(self, colours) -> str:
+        """The string of a code given as colour numbers (0-based): inverse of :meth:`parse_code`.
+
+        >>> Game.from_spec("mastermind").format_code((0, 0, 1, 2))
+        '1123'
+        >>> Game.from_spec("p3c100").format_code((2, 0, 99))
+        '3,1,100'
+        """
+        if self.alphabet is None:
+            return ",".join(str(int(c) + 1) for c in colours)
+        return "".join(self.alphabet[c] for c in colours)
 
     def code_index(self, code: "str | int") -> int:
         """Index of a code given as a string (validated) or already as an index."""
@@ -301,7 +409,7 @@ class Game:
 
     def code_str(self, index: int) -> str:
         """The string of the code with the given index."""
-        return "".join(self.alphabet[c] for c in self.code_colours(index))
+        return self.format_code(self.code_colours(index))
 
     def code_colours(self, index: int) -> tuple[int, ...]:
         """Colour numbers of the code with the given index."""
@@ -339,32 +447,51 @@ class Game:
             return int(answer), 0
         return divmod(int(answer), self.pegs + 1)
 
+    @property
+    def _answers_exact(self) -> bool:
+        # Small games read their possible answers off the answer table.
+        return self.n_codes <= 4096 and self.is_enumerable
+
     @cached_property
     def possible_answers(self) -> tuple[int, ...]:
         """Answer ids that some guess/secret pair produces, in increasing order.
 
-        Exact (read off the answer table) for games of at most 4096 codes; for
-        bigger games a superset from counting arguments: ``b + w <= P``, never
-        ``P - 1`` black with 1 white, and without repeats ``b + w >= 2P - C``
-        (two codes of P distinct colours out of C share at least that many).
+        Exact (read off the answer table) for enumerable games of at most 4096
+        codes; for bigger games a superset from counting arguments (see
+        :meth:`is_possible_answer`). Its length grows as ``P**2``: for big games
+        ask :meth:`is_possible_answer` instead.
         """
-        if self.n_codes <= 4096:
+        if self._answers_exact:
             return tuple(int(a) for a in np.unique(self.answer_table()))
         p = self.pegs
-        out = set()
-        for b in range(p + 1):
-            for w in range(0 if self.black_only else p + 1 - b):
-                if b == p - 1 and w == 1:
-                    continue
-                if not self.repeats and b + w < 2 * p - self.colours:
-                    continue
-                out.add(self.encode_answer(b, w))
-            if self.black_only:
-                out.add(self.encode_answer(b, 0))
-        return tuple(sorted(out))
+        if self.black_only:
+            return tuple(range(p + 1))
+        return tuple(self.encode_answer(b, w) for b in range(p + 1) for w in range(p + 1 - b)
+                     if self._counting_allows(b, w))
+
+    def _counting_allows(self, black: int, white: int) -> bool:
+        """``b + w <= P``, never ``P - 1`` black with 1 white, and without repeats
+        ``b + w >= 2P - C`` (two codes of P distinct colours out of C share at least
+        that many); black-only answers are any ``0..P``."""
+        p = self.pegs
+        if black < 0 or white < 0 or black + white > p:
+            return False
+        if self.black_only:
+            return white == 0
+        if black == p - 1 and white == 1:
+            return False
+        return self.repeats or black + white >= 2 * p - self.colours
 
     def is_possible_answer(self, answer: int) -> bool:
-        return answer in self.possible_answers
+        """Whether some guess/secret pair gives ``answer`` (for big games, a superset:
+        see :meth:`possible_answers`); never lists the codes of a big game."""
+        if self._answers_exact:
+            return answer in self.possible_answers
+        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+            return False
+        if answer < 0 or answer >= self.n_answer_slots:
+            return False
+        return self._counting_allows(*self.decode_answer(answer))
 
     def answer_str(self, answer: int) -> str:
         """The format's answer key: ``"1B2W"``, or ``"2B"`` for black-only games."""
@@ -397,7 +524,8 @@ class Game:
             parts = [p for p in s.split(",") if p]
             if not parts or not all(p.isdigit() for p in parts):
                 raise InvalidAnswerError(self._answer_help(raw))
-            if len(parts) == 1 and len(parts[0]) == 2 and not self.black_only:
+            if (len(parts) == 1 and len(parts[0]) == 2 and not self.black_only
+                    and self.pegs <= 9):
                 black, white = int(parts[0][0]), int(parts[0][1])
             elif len(parts) == 1:
                 black, white = int(parts[0]), 0
@@ -417,7 +545,7 @@ class Game:
                 f"{self.pegs} pegs"
             )
         answer = self.encode_answer(black, white)
-        if answer not in self.possible_answers:
+        if not self.is_possible_answer(answer):
             raise InvalidAnswerError(f"answer {raw!r} can never occur in {self.spec}")
         return answer
 
@@ -429,12 +557,28 @@ class Game:
     # ----------------------------------------------------------------- scoring
     def score(self, guess: "str | int", secret: "str | int") -> int:
         """Answer id for a guess against a secret (codes as strings or indices)."""
-        g = self._colours_of(guess)
-        s = self._colours_of(secret)
-        black = sum(a == b for a, b in zip(g, s))
+        return self.score_colours(self._colours_of(guess), self._colours_of(secret))
+
+    def score_colours(self, guess, secret) -> int:
+        """Answer id for a guess against a secret, both given as colour numbers.
+
+        Works for games of any size (nothing is enumerated); costs ``O(P)``.
+
+        >>> g = Game.from_spec("mastermind")
+        >>> g.answer_str(g.score_colours((0, 0, 1, 2), (3, 1, 1, 0)))
+        '1B1W'
+        >>> Game.from_spec("p1024c2b").score_colours((0,) * 1024, (0, 1) * 512)
+        512
+        """
+        if len(guess) != self.pegs or len(secret) != self.pegs:
+            raise InvalidCodeError(
+                f"codes of {self.spec} have {self.pegs} colours, got {len(guess)} and "
+                f"{len(secret)}")
+        black = sum(a == b for a, b in zip(guess, secret))
         if self.black_only:
             return black
-        common = sum(min(g.count(c), s.count(c)) for c in set(g))
+        secret_counts = Counter(secret)
+        common = sum(min(n, secret_counts[c]) for c, n in Counter(guess).items())
         return self.encode_answer(black, common - black)
 
     def _colours_of(self, code) -> tuple[int, ...]:
@@ -463,6 +607,7 @@ class Game:
         cached = self.__dict__.get("_answer_table")
         if cached is not None:
             return cached
+        self._require_enumerable()
         if self.table_bytes() > limit_bytes:
             raise TooLargeError(
                 f"the answer table of {self.spec} needs {self.table_bytes() / 2**20:,.0f} MiB, "
@@ -476,7 +621,7 @@ class Game:
 
     def has_table(self, limit_bytes: int = TABLE_BYTES_LIMIT) -> bool:
         """Whether the full answer table fits under ``limit_bytes``."""
-        return self.n_codes <= MAX_ENUMERATED_CODES and self.table_bytes() <= limit_bytes
+        return self.is_enumerable and self.table_bytes() <= limit_bytes
 
     def __str__(self) -> str:
         return self.name

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from optimal_mm import Game, InvalidAnswerError, InvalidCodeError, InvalidGameError
+from optimal_mm import (Game, InvalidAnswerError, InvalidCodeError, InvalidGameError,
+                        TooLargeError)
 from optimal_mm import _kernels
 from optimal_mm.game import partition_counts
 
@@ -24,7 +25,8 @@ def test_specs(spec, pegs, colours, repeats, scoring, n):
     assert len(g.codes) == n
 
 
-@pytest.mark.parametrize("spec", ["p0c6", "p11c6", "p4c1", "p4c37", "p5c4n", "q4c6", "", "p4c6x"])
+@pytest.mark.parametrize("spec", ["p0c6", "p1025c6", "p4c1", "p4c1025", "p5c4n", "q4c6", "",
+                                  "p4c6x"])
 def test_bad_specs(spec):
     with pytest.raises(InvalidGameError) as info:
         Game.from_spec(spec)
@@ -120,3 +122,109 @@ def test_bulls_first_guess_partition(bulls):
     assert got == {(0, 0): 360, (0, 1): 1440, (0, 2): 1260, (0, 3): 264, (0, 4): 9,
                    (1, 0): 480, (1, 1): 720, (1, 2): 216, (1, 3): 8, (2, 0): 180,
                    (2, 1): 72, (2, 2): 6, (3, 0): 24, (4, 0): 1}
+
+
+# ---------------------------------------------------------------- any size
+@pytest.mark.parametrize("spec, pegs, colours", [
+    ("p1024c2b", 1024, 2), ("p256c256b", 256, 256), ("p12c12", 12, 12), ("p1024c1024", 1024, 1024),
+])
+def test_big_games_are_rules_only(spec, pegs, colours):
+    g = Game.from_spec(spec)
+    assert (g.pegs, g.colours) == (pegs, colours)
+    assert not g.is_enumerable and not g.has_table()
+    assert g.n_codes == colours**pegs
+    for lazy in (lambda: g.codes, g.answer_table, lambda: g.answers(0)):
+        with pytest.raises(TooLargeError):
+            lazy()
+    assert "codes" not in g.__dict__
+
+
+@pytest.mark.parametrize("spec, enumerable", [
+    ("p8c8", True), ("p9c9", False), ("p15c2", True), ("p16c2", False), ("p16c2b", True),
+    ("p2c256", True), ("p2c257", False), ("p255c2b", False),
+])
+def test_is_enumerable(spec, enumerable):
+    g = Game.from_spec(spec)
+    assert g.is_enumerable is enumerable
+    if not enumerable:
+        with pytest.raises(TooLargeError, match=spec):
+            g.codes
+
+
+def test_alphabet_only_up_to_36_colours():
+    assert Game.from_spec("p2c36").alphabet == "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert Game.from_spec("p2c37").alphabet is None
+    with pytest.raises(InvalidGameError, match="no alphabet"):
+        Game(2, 40, alphabet="x" * 40)
+
+
+def test_number_codes_round_trip():
+    g = Game.from_spec("p3c256b")
+    assert g.parse_code("3,1,256") == (2, 0, 255)
+    assert g.parse_code(" 3, 1 ,256 ") == (2, 0, 255)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        colours = tuple(int(c) for c in rng.integers(0, 256, 3))
+        assert g.parse_code(g.format_code(colours)) == colours
+    for bad, fragment in [("3,1", "has 2 colour numbers"), ("0,1,2", "'0'"),
+                          ("1,2,257", "'257'"), ("1,x,2", "'x'"), ("123", "has 1")]:
+        with pytest.raises(InvalidCodeError, match=fragment) as info:
+            g.parse_code(bad)
+        assert repr(bad) in str(info.value)
+    no_repeats = Game.from_spec("p3c100n")
+    with pytest.raises(InvalidCodeError, match="repeats"):
+        no_repeats.parse_code("7,8,7")
+
+
+def test_format_code_inverts_parse_code_with_alphabets(mastermind, bulls):
+    for g in (mastermind, bulls, Game.from_spec("p12c12")):
+        rng = np.random.default_rng(g.pegs)
+        for _ in range(10):
+            colours = tuple(int(c) for c in rng.permutation(g.colours)[:g.pegs])
+            assert g.parse_code(g.format_code(colours)) == colours
+
+
+def test_long_codes_without_enumeration():
+    g = Game.from_spec("p1024c2b")
+    secret = g.parse_code("12" * 512)
+    assert len(secret) == 1024
+    assert g.score_colours(secret, secret) == g.win == 1024
+    assert g.score_colours((0,) * 1024, secret) == 512
+    assert g.answer_str(g.parse_answer("700")) == "700B"
+    with pytest.raises(InvalidAnswerError):
+        g.parse_answer("1025")
+
+
+@pytest.mark.parametrize("spec", ["p4c6", "p3c5b", "p4c6n", "p3c4nb"])
+def test_score_colours_agrees_with_table(spec):
+    g = Game.from_spec(spec)
+    table = g.answer_table()
+    rng = np.random.default_rng(7)
+    for i, j in rng.integers(0, g.n_codes, (50, 2)):
+        assert g.score_colours(g.code_colours(i), g.code_colours(j)) == table[i, j]
+
+
+def test_big_black_white_answers():
+    g = Game.from_spec("p256c256")
+    guess = tuple(range(256))
+    secret = tuple(range(1, 256)) + (0,)
+    assert g.decode_answer(g.score_colours(guess, secret)) == (0, 256)
+    assert g.decode_answer(g.parse_answer("100 30")) == (100, 30)
+    assert g.answer_str(g.encode_answer(254, 2)) == "254B2W"
+    assert g.is_possible_answer(g.encode_answer(254, 2))
+    assert not g.is_possible_answer(g.encode_answer(255, 1))
+    with pytest.raises(InvalidAnswerError, match="'255 1'"):
+        g.parse_answer("255 1")
+    # Two digits read as black and white only where no count has two digits.
+    assert g.decode_answer(g.parse_answer("21 0")) == (21, 0)
+    with pytest.raises(InvalidAnswerError):
+        g.parse_answer("21")
+
+
+def test_doctests():
+    import doctest
+
+    from optimal_mm import game
+
+    result = doctest.testmod(game)
+    assert result.attempted and not result.failed
