@@ -28,6 +28,15 @@ need no scores:
     remaining set itself, so a tree and a live game (which reach the same node
     through the same answers) play the same code.
 
+One rule mixes both, as the Slovak Logik program (seed 002) describes it:
+
+``logik``
+    Open with "two pairs" (``1122``, ``11223``, ``112233``: colours ``1, 1, 2, 2,
+    3, 3, ...``); then play the first code still possible while at least
+    :data:`LOGIK_THRESHOLD` (2000) remain; below that, Knuth's minimax over every
+    code when the game has at most 2000 codes, else over the remaining codes only.
+    Ties as above: a possible secret first, then the lowest code.
+
 Exact shortcuts
 ---------------
 These never change which guess is chosen:
@@ -42,16 +51,25 @@ These never change which guess is chosen:
   Mastermind, one for a game without repeats). This makes the first move cheap
   even for games with millions of codes.
 
-Big games
----------
-Scoring every code against every remaining secret costs ``N * |S|`` answers. When
-that exceeds :data:`FULL_WORK` (it never does for Mastermind or Bulls and Cows,
-whose trees are therefore exact to the rules above), the candidate guesses are
-restricted to the remaining codes plus a random sample of other codes (seeded
-from ``seed`` and ``S``), scored in chunks, and the search stops once
-``move_time`` seconds have been spent on the move: the best guess *scored so far*
-is played. Such a move is still deterministic as long as the budget is not hit;
-when it is, the choice depends on the machine's speed.
+Every move under the clock
+--------------------------
+Every move, the first included, is scored in chunks of about
+:data:`CHUNK_WORK` answers, with a look at the clock between two chunks: once
+``move_time`` seconds have been spent, the best guess *scored so far* is played
+and the move is reported as cut short (:class:`MoveReport`, read from the
+chooser's ``last_move``). A move is deterministic as long as the budget is not
+hit; when it is, the choice depends on the machine's speed.
+
+When scoring every candidate would take more than :data:`FULL_WORK` answers
+(never for Mastermind or Bulls and Cows, whose trees are therefore exact to the
+rules above), the candidates are first *ranked* by their scores on a seeded
+sample of :data:`RANK_SECRETS` remaining secrets and then scored exactly in that
+order, so that the guesses most likely to be best are scored before the clock
+runs out. At the root of p8c8 that ranks the 4,140 colour patterns in a moment
+and scores the most promising ones against all 16.8 million codes first. Beyond
+the root, the candidates of such big moves are the remaining codes plus a random
+sample of other codes (seeded from ``seed`` and ``S``), at most
+:data:`MAX_RANKED` of them ranked.
 
 >>> from optimal_mm import Game
 >>> game = Game.from_spec("mastermind")
@@ -64,6 +82,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -74,7 +93,7 @@ from .tree import Strategy, grow
 
 #: The heuristics this module knows, by name.
 HEURISTICS = ("knuth", "entropy", "most-parts", "expected-size", "first-consistent",
-              "random-consistent")
+              "random-consistent", "logik")
 #: Heuristics that play only codes that may still be the secret.
 CONSISTENT_HEURISTICS = ("first-consistent", "random-consistent")
 #: Score every legal code as long as ``N * |S|`` stays under this many answers.
@@ -85,10 +104,53 @@ SAMPLE_WORK = 20_000_000
 MIN_SAMPLE = 256
 #: Answers computed per chunk between two looks at the clock.
 CHUNK_WORK = 20_000_000
+#: Candidates of a big move are ranked on a sample of this many remaining secrets ...
+RANK_SECRETS = 2048
+#: ... and at most this many candidates are ranked (and so scored) in one move.
+MAX_RANKED = 16_384
+#: ``logik`` plays the first consistent code while at least this many codes remain,
+#: and its minimax looks at every code only in games of at most this many codes.
+LOGIK_THRESHOLD = 2000
 
 
-def check_heuristic(name: str) -> str:
+@dataclass(frozen=True)
+class MoveReport:
+    """How one move was chosen.
+
+    Attributes
+    ----------
+    scored : int
+        Candidate guesses scored exactly against every remaining secret.
+    candidates : int
+        Candidate guesses the move meant to score.
+    seconds : float
+        Wall time of the move.
+    cut_short : bool
+        Whether the clock stopped the scoring before every candidate was scored
+        (the best guess scored so far was played).
+    """
+
+    scored: int
+    candidates: int
+    seconds: float
+    cut_short: bool
+
+    def describe(self) -> str:
+        """One line for the player: what the clock did to this move.
+
+        >>> MoveReport(120, 4140, 60.2, True).describe()
+        'move cut short after 60.2 s: best of 120 of 4,140 candidate guesses scored'
+        """
+        if self.cut_short:
+            return (f"move cut short after {self.seconds:.1f} s: best of {self.scored:,} of "
+                    f"{self.candidates:,} candidate guesses scored")
+        return f"{self.scored:,} candidate guesses scored in {self.seconds:.1f} s"
+
+
+def check_heuristic(name: str, also: tuple[str, ...] = ()) -> str:
     """Return ``name`` if it is a known heuristic, else raise.
+
+    ``also`` names other players the caller accepts, listed in the message.
 
     Raises
     ------
@@ -100,12 +162,12 @@ def check_heuristic(name: str) -> str:
     """
     if name not in HEURISTICS:
         raise UnknownHeuristicError(
-            f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS)}")
+            f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS + also)}")
     return name
 
 
 def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
-                 move_time: float = 60.0):
+                 move_time: float = 60.0) -> "HeuristicChooser":
     """A function that plays the heuristic ``name`` in ``game``.
 
     Parameters
@@ -119,14 +181,15 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
     seed : int
         Seeds ``random-consistent`` and the candidate sample of big games.
     move_time : float
-        Seconds one move may take in a big game (see the module docstring).
+        Seconds one move may take (see the module docstring).
 
     Returns
     -------
-    callable
+    HeuristicChooser
         ``choose(secrets, depth) -> int``: the code index to play when the
         ``secrets`` (an int64 array of code indices, in any order) are still
-        possible, at guess number ``depth`` (1 for the first guess).
+        possible, at guess number ``depth`` (1 for the first guess). Its
+        ``last_move`` (a :class:`MoveReport`) says how the last move went.
 
     Raises
     ------
@@ -137,22 +200,69 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
     """
     check_heuristic(name)
     first_index = None if first is None else game.code_index(first)
-    seed = int(seed)
-    move_time = float(move_time)
+    return HeuristicChooser(game, name, first_index, int(seed), float(move_time))
 
-    def choose(secrets, depth: int) -> int:
+
+class HeuristicChooser:
+    """``choose(secrets, depth) -> code index`` for one heuristic; see :func:`make_chooser`.
+
+    Attributes
+    ----------
+    last_move : MoveReport or None
+        How the last move was chosen (None before the first).
+    """
+
+    def __init__(self, game: Game, name: str, first_index: int | None, seed: int,
+                 move_time: float):
+        self.game, self.name, self.seed, self.move_time = game, name, seed, move_time
+        self.first_index = first_index
+        self.last_move: MoveReport | None = None
+
+    def __call__(self, secrets, depth: int) -> int:
+        start = time.perf_counter()
         secrets = np.unique(np.asarray(secrets, dtype=np.int64))  # sorted, distinct
         if len(secrets) == 0:
             raise ValueError("no secret is possible: nothing to choose from")
-        if first_index is not None and depth == 1 and len(secrets) == game.n_codes:
-            return first_index
-        if len(secrets) <= 2 or name == "first-consistent":
-            return int(secrets[0])
-        if name == "random-consistent":
-            return int(secrets[_rng(seed, secrets, b"random-consistent").integers(len(secrets))])
-        return _best_scored(game, name, secrets, seed, move_time)
+        guess, scored, candidates = self._choose(secrets, depth, start + self.move_time)
+        self.last_move = MoveReport(scored, candidates, time.perf_counter() - start,
+                                    scored < candidates)
+        return guess
 
-    return choose
+    def _choose(self, secrets: np.ndarray, depth: int, deadline: float):
+        """(guess, candidates scored, candidates meant to be scored)."""
+        game, name = self.game, self.name
+        everything = len(secrets) == game.n_codes
+        if self.first_index is not None and depth == 1 and everything:
+            return self.first_index, 1, 1
+        if name == "logik" and everything:
+            return game.index_of_colours(two_pairs(game)), 1, 1
+        if (len(secrets) <= 2 or name == "first-consistent"
+                or (name == "logik" and len(secrets) >= LOGIK_THRESHOLD)):
+            return int(secrets[0]), 1, 1
+        if name == "random-consistent":
+            rng = _rng(self.seed, secrets, b"random-consistent")
+            return int(secrets[rng.integers(len(secrets))]), 1, 1
+        if name == "logik":
+            pool = (np.arange(game.n_codes, dtype=np.int64)
+                    if game.n_codes <= LOGIK_THRESHOLD else secrets)
+            return _best_of(game, "knuth", pool, secrets, self.seed, deadline)
+        return _best_scored(game, name, secrets, self.seed, deadline)
+
+
+def two_pairs(game: Game) -> tuple[int, ...]:
+    """The "two pairs" opening of the Logik rule: colours ``0, 0, 1, 1, 2, 2, ...``.
+
+    Knuth's ``1122`` for four pegs, ``11223`` for five, ``112233`` for six (seed
+    002); colours wrap round when there are too few, and a game without repeats
+    gets its lowest code instead.
+
+    >>> from optimal_mm import Game
+    >>> [Game.from_spec(s).format_code(two_pairs(Game.from_spec(s))) for s in ("p4c6", "p5c8", "p6c7")]
+    ['1122', '11223', '112233']
+    """
+    if not game.repeats:
+        return tuple(range(game.pegs))
+    return tuple((i // 2) % game.colours for i in range(game.pegs))
 
 
 def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 0,
@@ -269,24 +379,20 @@ def _pick(keys: np.ndarray, candidates: np.ndarray, secrets: np.ndarray) -> int:
     return int((consistent if len(consistent) else tied).min())
 
 
-def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int,
-                 move_time: float) -> int:
+def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int, deadline: float):
+    """(guess, scored, candidates) of a scoring heuristic: see the module docstring."""
     n_codes, n = game.n_codes, len(secrets)
     if n == n_codes:
         candidates = pattern_representatives(game)
-        return _pick(partition_keys(name, counts_for(game, candidates, secrets), n),
-                     candidates, secrets)
-    if n_codes * n <= FULL_WORK:
+    elif n_codes * n <= FULL_WORK:
         candidates = np.arange(n_codes, dtype=np.int64)
-        return _pick(partition_keys(name, counts_for(game, candidates, secrets), n),
-                     candidates, secrets)
-    return _best_sampled(game, name, secrets, seed, move_time)
+    else:
+        candidates = _sampled_candidates(game, secrets, seed)
+    return _best_of(game, name, candidates, secrets, seed, deadline)
 
 
-def _best_sampled(game: Game, name: str, secrets: np.ndarray, seed: int,
-                  move_time: float) -> int:
-    """Big games: remaining codes plus a sample of others, in chunks, under a clock."""
-    start = time.perf_counter()
+def _sampled_candidates(game: Game, secrets: np.ndarray, seed: int) -> np.ndarray:
+    """Big games: the remaining codes plus a seeded sample of others, shuffled."""
     n = len(secrets)
     rng = _rng(seed, secrets, b"candidates")
     n_others = min(game.n_codes - n, max(MIN_SAMPLE, SAMPLE_WORK // n))
@@ -296,13 +402,39 @@ def _best_sampled(game: Game, name: str, secrets: np.ndarray, seed: int,
         draw = draw[~np.isin(draw, secrets)]
         others = np.unique(np.concatenate([others, draw]))
     others = rng.permutation(others)[:n_others]
-    candidates = rng.permutation(np.concatenate([secrets, others]))
+    return rng.permutation(np.concatenate([secrets, others]))
+
+
+def _best_of(game: Game, name: str, candidates: np.ndarray, secrets: np.ndarray, seed: int,
+             deadline: float):
+    """Score ``candidates`` in chunks until done or past ``deadline``; the best scored.
+
+    Returns (guess, scored, candidates). Big moves (over :data:`FULL_WORK`
+    answers) rank the candidates on a sample of secrets first, so that the most
+    promising are scored first.
+    """
+    n = len(secrets)
+    if len(candidates) * n > FULL_WORK:
+        candidates = _ranked(game, name, candidates, secrets, seed)
     chunk = max(1, CHUNK_WORK // n)
     keys, done = [], 0
     while done < len(candidates):
         part = candidates[done:done + chunk]
         keys.append(partition_keys(name, counts_for(game, part, secrets), n))
         done += len(part)
-        if time.perf_counter() - start >= move_time:
+        if time.perf_counter() >= deadline:
             break
-    return _pick(np.concatenate(keys), candidates[:done], secrets)
+    return _pick(np.concatenate(keys), candidates[:done], secrets), done, len(candidates)
+
+
+def _ranked(game: Game, name: str, candidates: np.ndarray, secrets: np.ndarray,
+            seed: int) -> np.ndarray:
+    """At most :data:`MAX_RANKED` candidates, best first by their keys on a sample of
+    :data:`RANK_SECRETS` secrets (a stable sort keeps the given order among ties)."""
+    rng = _rng(seed, secrets, b"rank")
+    candidates = candidates[:MAX_RANKED]
+    sample = secrets
+    if len(secrets) > RANK_SECRETS:
+        sample = np.sort(rng.choice(secrets, RANK_SECRETS, replace=False))
+    keys = partition_keys(name, counts_for(game, candidates, sample), len(sample))
+    return candidates[np.argsort(keys, kind="stable")]

@@ -47,7 +47,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import InconsistentAnswersError, InvalidAnswerError, InvalidTreeError, TooLargeError
-from .game import MAX_ENUMERATED_CODES, Game
+from .game import Game
 from .tree import Node, Strategy
 
 #: ``choose(secrets, depth) -> code index``: picks the next guess for the remaining
@@ -150,6 +150,9 @@ class Codebreaker:
     ----------
     history : list of Turn
         The guesses played and the answers they got, in order.
+    last_move : MoveReport or None
+        How the chooser chose the last guess (:class:`optimal_mm.heuristics.MoveReport`),
+        None when it came from the tree or the chooser does not say.
 
     Raises
     ------
@@ -178,9 +181,10 @@ class Codebreaker:
 
     def __init__(self, game: Game, strategy: Strategy | None = None,
                  chooser: Chooser | None = None):
-        if game.n_codes > MAX_ENUMERATED_CODES:
+        if not game.is_enumerable:
             raise TooLargeError(
-                f"{game.spec} has {game.n_codes:,} codes, too many to play as codebreaker")
+                f"{game.spec} is too big to list its codes, as this codebreaker does: "
+                f"play it with the consistent-guess player (optimal_mm.consistent)")
         if strategy is not None:
             check_strategy_game(strategy, game)
         self.game = game
@@ -191,6 +195,7 @@ class Codebreaker:
         self._node: Node | None = strategy.root if strategy is not None else None
         self._guess: int | None = None
         self._solved = False
+        self.last_move = None
         # States before each answer, for undo: (secrets, node).
         self._before: list[tuple[np.ndarray, Node | None]] = []
 
@@ -234,6 +239,7 @@ class Codebreaker:
         if self._solved:
             raise RuntimeError("the game is over: the secret was found")
         if self._guess is None:
+            self.last_move = None
             self._guess = self._choose()
         return self.game.code_str(self._guess)
 
@@ -245,6 +251,7 @@ class Codebreaker:
         if self._chooser is None:
             self._chooser = default_chooser(self.game)
         guess = self.game.code_index(int(self._chooser(self._secrets, self.guesses + 1)))
+        self.last_move = getattr(self._chooser, "last_move", None)
         answers = self.game.answers(guess, self._secrets)
         if answers[0] != self.game.win and np.all(answers == answers[0]):
             # A guess that cannot tell the remaining secrets apart would repeat forever;
@@ -319,6 +326,37 @@ def default_chooser(game: Game, name: str = DEFAULT_HEURISTIC, seed: int = 0,
     return heuristics.make_chooser(game, name, seed=seed, move_time=move_time)
 
 
+#: The player name that selects :class:`optimal_mm.consistent.ConsistentCodebreaker`.
+CONSISTENT_PLAYER = "cp-sat"
+
+
+def heuristic_codebreaker(game: Game, name: str | None = None, seed: int = 0,
+                          move_time: float = 60.0):
+    """A codebreaker that plays heuristic ``name`` (default :data:`DEFAULT_HEURISTIC`).
+
+    ``"cp-sat"`` (:data:`CONSISTENT_PLAYER`), and any game too big to list its
+    codes (not :attr:`Game.is_enumerable`), get the consistent-guess player of
+    :mod:`optimal_mm.consistent`; the other names the :class:`Codebreaker` with
+    the chooser of :mod:`optimal_mm.heuristics`.
+
+    Raises
+    ------
+    UnknownHeuristicError
+        For a name that is neither.
+    """
+    from . import heuristics
+
+    name = name or DEFAULT_HEURISTIC
+    if name != CONSISTENT_PLAYER:
+        heuristics.check_heuristic(name, also=(CONSISTENT_PLAYER,))
+    if name == CONSISTENT_PLAYER or not game.is_enumerable:
+        from .consistent import ConsistentCodebreaker  # imports OR-Tools
+
+        return ConsistentCodebreaker(game, move_time=move_time, seed=seed)
+    return Codebreaker(game, chooser=default_chooser(game, name, seed=seed,
+                                                     move_time=move_time))
+
+
 class Codemaker:
     """The computer keeps a secret and answers the person's guesses.
 
@@ -355,8 +393,8 @@ class Codemaker:
                 colours = [rng.randrange(game.colours) for _ in range(game.pegs)]
             else:
                 colours = rng.sample(range(game.colours), game.pegs)
-            secret = "".join(game.alphabet[c] for c in colours)
-        self._secret = "".join(game.alphabet[c] for c in game.parse_code(secret))
+            secret = game.format_code(colours)
+        self._secret = game.format_code(game.parse_code(secret))
         self.history: list[Turn] = []
 
     @property
@@ -378,7 +416,7 @@ class Codemaker:
         if self.solved:
             raise RuntimeError("the game is over: the secret was found")
         colours = self.game.parse_code(code)
-        text = "".join(self.game.alphabet[c] for c in colours)
+        text = self.game.format_code(colours)
         answer = self.game.score(text, self._secret)
         self.history.append(Turn(text, answer))
         return answer
