@@ -313,12 +313,12 @@ def test_play_default_falls_back_to_knuth(monkeypatch, capsys):
 
     def fake(game, name, seed, move_time):
         asked.append(name)
-        return first_consistent
+        return Codebreaker(game, chooser=first_consistent)
 
-    monkeypatch.setattr(play_cmds, "_heuristic_chooser", fake)
+    monkeypatch.setattr(play_cmds, "heuristic_codebreaker", fake)
     code, out, err = run(monkeypatch, capsys, ["play", "p2c3", "--secret", "23"])
-    assert code == 0 and asked == ["knuth"]
-    assert "no tree is shipped for p2c3" in out
+    assert code == 0 and asked == [None]
+    assert "the knuth heuristic; no tree is shipped for p2c3" in out
 
 
 def answers_for(strategy, secret, forms=("{b} {w}", "{b}B{w}W", "{b}{w}")):
