@@ -194,6 +194,8 @@ class ConsistentCodebreaker:
         """Up to :attr:`sample_size` distinct consistent codes; and whether none is left."""
         game, pairs = self.game, self._pairs()
         rng = self._rng(len(pairs))
+        if not pairs:  # every code is consistent before the first answer
+            return list(dict.fromkeys(_hint(game, rng) for _ in range(self.sample_size))), True
         sample = [self._known] if self._known is not None else []
         while len(sample) < self.sample_size:
             left = deadline - time.perf_counter()

@@ -181,3 +181,31 @@ def test_unknown_heuristic_and_bad_first(mastermind):
 def test_bulls_and_cows_trees(bulls, name):
     stats = build_strategy(bulls, name).validate()
     assert stats.secrets == 5040 and stats.total >= 26274  # optimal: Tanaka 1996
+
+
+# ------------------------------------------------------------ the Logik rule
+def test_logik_rule_on_mastermind(mastermind):
+    # Seed 002: open 1122; first consistent code while >= 2000 remain (never in
+    # Mastermind after 1122: the largest part has 256); then Knuth's minimax over
+    # all 1296 codes, a possible secret first, then the lowest code: Knuth's rule.
+    logik = build_strategy(mastermind, "logik")
+    knuth = build_strategy(mastermind, "knuth", first="1122")
+    assert logik.root.guess == "1122"
+    assert logik.validate().total == knuth.validate().total == 5801
+    assert logik.root.to_dict() == knuth.root.to_dict()
+
+
+def test_logik_plays_first_consistent_above_the_threshold():
+    from optimal_mm.heuristics import LOGIK_THRESHOLD
+
+    game = Game.from_spec("p5c8")
+    choose = make_chooser(game, "logik")
+    everything = np.arange(game.n_codes, dtype=np.int64)
+    first = choose(everything, 1)
+    assert game.code_str(first) == "11223"
+    answers = game.answers(first, everything)
+    big = everything[answers == np.bincount(answers).argmax()]
+    assert len(big) >= LOGIK_THRESHOLD and choose(big, 2) == big[0]
+    small = big[:LOGIK_THRESHOLD - 1]
+    g = choose(small, 3)
+    assert g in small    # minimax among the remaining codes only (p5c8 has > 2000 codes)
