@@ -100,13 +100,16 @@ CONSISTENT_HEURISTICS = ("first-consistent", "random-consistent")
 FULL_WORK = 60_000_000
 #: In a big game, sample about this many answers' worth of other codes per move.
 SAMPLE_WORK = 20_000_000
-#: ... but never fewer than this many other codes.
+#: ... but never fewer than this many other codes, nor more than MAX_SAMPLE.
 MIN_SAMPLE = 256
+MAX_SAMPLE = 200_000
 #: Answers computed per chunk between two looks at the clock: at most ...
 CHUNK_WORK = 20_000_000
-#: ... and at first, after which a chunk takes about CHUNK_SECONDS at the speed measured.
+#: ... and at first, after which a chunk takes about CHUNK_SECONDS at the speed measured;
+#: never more than MAX_CHUNK_GUESSES guesses (their part counts are held at once).
 FIRST_CHUNK_WORK = 1_000_000
 CHUNK_SECONDS = 0.5
+MAX_CHUNK_GUESSES = 65_536
 #: Candidates of a big move are ranked on a sample of this many remaining secrets ...
 RANK_SECRETS = 2048
 #: ... and at most this many candidates are ranked (and so scored) in one move.
@@ -413,7 +416,7 @@ def _sampled_candidates(game: Game, secrets: np.ndarray, seed: int) -> np.ndarra
     """Big games: the remaining codes plus a seeded sample of others, shuffled."""
     n = len(secrets)
     rng = _rng(seed, secrets, b"candidates")
-    n_others = min(game.n_codes - n, max(MIN_SAMPLE, SAMPLE_WORK // n))
+    n_others = min(game.n_codes - n, MAX_SAMPLE, max(MIN_SAMPLE, SAMPLE_WORK // n))
     others = np.empty(0, dtype=np.int64)
     while len(others) < n_others:
         draw = rng.integers(0, game.n_codes, size=2 * (n_others - len(others)) + 16)
@@ -445,8 +448,8 @@ def _score_until(game: Game, name: str, candidates: np.ndarray, secrets: np.ndar
     """Keys of the first candidates, chunk by chunk, until all are scored or the
     clock passes ``deadline`` (at least one chunk is scored); and how many."""
     n = len(secrets)
-    largest = max(1, CHUNK_WORK // n)
-    chunk = max(1, FIRST_CHUNK_WORK // n)
+    largest = max(1, min(MAX_CHUNK_GUESSES, CHUNK_WORK // n))
+    chunk = max(1, min(largest, FIRST_CHUNK_WORK // n))
     keys, done = [], 0
     while done < len(candidates):
         part = candidates[done:done + chunk]
