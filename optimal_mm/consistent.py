@@ -48,10 +48,10 @@ from collections import Counter
 
 import numpy as np
 
-from .errors import InconsistentAnswersError, InvalidAnswerError
+from .errors import InconsistentAnswersError
 from .game import Game
 from .heuristics import MoveReport
-from .player import Turn
+from .player import Turn, answer_id, random_code
 
 #: The name of this player for ``optimal-mm play --heuristic``.
 NAME = "cp-sat"
@@ -139,24 +139,17 @@ class ConsistentCodebreaker:
             recorded then, so the answer can be entered again.
         """
         game = self.game
-        if isinstance(answer, str):
-            answer = game.parse_answer(answer)
-        answer = int(answer)
-        if not game.is_possible_answer(answer):
-            raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+        answer = answer_id(game, answer)
         guess_text = self.next_guess()
         guess = self._guess
         started = time.perf_counter()
         pairs = self._pairs() + [(guess, answer)]
         known = None
         if answer != game.win:
-            found, proven_empty = _solve(game, pairs, [], _hint(game, self._rng(len(pairs))),
-                                         self.seed, self.move_time)
+            hint = random_code(game, self._rng(len(pairs)))
+            found, proven_empty = _solve(game, pairs, [], hint, self.seed, self.move_time)
             if proven_empty:
-                turns = [f"{t.guess} {game.answer_str(t.answer)}" for t in self.history]
-                raise InconsistentAnswersError(
-                    "no secret gives all these answers: "
-                    + ", ".join(turns + [f"{guess_text} {game.answer_str(answer)}"]))
+                raise self._contradiction(Turn(guess_text, answer))
             known = found
         self.history.append(Turn(guess_text, answer))
         self._colours.append(guess)
@@ -172,6 +165,10 @@ class ConsistentCodebreaker:
         return self.history.pop()
 
     # -------------------------------------------------------------- choosing
+    def _contradiction(self, *more: Turn) -> InconsistentAnswersError:
+        turns = [f"{t.guess} {self.game.answer_str(t.answer)}" for t in self.history + list(more)]
+        return InconsistentAnswersError("no secret gives all these answers: " + ", ".join(turns))
+
     def _pairs(self) -> list[tuple[tuple[int, ...], int]]:
         return [(g, t.answer) for g, t in zip(self._colours, self.history)]
 
@@ -195,23 +192,21 @@ class ConsistentCodebreaker:
         game, pairs = self.game, self._pairs()
         rng = self._rng(len(pairs))
         if not pairs:  # every code is consistent before the first answer
-            return list(dict.fromkeys(_hint(game, rng) for _ in range(self.sample_size))), True
+            codes = (random_code(game, rng) for _ in range(self.sample_size))
+            return list(dict.fromkeys(codes)), True
         sample = [self._known] if self._known is not None else []
         while len(sample) < self.sample_size:
             left = deadline - time.perf_counter()
             if left <= 0 and sample:
                 return sample, False
-            found, proven_empty = _solve(game, pairs, sample, _hint(game, rng),
+            found, proven_empty = _solve(game, pairs, sample, random_code(game, rng),
                                          rng.randrange(2**31), max(left, 0.0))
             if found is None:
                 if not sample:
                     if proven_empty:
-                        raise InconsistentAnswersError(
-                            "no secret gives all these answers: "
-                            + ", ".join(f"{t.guess} {game.answer_str(t.answer)}"
-                                        for t in self.history))
+                        raise self._contradiction()
                     # Out of time before any consistent code: play a random code.
-                    return [_hint(game, rng)], False
+                    return [random_code(game, rng)], False
                 return sample, proven_empty
             sample.append(found)
         return sample, False
@@ -260,13 +255,6 @@ def _require_ortools() -> None:
 
         raise MissingDependencyError(
             "the consistent-guess player needs OR-Tools: pip install ortools") from None
-
-
-def _hint(game: Game, rng: random.Random) -> tuple[int, ...]:
-    """A random legal code (a hint for the solver, or a last-resort guess)."""
-    if game.repeats:
-        return tuple(rng.randrange(game.colours) for _ in range(game.pegs))
-    return tuple(rng.sample(range(game.colours), game.pegs))
 
 
 def _solve(game: Game, pairs, excluded, hint, seed: int, seconds: float):

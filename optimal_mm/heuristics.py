@@ -278,7 +278,8 @@ def two_pairs(game: Game) -> tuple[int, ...]:
     gets its lowest code instead.
 
     >>> from optimal_mm import Game
-    >>> [Game.from_spec(s).format_code(two_pairs(Game.from_spec(s))) for s in ("p4c6", "p5c8", "p6c7")]
+    >>> games = [Game.from_spec(s) for s in ("p4c6", "p5c8", "p6c7")]
+    >>> [g.format_code(two_pairs(g)) for g in games]
     ['1122', '11223', '112233']
     """
     if not game.repeats:

@@ -66,6 +66,31 @@ class Turn:
     answer: int
 
 
+def random_code(game: Game, rng: random.Random) -> tuple[int, ...]:
+    """A code drawn colour by colour with ``rng`` (so games of any size can draw one).
+
+    >>> random_code(Game.from_spec("p3c1000n"), random.Random(1))
+    (137, 582, 867)
+    """
+    if game.repeats:
+        return tuple(rng.randrange(game.colours) for _ in range(game.pegs))
+    return tuple(rng.sample(range(game.colours), game.pegs))
+
+
+def answer_id(game: Game, answer: "int | str") -> int:
+    """The answer id of ``answer`` (an id, or text for :meth:`Game.parse_answer`).
+
+    Raises :class:`InvalidAnswerError` for text that is malformed or an answer
+    that can never occur in the game.
+    """
+    if isinstance(answer, str):
+        answer = game.parse_answer(answer)
+    answer = int(answer)
+    if not game.is_possible_answer(answer):
+        raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+    return answer
+
+
 def describe_answer(game: Game, answer: int) -> str:
     """The answer in words, for people who do not think in black and white pegs.
 
@@ -278,11 +303,7 @@ class Codebreaker:
             is the one before this call, so the answer can be entered again.
         """
         game = self.game
-        if isinstance(answer, str):
-            answer = game.parse_answer(answer)
-        answer = int(answer)
-        if not game.is_possible_answer(answer):
-            raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+        answer = answer_id(game, answer)
         guess_str = self.next_guess()
         guess = self._guess
         key = game.answer_str(answer)
@@ -389,11 +410,7 @@ class Codemaker:
             raise TypeError(f"rng must be a random.Random, got {rng!r}")
         self.game = game
         if secret is None:
-            if game.repeats:
-                colours = [rng.randrange(game.colours) for _ in range(game.pegs)]
-            else:
-                colours = rng.sample(range(game.colours), game.pegs)
-            secret = game.format_code(colours)
+            secret = game.format_code(random_code(game, rng))
         self._secret = game.format_code(game.parse_code(secret))
         self.history: list[Turn] = []
 

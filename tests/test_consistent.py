@@ -28,7 +28,8 @@ def play(game, secret, **options):
 def test_finds_every_secret_of_small_games(spec):
     game = Game.from_spec(spec)
     # The first and last codes and a seeded spread in between.
-    picks = {0, game.n_codes - 1} | set(random.Random(spec).sample(range(game.n_codes), min(6, game.n_codes)))
+    spread = random.Random(spec).sample(range(game.n_codes), min(6, game.n_codes))
+    picks = {0, game.n_codes - 1} | set(spread)
     for i in sorted(picks):
         secret = game.code_colours(i)
         breaker = play(game, secret, sample_size=4, move_time=30, seed=i)
@@ -102,3 +103,12 @@ def test_best_on_sample_splits_best():
     best = best_on_sample(game, sample)
     parts = answer_matrix(game, np.array([best]), np.array(sample))[0]
     assert len(set(parts.tolist())) == 4   # splits the sample into singletons
+
+
+def test_doctests():
+    import doctest
+
+    from optimal_mm import consistent
+
+    result = doctest.testmod(consistent)
+    assert result.attempted and not result.failed

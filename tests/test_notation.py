@@ -35,3 +35,12 @@ def test_black_only_and_unknown_orders():
     with pytest.raises(InvalidOptionError, match="'exact-total'"):
         check_order("exact-total")
     assert "in total" in answer_hint(Game.from_spec("p4c6"), "total-exact")
+
+
+@pytest.mark.parametrize("module", ["notation", "heuristics", "player"])
+def test_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"optimal_mm.{module}"))
+    assert result.attempted and not result.failed
