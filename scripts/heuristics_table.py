@@ -176,8 +176,8 @@ def seed_games() -> list[dict]:
 SEED_NOTE = """\
 Where the published games cannot be reproduced from the stated rules: the two
 pairs opening, the first codes still possible and the whole 4x6 game (Knuth's
-own 3632) match, and so do two short 6x7 games, but the other published games
-of 6x7 and 5x8 leave the stated rule at their third or fourth guess, each time
+own 3632) match, and so does the short 6x7 game 111111, but the other published
+games of 6x7 and 5x8 leave the stated rule at their third or fourth guess, each time
 just after fewer than 2000 secrets remain: the published guess is then the
 *first code still possible* once more (225555 with 1662 left, 451636 with 216),
 where the rule asks for Knuth's minimax. Later published guesses (566667,
