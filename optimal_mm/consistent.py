@@ -180,15 +180,20 @@ class ConsistentCodebreaker:
         start = self._started or time.perf_counter()
         deadline = start + self.move_time
         sample, exhausted = self._sample(deadline)
-        guess = best_on_sample(self.game, sample)
+        if sample:
+            guess, note = best_on_sample(self.game, sample), ""
+        else:  # out of time before any consistent code
+            guess = random_code(self.game, self._rng(-1))
+            note = "no consistent code found in time: a random code is played"
         seconds = time.perf_counter() - start
         cut = not exhausted and len(sample) < self.sample_size
         self.last_move = MoveReport(len(sample), self.sample_size if cut else len(sample),
-                                    seconds, cut)
+                                    seconds, cut, note)
         return guess
 
     def _sample(self, deadline: float) -> tuple[list[tuple[int, ...]], bool]:
-        """Up to :attr:`sample_size` distinct consistent codes; and whether none is left."""
+        """Up to :attr:`sample_size` distinct consistent codes (none when the clock ran
+        out before the first); and whether no other is left."""
         game, pairs = self.game, self._pairs()
         rng = self._rng(len(pairs))
         if not pairs:  # every code is consistent before the first answer
@@ -202,11 +207,8 @@ class ConsistentCodebreaker:
             found, proven_empty = _solve(game, pairs, sample, random_code(game, rng),
                                          rng.randrange(2**31), max(left, 0.0))
             if found is None:
-                if not sample:
-                    if proven_empty:
-                        raise self._contradiction()
-                    # Out of time before any consistent code: play a random code.
-                    return [random_code(game, rng)], False
+                if proven_empty and not sample:
+                    raise self._contradiction()
                 return sample, proven_empty
             sample.append(found)
         return sample, False

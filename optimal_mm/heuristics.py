@@ -53,8 +53,9 @@ These never change which guess is chosen:
 
 Every move under the clock
 --------------------------
-Every move, the first included, is scored in chunks of about
-:data:`CHUNK_WORK` answers, with a look at the clock between two chunks: once
+Every move, the first included, is scored in chunks (the first of
+:data:`FIRST_CHUNK_WORK` answers, the next sized at the speed measured to take
+about :data:`CHUNK_SECONDS`), with a look at the clock between two chunks: once
 ``move_time`` seconds have been spent, the best guess *scored so far* is played
 and the move is reported as cut short (:class:`MoveReport`, read from the
 chooser's ``last_move``). A move is deterministic as long as the budget is not
@@ -134,12 +135,15 @@ class MoveReport:
     cut_short : bool
         Whether the clock stopped the scoring before every candidate was scored
         (the best guess scored so far was played).
+    note : str
+        Anything else the player should know about the move.
     """
 
     scored: int
     candidates: int
     seconds: float
     cut_short: bool
+    note: str = ""
 
     def describe(self) -> str:
         """One line for the player: what the clock did to this move.
@@ -147,10 +151,11 @@ class MoveReport:
         >>> MoveReport(120, 4140, 60.2, True).describe()
         'move cut short after 60.2 s: best of 120 of 4,140 candidate guesses scored'
         """
+        note = f"; {self.note}" if self.note else ""
         if self.cut_short:
             return (f"move cut short after {self.seconds:.1f} s: best of {self.scored:,} of "
-                    f"{self.candidates:,} candidate guesses scored")
-        return f"{self.scored:,} candidate guesses scored in {self.seconds:.1f} s"
+                    f"{self.candidates:,} candidate guesses scored{note}")
+        return f"{self.scored:,} candidate guesses scored in {self.seconds:.1f} s{note}"
 
 
 def check_heuristic(name: str, also: tuple[str, ...] = ()) -> str:

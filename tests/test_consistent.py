@@ -80,8 +80,11 @@ def test_contradictory_answer_refused_and_state_kept():
 def test_tiny_move_time_is_reported_as_cut():
     game = Game.from_spec("p16c16")
     breaker = ConsistentCodebreaker(game, move_time=1e-6, sample_size=50)
-    breaker.next_guess()
-    assert breaker.last_move.cut_short
+    secret = tuple(range(16))
+    breaker.tell(game.score_colours(game.parse_code(breaker.next_guess()), secret))
+    guess = game.parse_code(breaker.next_guess())
+    assert len(guess) == 16
+    assert breaker.last_move.cut_short and breaker.last_move.scored < 50
     assert "cut short" in breaker.last_move.describe()
 
 
