@@ -31,7 +31,7 @@ consistent code the solver finds.
 
 >>> from optimal_mm import Game
 >>> game = Game.from_spec("p12c12")
->>> breaker = ConsistentCodebreaker(game, move_time=5, seed=1)
+>>> breaker = ConsistentCodebreaker(game, move_time=5, seed=1, sample_size=4)
 >>> secret = game.parse_code("0123456789AB")
 >>> while not breaker.solved:
 ...     guess = game.parse_code(breaker.next_guess())

@@ -115,6 +115,8 @@ MAX_CHUNK_GUESSES = 65_536
 RANK_SECRETS = 2048
 #: ... and at most this many candidates are ranked (and so scored) in one move.
 MAX_RANKED = 16_384
+#: Remaining sets larger than this are hashed (for seeds) by a subset of this size.
+HASHED_SECRETS = 1_000_000
 #: ``logik`` plays the first consistent code while at least this many codes remain,
 #: and its minimax looks at every code only in games of at most this many codes.
 LOGIK_THRESHOLD = 2000
@@ -385,10 +387,18 @@ def pattern_representatives(game: Game) -> np.ndarray:
 
 
 def _rng(seed: int, secrets: np.ndarray, salt: bytes) -> np.random.Generator:
-    """A generator seeded from ``seed`` and the (sorted) remaining set only."""
+    """A generator seeded from ``seed`` and the (sorted) remaining set only.
+
+    Sets of more than :data:`HASHED_SECRETS` codes are hashed by their size and an
+    evenly spaced subset of that many (hashing all 16.8 million codes of p8c8 at
+    every move would cost seconds).
+    """
     h = hashlib.blake2b(digest_size=16)
     h.update(salt)
     h.update(int(seed).to_bytes(16, "little", signed=True))
+    if len(secrets) > HASHED_SECRETS:
+        h.update(len(secrets).to_bytes(8, "little"))
+        secrets = secrets[::len(secrets) // HASHED_SECRETS + 1]
     h.update(np.ascontiguousarray(secrets, dtype="<i8").tobytes())
     return np.random.default_rng(int.from_bytes(h.digest(), "little"))
 

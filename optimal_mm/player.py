@@ -219,6 +219,7 @@ class Codebreaker:
         self._secrets = np.arange(game.n_codes, dtype=np.int64)
         self._node: Node | None = strategy.root if strategy is not None else None
         self._guess: int | None = None
+        self._answers: np.ndarray | None = None  # of the remaining secrets to _guess
         self._solved = False
         self.last_move = None
         # States before each answer, for undo: (secrets, node).
@@ -277,12 +278,19 @@ class Codebreaker:
             self._chooser = default_chooser(self.game)
         guess = self.game.code_index(int(self._chooser(self._secrets, self.guesses + 1)))
         self.last_move = getattr(self._chooser, "last_move", None)
-        answers = self.game.answers(guess, self._secrets)
+        answers = self._answers_to(guess)
         if answers[0] != self.game.win and np.all(answers == answers[0]):
             # A guess that cannot tell the remaining secrets apart would repeat forever;
             # any remaining secret always makes progress.
             guess = int(self._secrets[0])
+        else:
+            self._answers = answers  # kept for tell(): one pass over big sets, not two
         return guess
+
+    def _answers_to(self, guess: int) -> np.ndarray:
+        """Answers of the remaining secrets to ``guess`` (all codes without indexing)."""
+        everything = self.remaining == self.game.n_codes
+        return self.game.answers(guess, None if everything else self._secrets)
 
     def tell(self, answer: "int | str") -> None:
         """Record the answer to the current guess and keep the secrets that agree.
@@ -307,7 +315,7 @@ class Codebreaker:
         guess_str = self.next_guess()
         guess = self._guess
         key = game.answer_str(answer)
-        answers = game.answers(guess, self._secrets)
+        answers = self._answers if self._answers is not None else self._answers_to(guess)
         kept = self._secrets[answers == answer]
         if len(kept) == 0:
             raise InconsistentAnswersError(
@@ -320,7 +328,7 @@ class Codebreaker:
             node = node.next[key]
         self._before.append((self._secrets, self._node))
         self.history.append(Turn(guess_str, answer))
-        self._secrets, self._node, self._guess = kept, node, None
+        self._secrets, self._node, self._guess, self._answers = kept, node, None, None
         self._solved = answer == game.win
 
     def undo(self) -> Turn:
@@ -331,7 +339,7 @@ class Codebreaker:
         if not self.history:
             raise IndexError("no answer to take back")
         self._secrets, self._node = self._before.pop()
-        self._guess, self._solved = None, False
+        self._guess, self._answers, self._solved = None, None, False
         return self.history.pop()
 
     def _describe(self, guess: str, key: str) -> str:
