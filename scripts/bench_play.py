@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import resource
@@ -51,7 +52,7 @@ SUITES = {
     "consistent": [("p8c8", "cp-sat"), ("p10c10", "cp-sat"), ("p12c12", "cp-sat"),
                    ("p16c16", "cp-sat")],
 }
-MACHINE = "2 CPU cores shared with other work (load average about 4 to 8), Linux"
+MACHINE = "2 CPU cores shared with other work, Linux"
 
 
 def seeded_secrets(game: Game, count: int, seed: int) -> list[str]:
@@ -100,7 +101,7 @@ def run_child(spec: str, player: str, args) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def markdown(rows: list[dict], command: str, seconds: float) -> str:
+def markdown(rows: list[dict], command: str, seconds: float, load: tuple) -> str:
     lines = [
         "# Playing big games move by move",
         "",
@@ -111,8 +112,9 @@ def markdown(rows: list[dict], command: str, seconds: float) -> str:
         "memory is the child process's maximum resident set.",
         "",
         f"Command: `{command}` (optimal_mm {__version__}, Python "
-        f"{platform.python_version()}). Machine: {MACHINE}: the seconds are under that",
-        "load and only indicative; guesses are counts.",
+        f"{platform.python_version()}). Machine: {MACHINE} (load average {load[0]:.1f} at",
+        f"the start, {load[1]:.1f} at the end): the seconds are under that load and only",
+        "indicative; guesses are counts.",
         "",
         "| game | player | move time (s) | secrets | guesses mean | guesses max | "
         "move max (s) | move median (s) | cut moves | start-up (s) | peak memory (MiB) |",
@@ -148,6 +150,7 @@ def main(argv=None) -> int:
         if str(value) != str(default))
     cases = [c for name, cs in SUITES.items() if args.suite in (name, "all") for c in cs]
     start = time.perf_counter()
+    load_start = os.getloadavg()[0]
     rows = []
     for spec, player in cases:
         row = run_child(spec, player, args)
@@ -157,14 +160,15 @@ def main(argv=None) -> int:
               f"{row['median_move_seconds']:.2f} s  cut {row['cut_moves']}/{row['moves']}  "
               f"peak {row['peak_mib']} MiB", flush=True)
     seconds = time.perf_counter() - start
+    load = (load_start, os.getloadavg()[0])
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     doc = {"command": command, "machine": MACHINE, "solver": f"optimal_mm {__version__}",
            "python": platform.python_version(), "total_seconds": round(seconds, 1),
-           "rows": rows}
+           "load_average": [round(x, 1) for x in load], "rows": rows}
     stem = "bench_play" if args.suite == "all" else f"bench_play-{args.suite}"
     atomic_write_text(results / f"{stem}.json", json.dumps(doc, indent=2) + "\n")
-    atomic_write_text(results / f"{stem}.md", markdown(rows, command, seconds))
+    atomic_write_text(results / f"{stem}.md", markdown(rows, command, seconds, load))
     print(f"wrote {results / stem}.md and .json")
     return 0
 
