@@ -28,6 +28,15 @@ need no scores:
     remaining set itself, so a tree and a live game (which reach the same node
     through the same answers) play the same code.
 
+One rule mixes both, as the Slovak Logik program (seed 002) describes it:
+
+``logik``
+    Open with "two pairs" (``1122``, ``11223``, ``112233``: colours ``1, 1, 2, 2,
+    3, 3, ...``); then play the first code still possible while at least
+    :data:`LOGIK_THRESHOLD` (2000) remain; below that, Knuth's minimax over every
+    code when the game has at most 2000 codes, else over the remaining codes only.
+    Ties as above: a possible secret first, then the lowest code.
+
 Exact shortcuts
 ---------------
 These never change which guess is chosen:
@@ -42,16 +51,26 @@ These never change which guess is chosen:
   Mastermind, one for a game without repeats). This makes the first move cheap
   even for games with millions of codes.
 
-Big games
----------
-Scoring every code against every remaining secret costs ``N * |S|`` answers. When
-that exceeds :data:`FULL_WORK` (it never does for Mastermind or Bulls and Cows,
-whose trees are therefore exact to the rules above), the candidate guesses are
-restricted to the remaining codes plus a random sample of other codes (seeded
-from ``seed`` and ``S``), scored in chunks, and the search stops once
-``move_time`` seconds have been spent on the move: the best guess *scored so far*
-is played. Such a move is still deterministic as long as the budget is not hit;
-when it is, the choice depends on the machine's speed.
+Every move under the clock
+--------------------------
+Every move, the first included, is scored in chunks (the first of
+:data:`FIRST_CHUNK_WORK` answers, the next sized at the speed measured to take
+about :data:`CHUNK_SECONDS`), with a look at the clock between two chunks: once
+``move_time`` seconds have been spent, the best guess *scored so far* is played
+and the move is reported as cut short (:class:`MoveReport`, read from the
+chooser's ``last_move``). A move is deterministic as long as the budget is not
+hit; when it is, the choice depends on the machine's speed.
+
+When scoring every candidate would take more than :data:`FULL_WORK` answers
+(never for Mastermind or Bulls and Cows, whose trees are therefore exact to the
+rules above), the candidates are first *ranked* by their scores on a seeded
+sample of :data:`RANK_SECRETS` remaining secrets and then scored exactly in that
+order, so that the guesses most likely to be best are scored before the clock
+runs out. At the root of p8c8 that ranks the 4,140 colour patterns in a moment
+and scores the most promising ones against all 16.8 million codes first. Beyond
+the root, the candidates of such big moves are the remaining codes plus a random
+sample of other codes (seeded from ``seed`` and ``S``), at most
+:data:`MAX_RANKED` of them ranked.
 
 >>> from optimal_mm import Game
 >>> game = Game.from_spec("mastermind")
@@ -65,6 +84,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -75,21 +95,76 @@ from .tree import Strategy, grow
 
 #: The heuristics this module knows, by name.
 HEURISTICS = ("knuth", "entropy", "most-parts", "expected-size", "first-consistent",
-              "random-consistent")
+              "random-consistent", "logik")
 #: Heuristics that play only codes that may still be the secret.
 CONSISTENT_HEURISTICS = ("first-consistent", "random-consistent")
 #: Score every legal code as long as ``N * |S|`` stays under this many answers.
 FULL_WORK = 60_000_000
 #: In a big game, sample about this many answers' worth of other codes per move.
 SAMPLE_WORK = 20_000_000
-#: ... but never fewer than this many other codes.
+#: ... but never fewer than this many other codes, nor more than MAX_SAMPLE.
 MIN_SAMPLE = 256
-#: Answers computed per chunk between two looks at the clock.
+MAX_SAMPLE = 200_000
+#: Answers computed per chunk between two looks at the clock: at most ...
 CHUNK_WORK = 20_000_000
+#: ... and at first, after which a chunk takes about CHUNK_SECONDS at the speed measured;
+#: never more than MAX_CHUNK_GUESSES guesses (their part counts are held at once).
+FIRST_CHUNK_WORK = 1_000_000
+CHUNK_SECONDS = 0.5
+MAX_CHUNK_GUESSES = 65_536
+#: Candidates of a big move are ranked on a sample of this many remaining secrets ...
+RANK_SECRETS = 2048
+#: ... and at most this many candidates are ranked (and so scored) in one move.
+MAX_RANKED = 16_384
+#: Remaining sets larger than this are hashed (for seeds) by a subset of this size.
+HASHED_SECRETS = 1_000_000
+#: ``logik`` plays the first consistent code while at least this many codes remain,
+#: and its minimax looks at every code only in games of at most this many codes.
+LOGIK_THRESHOLD = 2000
 
 
-def check_heuristic(name: str) -> str:
+@dataclass(frozen=True)
+class MoveReport:
+    """How one move was chosen.
+
+    Attributes
+    ----------
+    scored : int
+        Candidate guesses scored exactly against every remaining secret.
+    candidates : int
+        Candidate guesses the move meant to score.
+    seconds : float
+        Wall time of the move.
+    cut_short : bool
+        Whether the clock stopped the scoring before every candidate was scored
+        (the best guess scored so far was played).
+    note : str
+        Anything else the player should know about the move.
+    """
+
+    scored: int
+    candidates: int
+    seconds: float
+    cut_short: bool
+    note: str = ""
+
+    def describe(self) -> str:
+        """One line for the player: what the clock did to this move.
+
+        >>> MoveReport(120, 4140, 60.2, True).describe()
+        'move cut short after 60.2 s: best of 120 of 4,140 candidate guesses scored'
+        """
+        note = f"; {self.note}" if self.note else ""
+        if self.cut_short:
+            return (f"move cut short after {self.seconds:.1f} s: best of {self.scored:,} of "
+                    f"{self.candidates:,} candidate guesses scored{note}")
+        return f"{self.scored:,} candidate guesses scored in {self.seconds:.1f} s{note}"
+
+
+def check_heuristic(name: str, also: tuple[str, ...] = ()) -> str:
     """Return ``name`` if it is a known heuristic, else raise.
+
+    ``also`` names other players the caller accepts, listed in the message.
 
     Raises
     ------
@@ -101,7 +176,7 @@ def check_heuristic(name: str) -> str:
     """
     if name not in HEURISTICS:
         raise UnknownHeuristicError(
-            f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS)}")
+            f"unknown heuristic {name!r}: choose one of {', '.join(HEURISTICS + also)}")
     return name
 
 
@@ -126,7 +201,7 @@ def check_move_time(move_time) -> float:
 
 
 def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
-                 move_time: float = 60.0):
+                 move_time: float = 60.0) -> "HeuristicChooser":
     """A function that plays the heuristic ``name`` in ``game``.
 
     Parameters
@@ -140,14 +215,15 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
     seed : int
         Seeds ``random-consistent`` and the candidate sample of big games.
     move_time : float
-        Seconds one move may take in a big game (see the module docstring).
+        Seconds one move may take (see the module docstring).
 
     Returns
     -------
-    callable
+    HeuristicChooser
         ``choose(secrets, depth) -> int``: the code index to play when the
         ``secrets`` (an int64 array of code indices, in any order) are still
-        possible, at guess number ``depth`` (1 for the first guess).
+        possible, at guess number ``depth`` (1 for the first guess). Its
+        ``last_move`` (a :class:`MoveReport`) says how the last move went.
 
     Raises
     ------
@@ -158,22 +234,85 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
     """
     check_heuristic(name)
     first_index = None if first is None else game.code_index(first)
-    seed = int(seed)
-    move_time = check_move_time(move_time)
+    return HeuristicChooser(game, name, first_index, int(seed), check_move_time(move_time))
 
-    def choose(secrets, depth: int) -> int:
-        secrets = np.unique(np.asarray(secrets, dtype=np.int64))  # sorted, distinct
+
+class HeuristicChooser:
+    """``choose(secrets, depth) -> code index`` for one heuristic; see :func:`make_chooser`.
+
+    Attributes
+    ----------
+    last_move : MoveReport or None
+        How the last move was chosen (None before the first).
+    """
+
+    def __init__(self, game: Game, name: str, first_index: int | None, seed: int,
+                 move_time: float):
+        self.game, self.name, self.seed, self.move_time = game, name, seed, move_time
+        self.first_index = first_index
+        self.last_move: MoveReport | None = None
+
+    def __call__(self, secrets, depth: int) -> int:
+        start = time.perf_counter()
+        secrets = sorted_distinct(secrets)
         if len(secrets) == 0:
             raise ValueError("no secret is possible: nothing to choose from")
-        if first_index is not None and depth == 1 and len(secrets) == game.n_codes:
-            return first_index
-        if len(secrets) <= 2 or name == "first-consistent":
-            return int(secrets[0])
-        if name == "random-consistent":
-            return int(secrets[_rng(seed, secrets, b"random-consistent").integers(len(secrets))])
-        return _best_scored(game, name, secrets, seed, move_time)
+        guess, scored, candidates = self._choose(secrets, depth, start + self.move_time)
+        self.last_move = MoveReport(scored, candidates, time.perf_counter() - start,
+                                    scored < candidates)
+        return guess
 
-    return choose
+    def _choose(self, secrets: np.ndarray, depth: int, deadline: float):
+        """(guess, candidates scored, candidates meant to be scored)."""
+        game, name = self.game, self.name
+        everything = len(secrets) == game.n_codes
+        if self.first_index is not None and depth == 1 and everything:
+            return self.first_index, 1, 1
+        if name == "logik" and everything:
+            return game.index_of_colours(two_pairs(game)), 1, 1
+        if (len(secrets) <= 2 or name == "first-consistent"
+                or (name == "logik" and len(secrets) >= LOGIK_THRESHOLD)):
+            return int(secrets[0]), 1, 1
+        if name == "random-consistent":
+            rng = _rng(self.seed, secrets, b"random-consistent")
+            return int(secrets[rng.integers(len(secrets))]), 1, 1
+        if name == "logik":
+            pool = (np.arange(game.n_codes, dtype=np.int64)
+                    if game.n_codes <= LOGIK_THRESHOLD else secrets)
+            return _best_of(game, "knuth", pool, secrets, self.seed, deadline)
+        return _best_scored(game, name, secrets, self.seed, deadline)
+
+
+def sorted_distinct(codes) -> np.ndarray:
+    """The code indices sorted and without repeats, as int64; O(N) when they already are.
+
+    (``np.unique`` hashes, which takes a minute on the 16.8 million codes of p8c8.)
+
+    >>> sorted_distinct([3, 1, 3, 2]).tolist()
+    [1, 2, 3]
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    if len(codes) < 2 or bool(np.all(codes[1:] > codes[:-1])):
+        return codes
+    codes = np.sort(codes)
+    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+
+
+def two_pairs(game: Game) -> tuple[int, ...]:
+    """The "two pairs" opening of the Logik rule: colours ``0, 0, 1, 1, 2, 2, ...``.
+
+    Knuth's ``1122`` for four pegs, ``11223`` for five, ``112233`` for six (seed
+    002); colours wrap round when there are too few, and a game without repeats
+    gets its lowest code instead.
+
+    >>> from optimal_mm import Game
+    >>> games = [Game.from_spec(s) for s in ("p4c6", "p5c8", "p6c7")]
+    >>> [g.format_code(two_pairs(g)) for g in games]
+    ['1122', '11223', '112233']
+    """
+    if not game.repeats:
+        return tuple(range(game.pegs))
+    return tuple((i // 2) % game.colours for i in range(game.pegs))
 
 
 def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 0,
@@ -271,10 +410,18 @@ def pattern_representatives(game: Game) -> np.ndarray:
 
 
 def _rng(seed: int, secrets: np.ndarray, salt: bytes) -> np.random.Generator:
-    """A generator seeded from ``seed`` and the (sorted) remaining set only."""
+    """A generator seeded from ``seed`` and the (sorted) remaining set only.
+
+    Sets of more than :data:`HASHED_SECRETS` codes are hashed by their size and an
+    evenly spaced subset of that many (hashing all 16.8 million codes of p8c8 at
+    every move would cost seconds).
+    """
     h = hashlib.blake2b(digest_size=16)
     h.update(salt)
     h.update(int(seed).to_bytes(16, "little", signed=True))
+    if len(secrets) > HASHED_SECRETS:
+        h.update(len(secrets).to_bytes(8, "little"))
+        secrets = secrets[::len(secrets) // HASHED_SECRETS + 1]
     h.update(np.ascontiguousarray(secrets, dtype="<i8").tobytes())
     return np.random.default_rng(int.from_bytes(h.digest(), "little"))
 
@@ -292,40 +439,79 @@ def _pick(keys: np.ndarray, candidates: np.ndarray, secrets: np.ndarray) -> int:
     return int((consistent if len(consistent) else tied).min())
 
 
-def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int,
-                 move_time: float) -> int:
+def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int, deadline: float):
+    """(guess, scored, candidates) of a scoring heuristic: see the module docstring."""
     n_codes, n = game.n_codes, len(secrets)
     if n == n_codes:
         candidates = pattern_representatives(game)
-        return _pick(partition_keys(name, counts_for(game, candidates, secrets), n),
-                     candidates, secrets)
-    if n_codes * n <= FULL_WORK:
+    elif n_codes * n <= FULL_WORK:
         candidates = np.arange(n_codes, dtype=np.int64)
-        return _pick(partition_keys(name, counts_for(game, candidates, secrets), n),
-                     candidates, secrets)
-    return _best_sampled(game, name, secrets, seed, move_time)
+    else:
+        candidates = _sampled_candidates(game, secrets, seed)
+    return _best_of(game, name, candidates, secrets, seed, deadline)
 
 
-def _best_sampled(game: Game, name: str, secrets: np.ndarray, seed: int,
-                  move_time: float) -> int:
-    """Big games: remaining codes plus a sample of others, in chunks, under a clock."""
-    start = time.perf_counter()
+def _sampled_candidates(game: Game, secrets: np.ndarray, seed: int) -> np.ndarray:
+    """Big games: the remaining codes plus a seeded sample of others, shuffled."""
     n = len(secrets)
     rng = _rng(seed, secrets, b"candidates")
-    n_others = min(game.n_codes - n, max(MIN_SAMPLE, SAMPLE_WORK // n))
+    n_others = min(game.n_codes - n, MAX_SAMPLE, max(MIN_SAMPLE, SAMPLE_WORK // n))
     others = np.empty(0, dtype=np.int64)
     while len(others) < n_others:
         draw = rng.integers(0, game.n_codes, size=2 * (n_others - len(others)) + 16)
         draw = draw[~np.isin(draw, secrets)]
         others = np.unique(np.concatenate([others, draw]))
     others = rng.permutation(others)[:n_others]
-    candidates = rng.permutation(np.concatenate([secrets, others]))
-    chunk = max(1, CHUNK_WORK // n)
+    return rng.permutation(np.concatenate([secrets, others]))
+
+
+def _best_of(game: Game, name: str, candidates: np.ndarray, secrets: np.ndarray, seed: int,
+             deadline: float):
+    """Score ``candidates`` in chunks until done or past ``deadline``; the best scored.
+
+    Returns (guess, scored, candidates). Big moves (over :data:`FULL_WORK`
+    answers) rank the candidates on a sample of secrets first, in at most a third
+    of the time left, so that the most promising are scored first.
+    """
+    n, total = len(secrets), len(candidates)
+    if total * n > FULL_WORK:
+        now = time.perf_counter()
+        candidates = _ranked(game, name, candidates, secrets, seed,
+                             now + (deadline - now) / 3)
+    keys, done = _score_until(game, name, candidates, secrets, deadline)
+    return _pick(keys, candidates[:done], secrets), done, total
+
+
+def _score_until(game: Game, name: str, candidates: np.ndarray, secrets: np.ndarray,
+                 deadline: float) -> tuple[np.ndarray, int]:
+    """Keys of the first candidates, chunk by chunk, until all are scored or the
+    clock passes ``deadline`` (at least one chunk is scored); and how many."""
+    n = len(secrets)
+    largest = max(1, min(MAX_CHUNK_GUESSES, CHUNK_WORK // n))
+    chunk = max(1, min(largest, FIRST_CHUNK_WORK // n))
     keys, done = [], 0
     while done < len(candidates):
         part = candidates[done:done + chunk]
+        began = time.perf_counter()
         keys.append(partition_keys(name, counts_for(game, part, secrets), n))
         done += len(part)
-        if time.perf_counter() - start >= move_time:
+        now = time.perf_counter()
+        if now >= deadline:
             break
-    return _pick(np.concatenate(keys), candidates[:done], secrets)
+        # Next chunk: about CHUNK_SECONDS at the speed just measured.
+        rate = len(part) / max(now - began, 1e-6)
+        chunk = int(min(largest, max(1, rate * CHUNK_SECONDS)))
+    return np.concatenate(keys), done
+
+
+def _ranked(game: Game, name: str, candidates: np.ndarray, secrets: np.ndarray,
+            seed: int, deadline: float) -> np.ndarray:
+    """The candidates ranked by ``deadline``, best first by their keys on a sample of
+    :data:`RANK_SECRETS` secrets (at most :data:`MAX_RANKED` of them; a stable sort
+    keeps the given order among ties)."""
+    rng = _rng(seed, secrets, b"rank")
+    sample = secrets
+    if len(secrets) > RANK_SECRETS:
+        sample = np.sort(rng.choice(secrets, RANK_SECRETS, replace=False))
+    keys, done = _score_until(game, name, candidates[:MAX_RANKED], sample, deadline)
+    return candidates[:done][np.argsort(keys, kind="stable")]

@@ -46,7 +46,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import InconsistentAnswersError, InvalidAnswerError, InvalidTreeError, TooLargeError
-from .game import MAX_ENUMERATED_CODES, Game
+from .game import Game
 from .history import Turn, check_history, describe_conflict, smallest_conflict
 from .tree import Node, Strategy
 
@@ -56,6 +56,31 @@ Chooser = Callable[[np.ndarray, int], int]
 
 #: The heuristic used when neither a tree nor a chooser is given.
 DEFAULT_HEURISTIC = "knuth"
+
+
+def random_code(game: Game, rng: random.Random) -> tuple[int, ...]:
+    """A code drawn colour by colour with ``rng`` (so games of any size can draw one).
+
+    >>> random_code(Game.from_spec("p3c1000n"), random.Random(1))
+    (137, 582, 867)
+    """
+    if game.repeats:
+        return tuple(rng.randrange(game.colours) for _ in range(game.pegs))
+    return tuple(rng.sample(range(game.colours), game.pegs))
+
+
+def answer_id(game: Game, answer: "int | str") -> int:
+    """The answer id of ``answer`` (an id, or text for :meth:`Game.parse_answer`).
+
+    Raises :class:`InvalidAnswerError` for text that is malformed or an answer
+    that can never occur in the game.
+    """
+    if isinstance(answer, str):
+        answer = game.parse_answer(answer)
+    answer = int(answer)
+    if not game.is_possible_answer(answer):
+        raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+    return answer
 
 
 def describe_answer(game: Game, answer: int) -> str:
@@ -142,6 +167,9 @@ class Codebreaker:
     ----------
     history : list of Turn
         The guesses played and the answers they got, in order.
+    last_move : MoveReport or None
+        How the chooser chose the last guess (:class:`optimal_mm.heuristics.MoveReport`),
+        None when it came from the tree or the chooser does not say.
 
     Raises
     ------
@@ -170,9 +198,10 @@ class Codebreaker:
 
     def __init__(self, game: Game, strategy: Strategy | None = None,
                  chooser: Chooser | None = None):
-        if game.n_codes > MAX_ENUMERATED_CODES:
+        if not game.is_enumerable:
             raise TooLargeError(
-                f"{game.spec} has {game.n_codes:,} codes, too many to play as codebreaker")
+                f"{game.spec} is too big to list its codes, as this codebreaker does: "
+                f"play it with the consistent-guess player (optimal_mm.consistent)")
         if strategy is not None:
             check_strategy_game(strategy, game)
         self.game = game
@@ -182,7 +211,9 @@ class Codebreaker:
         self._secrets = np.arange(game.n_codes, dtype=np.int64)
         self._node: Node | None = strategy.root if strategy is not None else None
         self._guess: int | None = None
+        self._answers: np.ndarray | None = None  # of the remaining secrets to _guess
         self._solved = False
+        self.last_move = None
         # States before each answer, for undo: (secrets, node).
         self._before: list[tuple[np.ndarray, Node | None]] = []
 
@@ -226,6 +257,7 @@ class Codebreaker:
         if self._solved:
             raise RuntimeError("the game is over: the secret was found")
         if self._guess is None:
+            self.last_move = None
             self._guess = self._choose()
         return self.game.code_str(self._guess)
 
@@ -237,12 +269,20 @@ class Codebreaker:
         if self._chooser is None:
             self._chooser = default_chooser(self.game)
         guess = self.game.code_index(int(self._chooser(self._secrets, self.guesses + 1)))
-        answers = self.game.answers(guess, self._secrets)
+        self.last_move = getattr(self._chooser, "last_move", None)
+        answers = self._answers_to(guess)
         if answers[0] != self.game.win and np.all(answers == answers[0]):
             # A guess that cannot tell the remaining secrets apart would repeat forever;
             # any remaining secret always makes progress.
             guess = int(self._secrets[0])
+        else:
+            self._answers = answers  # kept for tell(): one pass over big sets, not two
         return guess
+
+    def _answers_to(self, guess: int) -> np.ndarray:
+        """Answers of the remaining secrets to ``guess`` (all codes without indexing)."""
+        everything = self.remaining == self.game.n_codes
+        return self.game.answers(guess, None if everything else self._secrets)
 
     def tell(self, answer: "int | str") -> None:
         """Record the answer to the current guess and keep the secrets that agree.
@@ -263,15 +303,11 @@ class Codebreaker:
             is the one before this call, so the answer can be entered again.
         """
         game = self.game
-        if isinstance(answer, str):
-            answer = game.parse_answer(answer)
-        answer = int(answer)
-        if not game.is_possible_answer(answer):
-            raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+        answer = answer_id(game, answer)
         guess_str = self.next_guess()
         guess = self._guess
         key = game.answer_str(answer)
-        answers = game.answers(guess, self._secrets)
+        answers = self._answers if self._answers is not None else self._answers_to(guess)
         kept = self._secrets[answers == answer]
         if len(kept) == 0:
             turns = [*self.history, Turn(guess_str, answer)]
@@ -290,7 +326,7 @@ class Codebreaker:
             node = node.next[key]
         self._before.append((self._secrets, self._node))
         self.history.append(Turn(guess_str, answer))
-        self._secrets, self._node, self._guess = kept, node, None
+        self._secrets, self._node, self._guess, self._answers = kept, node, None, None
         self._solved = answer == game.win
 
     def undo(self) -> Turn:
@@ -301,7 +337,7 @@ class Codebreaker:
         if not self.history:
             raise IndexError("no answer to take back")
         self._secrets, self._node = self._before.pop()
-        self._guess, self._solved = None, False
+        self._guess, self._answers, self._solved = None, None, False
         return self.history.pop()
 
     def correct(self, index: int, answer: "int | str") -> None:
@@ -340,6 +376,7 @@ class Codebreaker:
         turns[index] = Turn(turns[index].guess, answer)
         check_history(game, turns)
         self.history, self._before, self._guess, self._solved = [], [], None, False
+        self._answers = None
         self._secrets = np.arange(game.n_codes, dtype=np.int64)
         self._node = self.strategy.root if self.strategy is not None else None
         for turn in turns:
@@ -366,6 +403,37 @@ def default_chooser(game: Game, name: str = DEFAULT_HEURISTIC, seed: int = 0,
     from . import heuristics  # imported here: only needed when no tree is followed
 
     return heuristics.make_chooser(game, name, seed=seed, move_time=move_time)
+
+
+#: The player name that selects :class:`optimal_mm.consistent.ConsistentCodebreaker`.
+CONSISTENT_PLAYER = "cp-sat"
+
+
+def heuristic_codebreaker(game: Game, name: str | None = None, seed: int = 0,
+                          move_time: float = 60.0):
+    """A codebreaker that plays heuristic ``name`` (default :data:`DEFAULT_HEURISTIC`).
+
+    ``"cp-sat"`` (:data:`CONSISTENT_PLAYER`), and any game too big to list its
+    codes (not :attr:`Game.is_enumerable`), get the consistent-guess player of
+    :mod:`optimal_mm.consistent`; the other names the :class:`Codebreaker` with
+    the chooser of :mod:`optimal_mm.heuristics`.
+
+    Raises
+    ------
+    UnknownHeuristicError
+        For a name that is neither.
+    """
+    from . import heuristics
+
+    name = name or DEFAULT_HEURISTIC
+    if name != CONSISTENT_PLAYER:
+        heuristics.check_heuristic(name, also=(CONSISTENT_PLAYER,))
+    if name == CONSISTENT_PLAYER or not game.is_enumerable:
+        from .consistent import ConsistentCodebreaker  # imports OR-Tools
+
+        return ConsistentCodebreaker(game, move_time=move_time, seed=seed)
+    return Codebreaker(game, chooser=default_chooser(game, name, seed=seed,
+                                                     move_time=move_time))
 
 
 class Codemaker:
@@ -400,12 +468,8 @@ class Codemaker:
             raise TypeError(f"rng must be a random.Random, got {rng!r}")
         self.game = game
         if secret is None:
-            if game.repeats:
-                colours = [rng.randrange(game.colours) for _ in range(game.pegs)]
-            else:
-                colours = rng.sample(range(game.colours), game.pegs)
-            secret = "".join(game.alphabet[c] for c in colours)
-        self._secret = "".join(game.alphabet[c] for c in game.parse_code(secret))
+            secret = game.format_code(random_code(game, rng))
+        self._secret = game.format_code(game.parse_code(secret))
         self.history: list[Turn] = []
 
     @property
@@ -427,7 +491,7 @@ class Codemaker:
         if self.solved:
             raise RuntimeError("the game is over: the secret was found")
         colours = self.game.parse_code(code)
-        text = "".join(self.game.alphabet[c] for c in colours)
+        text = self.game.format_code(colours)
         answer = self.game.score(text, self._secret)
         self.history.append(Turn(text, answer))
         return answer

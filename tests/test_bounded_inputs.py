@@ -15,7 +15,7 @@ import pytest
 from optimal_mm import Game, Node, Strategy, tree as tree_module
 from optimal_mm.cli import main
 from optimal_mm.errors import (InvalidAnswerError, InvalidGameError, InvalidOptionError,
-                               InvalidTreeError, OptimalMMError, TooLargeError)
+                               InvalidTreeError, OptimalMMError)
 from optimal_mm.heuristics import build_strategy
 from optimal_mm.search import solve
 

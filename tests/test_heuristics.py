@@ -1,6 +1,5 @@
 """Heuristic strategies: published totals, validity on every kind of game, options."""
 
-import time
 
 import numpy as np
 import pytest
@@ -124,21 +123,46 @@ def test_root_shortcut_matches_full_scoring(mastermind):
         assert make_chooser(mastermind, name)(everything, 1) == full
 
 
-def test_big_games_respect_the_move_time():
-    # p6c7 (117,649 codes, no answer table): the first move scores only colour
-    # patterns; a later move samples candidates and stops on the clock.
-    for spec in ("p6c7", "p6c8nb"):
-        game = Game.from_spec(spec)
-        choose = make_chooser(game, "entropy", move_time=0.5)
-        everything = np.arange(game.n_codes, dtype=np.int64)
-        start = time.perf_counter()
-        g = choose(everything, 1)
-        answers = game.answers(g, everything)
-        part = everything[answers == np.bincount(answers).argmax()]
-        g2 = choose(part, 2)
-        assert time.perf_counter() - start < 15
-        assert 0 <= g2 < game.n_codes
-        assert len(np.unique(game.answers(g2, part))) > 1
+@pytest.mark.parametrize("name", ["entropy", "knuth", "logik"])
+def test_a_move_cut_by_the_clock_is_reported(name):
+    # p6c7 (117,649 codes, no answer table): with a tiny budget every scoring move,
+    # the first included, plays the best of what it scored and says it was cut.
+    game = Game.from_spec("p6c7")
+    choose = make_chooser(game, name, move_time=1e-6)
+    everything = np.arange(game.n_codes, dtype=np.int64)
+    g = choose(everything, 1)
+    assert choose.last_move.cut_short is (name != "logik")  # logik opens with 112233
+    answers = game.answers(g, everything)
+    part = everything[answers == np.bincount(answers).argmax()]
+    g2 = choose(part, 2)
+    move = choose.last_move
+    assert 0 <= g2 < game.n_codes
+    if name == "logik" and len(part) >= 2000:
+        assert g2 == part[0] and not move.cut_short   # first consistent: nothing to cut
+    else:
+        assert move.cut_short and 1 <= move.scored < move.candidates
+        assert "cut short" in move.describe()
+
+
+def test_uncut_moves_say_so(mastermind):
+    choose = make_chooser(mastermind, "knuth")
+    everything = np.arange(mastermind.n_codes, dtype=np.int64)
+    choose(everything, 1)
+    assert not choose.last_move.cut_short
+    assert choose.last_move.scored == choose.last_move.candidates == 15  # 15 patterns
+
+
+def test_big_root_ranks_patterns_before_scoring():
+    # p8c8's root: 4,140 colour patterns, each scored against 16.8 million codes; a
+    # tight budget still plays a pattern ranked good on a sample, not the first one.
+    from optimal_mm.heuristics import pattern_representatives
+
+    game = Game.from_spec("p7c7")
+    reps = pattern_representatives(game)
+    choose = make_chooser(game, "entropy", move_time=1e-6)
+    g = choose(np.arange(game.n_codes, dtype=np.int64), 1)
+    assert choose.last_move.cut_short and g in reps and g != reps[0]
+    assert len(set(game.code_colours(g))) >= 4
 
 
 def test_unknown_heuristic_and_bad_first(mastermind):
@@ -156,3 +180,31 @@ def test_unknown_heuristic_and_bad_first(mastermind):
 def test_bulls_and_cows_trees(bulls, name):
     stats = build_strategy(bulls, name).validate()
     assert stats.secrets == 5040 and stats.total >= 26274  # optimal: Tanaka 1996
+
+
+# ------------------------------------------------------------ the Logik rule
+def test_logik_rule_on_mastermind(mastermind):
+    # Seed 002: open 1122; first consistent code while >= 2000 remain (never in
+    # Mastermind after 1122: the largest part has 256); then Knuth's minimax over
+    # all 1296 codes, a possible secret first, then the lowest code: Knuth's rule.
+    logik = build_strategy(mastermind, "logik")
+    knuth = build_strategy(mastermind, "knuth", first="1122")
+    assert logik.root.guess == "1122"
+    assert logik.validate().total == knuth.validate().total == 5801
+    assert logik.root.to_dict() == knuth.root.to_dict()
+
+
+def test_logik_plays_first_consistent_above_the_threshold():
+    from optimal_mm.heuristics import LOGIK_THRESHOLD
+
+    game = Game.from_spec("p5c8")
+    choose = make_chooser(game, "logik")
+    everything = np.arange(game.n_codes, dtype=np.int64)
+    first = choose(everything, 1)
+    assert game.code_str(first) == "11223"
+    answers = game.answers(first, everything)
+    big = everything[answers == np.bincount(answers).argmax()]
+    assert len(big) >= LOGIK_THRESHOLD and choose(big, 2) == big[0]
+    small = big[:LOGIK_THRESHOLD - 1]
+    g = choose(small, 3)
+    assert g in small    # minimax among the remaining codes only (p5c8 has > 2000 codes)

@@ -3,7 +3,6 @@
 import itertools
 import json
 
-import numpy as np
 import pytest
 
 from optimal_mm.cli import main

@@ -313,12 +313,12 @@ def test_play_default_falls_back_to_knuth(monkeypatch, capsys):
 
     def fake(game, name, seed, move_time):
         asked.append(name)
-        return first_consistent
+        return Codebreaker(game, chooser=first_consistent)
 
-    monkeypatch.setattr(play_cmds, "_heuristic_chooser", fake)
+    monkeypatch.setattr(play_cmds, "heuristic_codebreaker", fake)
     code, out, err = run(monkeypatch, capsys, ["play", "p2c3", "--secret", "23"])
-    assert code == 0 and asked == ["knuth"]
-    assert "no tree is shipped for p2c3" in out
+    assert code == 0 and asked == [None]
+    assert "the knuth heuristic; no tree is shipped for p2c3" in out
 
 
 def answers_for(strategy, secret, forms=("{b} {w}", "{b}B{w}W", "{b}{w}")):
@@ -466,3 +466,76 @@ def test_play_bulls_and_cows_replays_the_shipped_tree(monkeypatch, capsys):
     assert "shipped tree for bulls-and-cows" in out and "at most 7 guesses" in out
     found = [line for line in out.splitlines() if line.startswith("Found 9876 in ")]
     assert found and int(found[0].split()[3]) <= 7
+
+
+# ------------------------------------------------------- any size, seed 002
+def test_play_asks_for_positions_and_colours(monkeypatch, capsys):
+    # Seed 002: the user gives the number of positions and colours first.
+    code, out, err = run(monkeypatch, capsys, ["play", "--secret", "231"],
+                         stdin="x\n\n3 1\n3\n3\n")
+    assert code == 0, err
+    assert "not 'x'" in out and "colours must be 2..1024" in out
+    assert out.strip().splitlines()[-1].startswith("Found 231 in ")
+    code, out, err = run(monkeypatch, capsys, ["play"], stdin="4\n")
+    assert code == 1 and "before the game was chosen" in err
+
+
+def test_play_total_exact_answers(monkeypatch, capsys, p3c3_tree):
+    strategy, path = p3c3_tree
+    game = strategy.game
+    secret = "132"
+    lines = []
+    for guess in strategy.path_for(secret):
+        b, w = game.decode_answer(game.score(guess, secret))
+        lines.append(f"{b + w} {b}")
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "p3c3", "--tree", path, "--answers", "total-exact"],
+                         stdin="2 3\n" + "\n".join(lines) + "\n")
+    assert code == 0, err
+    assert "colours right in total" in out and "is impossible" in out
+    assert f"your secret is {secret}" in out
+
+
+def test_play_secret_prints_total_exact(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["play", "p3c3", "--heuristic", "logik",
+                                               "--answers", "total-exact", "--secret", "312"])
+    assert code == 0, err
+    assert out.strip().splitlines()[1].startswith("Guess 1: 112  ")
+    assert out.strip().splitlines()[-2].endswith("3 3")
+
+
+def test_play_reports_cut_moves(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["play", "p6c7", "--heuristic", "entropy",
+                                               "--move-time", "0.000001", "--secret", "123456"])
+    assert code == 0, err
+    assert "move cut short" in out.splitlines()[1]
+    assert out.strip().splitlines()[-1].startswith("Found 123456 in ")
+
+
+@pytest.mark.parametrize("argv, secret", [
+    (["play", "p12c12", "--move-time", "5"], "0123456789AB"),
+    (["play", "p3c3", "--heuristic", "cp-sat"], "231"),
+    pytest.param(["play", "p6c40", "--move-time", "5"], "40,1,17,1,2,3",
+                 marks=pytest.mark.slow),
+])
+def test_play_with_the_constraint_solver(monkeypatch, capsys, argv, secret):
+    pytest.importorskip("ortools")
+    code, out, err = run(monkeypatch, capsys, argv + ["--secret", secret, "--seed", "3"])
+    assert code == 0, err
+    assert "CP-SAT" in out.splitlines()[0]
+    assert out.strip().splitlines()[-1].startswith(f"Found {secret} in ")
+
+
+@pytest.mark.slow
+def test_play_p64c2b_from_the_command_line(monkeypatch, capsys):
+    secret = "".join(random.Random(64).choice("12") for _ in range(64))
+    code, out, err = run(monkeypatch, capsys, ["play", "p64c2b", "--secret", secret])
+    assert code == 0, err
+    assert out.strip().splitlines()[-1].startswith(f"Found {secret} in ")
+
+
+def test_unknown_player_named_in_one_line(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["play", "p3c3", "--heuristic", "nope",
+                                               "--secret", "111"])
+    assert_one_line_error(code, err)
+    assert "'nope'" in err and "cp-sat" in err

@@ -8,7 +8,7 @@ import re
 import networkx as nx
 import pytest
 
-from optimal_mm import Game, InvalidTreeError, Node, OptimalMMError, Stats, Strategy
+from optimal_mm import Game, InvalidTreeError, OptimalMMError, Stats, Strategy
 from optimal_mm import export, render
 from optimal_mm.export import (from_networkx, strategy_schema, to_dot, to_networkx,
                                write_dot, write_graphml)

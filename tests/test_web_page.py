@@ -13,7 +13,6 @@ and skip when chromium, chromedriver or selenium are missing.
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import shutil
@@ -227,7 +226,7 @@ def test_tree_file_loaded_through_the_file_input(browser, url, shots, tmp_path):
         browser.find_element(By.ID, "tree-file").send_keys(str(path))
         wait_ready(browser, path.name)
         info = browser.find_element(By.ID, "tree-info").text
-        assert f"p3c4b (p3c4b, 64 codes) \u00b7 objective knuth" in info and f"total {stats.total}" in info
+        assert "p3c4b (p3c4b, 64 codes) \u00b7 objective knuth" in info and f"total {stats.total}" in info
         bars = browser.find_elements(By.CSS_SELECTOR, "#length-chart rect.bar")
         assert [int(b.get_attribute("data-count")) for b in bars] == list(stats.depth_counts)
     shots(browser, "p3c4b-loaded-from-file")
@@ -362,7 +361,7 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     first_level = [(None, root.guess)] + [(k, child.guess) for k, child in ordered(root)]
     assert rows() == first_level
     key, child = ordered(root)[3]
-    browser.find_element(By.CSS_SELECTOR, f'#tree li[data-node-id] > ul > li:nth-child(4) > .row').click()
+    browser.find_element(By.CSS_SELECTOR, '#tree li[data-node-id] > ul > li:nth-child(4) > .row').click()
     assert rows()[:5] == first_level[:5]
     assert rows()[5:5 + len(child.next)] == [(k, c.guess) for k, c in ordered(child)]
     browser.find_element(By.ID, "browse-collapse").click()

@@ -1,11 +1,17 @@
 """``play`` and ``challenge``: games between the computer and a person.
 
-``optimal-mm play GAME``
-    The person thinks of a secret and the computer guesses it. Guesses come from
-    a strategy tree (``--tree FILE``, else the tree shipped for the game in
-    ``optimal_mm/data`` when there is one) or from a heuristic (``--heuristic``,
-    else :data:`~optimal_mm.player.DEFAULT_HEURISTIC`). Each answer is one line:
-    ``2 1``, ``2B1W`` or ``21`` (one number for black-only games). Impossible or
+``optimal-mm play [GAME]``
+    The person thinks of a secret and the computer guesses it. Without GAME it
+    first asks for the number of positions and colours, as the Logik program of
+    seed 002 does. Guesses come from a strategy tree (``--tree FILE``, else the
+    tree shipped for the game in ``optimal_mm/data`` when there is one) or from a
+    heuristic (``--heuristic``, else :data:`~optimal_mm.player.DEFAULT_HEURISTIC`;
+    games too big to list their codes, and ``--heuristic cp-sat``, get the
+    consistent-guess player of :mod:`optimal_mm.consistent`). Each move keeps to
+    ``--move-time`` and says so when the clock cut it short. Each answer is one
+    line: ``2 1``, ``2B1W`` or ``21`` (one number for black-only games), or with
+    ``--answers total-exact`` the colours right in total then those in place
+    (:mod:`optimal_mm.notation`). Impossible or
     malformed answers are refused and asked again; answers that contradict each
     other are reported with the smallest set of them that conflict, and the last
     one may be entered again, an earlier one corrected (``fix N ANSWER``) or taken
@@ -43,13 +49,15 @@ from __future__ import annotations
 import random
 import sys
 
+from .. import notation
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
-                      OptimalMMError)
+                      InvalidGameError)
 from ..game import Game
 from ..heuristics import check_move_time
 from ..largen import STRATEGIES as THEORY_STRATEGIES
-from ..player import (DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match, check_strategy_game,
-                      default_chooser, describe_answer, load_shipped_strategy)
+from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match,
+                      check_strategy_game, describe_answer, heuristic_codebreaker,
+                      load_shipped_strategy)
 from ..render import escape_control
 from ..tree import Strategy
 
@@ -68,11 +76,17 @@ def register(sub) -> None:
                     "'fix N ANSWER' to correct answer N, 'quit' to stop.",
         epilog="Exit status: 0 when the secret is found or on 'quit', 1 when the input "
                "ends first, 2 for bad arguments.")
-    p.add_argument("game", help="game name or spec (mastermind, bulls-and-cows, p4c6, p3c5b, ...)")
+    p.add_argument("game", nargs="?",
+                   help="game name or spec (mastermind, bulls-and-cows, p4c6, p3c5b, p12c12, "
+                        "...); without it, the number of positions and colours are asked for")
     _codebreaker_options(p)
     p.add_argument("--secret", metavar="CODE",
                    help="play against this secret without reading input; print each guess "
                         "with its answer, then the total")
+    p.add_argument("--answers", choices=notation.ANSWER_ORDERS, default="black-white",
+                   help="how answers are written: black-white ('2 1': in place, then right "
+                        "colour elsewhere; the default) or total-exact ('3 1': colours right "
+                        "in total, then those in place)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed for randomised heuristics (default 0)")
     _coach_options(p)
@@ -115,11 +129,14 @@ def _codebreaker_options(parser) -> None:
                         help="strategy tree the computer follows (.json or .json.gz) for "
                              "this game")
     source.add_argument("--heuristic", metavar="H",
-                        help=f"heuristic the computer guesses with (default: the shipped tree "
-                             f"if any, else {DEFAULT_HEURISTIC}); for black-peg games of any "
-                             f"size also {' and '.join(THEORY_STRATEGIES)}")
+                        help=f"heuristic the computer guesses with, or {CONSISTENT_PLAYER} for "
+                             f"consistent guesses found by a constraint solver (default: the "
+                             f"shipped tree if any, else {DEFAULT_HEURISTIC}; {CONSISTENT_PLAYER} "
+                             f"for games too big to list their codes); for black-peg games of "
+                             f"any size also {' and '.join(THEORY_STRATEGIES)}")
     parser.add_argument("--move-time", type=float, default=60.0, metavar="S",
-                        help="time limit per guess for heuristics, in seconds (default 60)")
+                        help="time limit per guess for heuristics, in seconds (default 60); the "
+                             "best guess scored so far is played when it runs out")
 
 
 def _coach_options(parser) -> None:
@@ -156,23 +173,39 @@ def _read(prompt: str) -> str | None:
 
 def _game_line(game: Game) -> str:
     rule = "colours may repeat" if game.repeats else "all colours different"
-    return (f"{game.name}: {game.pegs} pegs, {game.colours} colours ({game.alphabet}), "
+    return (f"{game.name}: {game.pegs} pegs, {game.colours} colours ({_symbols(game)}), "
             f"{rule}, {'black' if game.black_only else 'black and white'} answers")
+
+
+def _symbols(game: Game) -> str:
+    if game.alphabet is None:
+        return f"numbers 1..{game.colours}, separated by commas"
+    return game.alphabet
+
+
+def _ask_game() -> Game | None:
+    """Ask for the number of positions and colours until they make a game; None at EOF."""
+    while True:
+        line = _read("Number of positions (or positions and colours)> ")
+        if line is None:
+            return None
+        numbers = line.replace(",", " ").split()
+        if len(numbers) == 1:
+            more = _read("Number of colours> ")
+            if more is None:
+                return None
+            numbers += more.replace(",", " ").split()
+        if len(numbers) != 2 or not all(n.isdigit() for n in numbers):
+            print(f"  Give two whole numbers (positions, colours), not {line!r}.")
+            continue
+        try:
+            return Game(int(numbers[0]), int(numbers[1]))
+        except InvalidGameError as exc:
+            print(f"  {exc}; try again.")
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('ss') else 's'}"
-
-
-def _heuristic_chooser(game: Game, name: str, seed: int, move_time: float):
-    try:
-        from .. import heuristics
-    except ImportError as exc:  # pragma: no cover - only while heuristics is missing
-        raise OptimalMMError(f"heuristics are not available ({exc}); use --tree FILE") from None
-    if name not in heuristics.HEURISTICS:
-        raise OptimalMMError(
-            f"unknown heuristic {name!r}: choose from {', '.join(heuristics.HEURISTICS)}")
-    return default_chooser(game, name, seed=seed, move_time=move_time)
 
 
 def _tree_summary(strategy: Strategy) -> str:
@@ -188,32 +221,43 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
         strategy = Strategy.load(args.tree)
         check_strategy_game(strategy, game, where=f"tree {args.tree!r}")
         return Codebreaker(game, strategy), f"tree {args.tree} ({_tree_summary(strategy)})"
-    if not args.heuristic:
+    if not args.heuristic and game.is_enumerable:
         strategy = load_shipped_strategy(game)
         if strategy is not None:
             check_strategy_game(strategy, game, where=f"the shipped tree for {game.name}")
             return (Codebreaker(game, strategy),
                     f"the shipped tree for {game.name} ({_tree_summary(strategy)})")
-    name = args.heuristic or DEFAULT_HEURISTIC
-    chooser = _heuristic_chooser(game, name, args.seed or 0, args.move_time)
-    why = "" if args.heuristic else f"; no tree is shipped for {game.name}"
-    return Codebreaker(game, chooser=chooser), f"the {name} heuristic{why}"
+    breaker = heuristic_codebreaker(game, args.heuristic, seed=args.seed or 0,
+                                    move_time=args.move_time)
+    if isinstance(breaker, Codebreaker):
+        name = args.heuristic or DEFAULT_HEURISTIC
+        why = "" if args.heuristic else f"; no tree is shipped for {game.name}"
+        return breaker, f"the {name} heuristic{why}, at most {args.move_time:g} s a move"
+    why = "" if args.heuristic else f"; {game.spec} is too big to list its codes"
+    return breaker, (f"consistent guesses found by CP-SAT (OR-Tools){why}, at most "
+                     f"{args.move_time:g} s a move")
 
 
 # -------------------------------------------------------------------- play
 def cmd_play(args) -> int:
-    game = Game.from_spec(args.game)
+    if args.game is None:
+        game = _ask_game()
+        if game is None:
+            print("optimal-mm play: end of input before the game was chosen", file=sys.stderr)
+            return 1
+    else:
+        game = Game.from_spec(args.game)
     check_move_time(args.move_time)
     if args.heuristic in THEORY_STRATEGIES:
         return _play_theory(args, game)
     secret = None
     if args.secret is not None:
-        secret = game.code_str(game.code_index(args.secret))
+        secret = game.format_code(game.parse_code(args.secret))
     breaker, source = _codebreaker(args, game)
     coach = _coach(args, game)
     if secret is not None:
-        return _play_secret(breaker, secret, source, coach)
-    return _play_interactive(breaker, source, coach)
+        return _play_secret(breaker, secret, source, args.answers, coach)
+    return _play_interactive(breaker, source, args.answers, coach)
 
 
 def _coach_line(coach, history, guess: str) -> str:
@@ -221,15 +265,23 @@ def _coach_line(coach, history, guess: str) -> str:
     return f"  coach: {coach.grade_turn(history, guess)}"
 
 
-def _play_secret(breaker: Codebreaker, secret: str, source: str, coach=None) -> int:
+def _cut_note(breaker) -> str:
+    """A note when the clock cut the last move short."""
+    move = getattr(breaker, "last_move", None)
+    return f"  ({move.describe()})" if move is not None and move.cut_short else ""
+
+
+def _play_secret(breaker, secret: str, source: str, order: str, coach=None) -> int:
     game = breaker.game
     print(f"Strategy: {source}")
     while not breaker.solved:
         guess = breaker.next_guess()
+        note = _cut_note(breaker)
         answer = game.score(guess, secret)
         grade = _coach_line(coach, breaker.history, guess) if coach else None
         breaker.tell(answer)
-        print(f"Guess {breaker.guesses}: {guess}  {game.answer_str(answer)}")
+        print(f"Guess {breaker.guesses}: {guess}  "
+              f"{notation.format_answer(game, answer, order)}{note}", flush=True)
         if grade:
             print(grade)
     print(f"Found {secret} in {_plural(breaker.guesses, 'guess')}.")
@@ -255,7 +307,8 @@ def _play_theory(args, game: Game) -> int:
         ask = oracle.ask
     else:
         print(f"Playing {_game_line(game)}.")
-        print("Think of a secret code; I will guess it. " + _answer_hint(game))
+        print("Think of a secret code; I will guess it. "
+              + notation.answer_hint(game, "black-white"))
         print("Type 'quit' to stop.")
         ask = _theory_answers(game)
 
@@ -299,23 +352,17 @@ def _input_ended(answered: int) -> None:
           f"({_plural(answered, 'guess')} answered)", file=sys.stderr)
 
 
-def _answer_hint(game: Game) -> str:
-    if game.black_only:
-        return "Answer each guess with the number of black pegs (e.g. '2' or '2B')."
-    return "Answer each guess with black and white pegs: '2 1', '2B1W' or '21'."
-
-
-def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
+def _play_interactive(breaker, source: str, order: str, coach=None) -> int:
     game = breaker.game
     print(f"Playing {_game_line(game)}.")
-    print("Think of a secret code; I will guess it. " + _answer_hint(game))
+    print("Think of a secret code; I will guess it. " + notation.answer_hint(game, order))
     print("Type 'undo' to take back your last answer, 'fix N ANSWER' to correct answer N, "
           "'quit' to stop.")
     print(f"Strategy: {source}")
     while not breaker.solved:
         guess = breaker.next_guess()
         note = "  (the only code left: it must be your secret)" if breaker.remaining == 1 else ""
-        print(f"Guess {breaker.guesses + 1}: {guess}{note}")
+        print(f"Guess {breaker.guesses + 1}: {guess}{note}{_cut_note(breaker)}")
         if coach is not None:
             print(_coach_line(coach, breaker.history, guess))
         while True:
@@ -325,15 +372,17 @@ def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
                 return 1
             word = line.lower()
             if word in QUIT_WORDS:
-                print(f"Stopped after {_plural(breaker.guesses, 'guess')}; "
-                      f"{_plural(breaker.remaining, 'code')} still possible.")
+                left = ("" if breaker.remaining is None
+                        else f"; {_plural(breaker.remaining, 'code')} still possible")
+                print(f"Stopped after {_plural(breaker.guesses, 'guess')}{left}.")
                 return 0
             if word == "undo":
                 if not breaker.history:
                     print("  Nothing to take back yet.")
                     continue
                 turn = breaker.undo()
-                print(f"  Took back {game.answer_str(turn.answer)} to {turn.guess}.")
+                print(f"  Took back {notation.format_answer(game, turn.answer, order)} "
+                      f"to {turn.guess}.")
                 break
             if not line:
                 continue
@@ -342,7 +391,7 @@ def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
                     break
                 continue
             try:
-                breaker.tell(line)
+                breaker.tell(notation.parse_answer(game, line, order))
             except InvalidAnswerError as exc:
                 print(f"  {exc}; try again.")
                 continue
@@ -354,7 +403,7 @@ def _play_interactive(breaker: Codebreaker, source: str, coach=None) -> int:
                 print(f"  Enter your answer to {guess} again{fix}, or 'undo' to take back "
                       f"the last one.")
                 continue
-            if not breaker.solved:
+            if not breaker.solved and breaker.remaining is not None:
                 print(f"  {_plural(breaker.remaining, 'code')} still possible.")
             break
     print(f"Solved: your secret is {breaker.secret}, found in "
@@ -388,7 +437,7 @@ def cmd_challenge(args) -> int:
     coach = _coach(args, game)
     rule = "colours may repeat" if game.repeats else "all different"
     print(f"Playing {_game_line(game)}.")
-    print(f"I have chosen a secret of {game.pegs} symbols from {game.alphabet} ({rule}). "
+    print(f"I have chosen a secret of {game.pegs} symbols from {_symbols(game)} ({rule}). "
           f"Type your guesses; 'quit' reveals the secret.")
     while True:
         line = _read(f"Guess {maker.guesses + 1}> ")
@@ -426,7 +475,7 @@ def cmd_match(args) -> int:
     print(f"Playing {_game_line(game)}.")
     print("We each hide a secret code and guess the other's in turns, you first; whoever "
           "needs fewer guesses wins.")
-    print("Think of your secret now. " + _answer_hint(game))
+    print("Think of your secret now. " + notation.answer_hint(game, "black-white"))
     print("Type 'fix N ANSWER' to correct your answer to my guess N, 'quit' to stop.")
     print(f"My guesses: {source}")
     while match.result is None:
