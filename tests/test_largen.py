@@ -180,6 +180,18 @@ def test_cli_plays_to_the_secret(spec, name, capsys):
     assert out[-1].startswith(f"Found {secret} in ")
 
 
+@pytest.mark.parametrize("spec,name", [("p64c2b", "coin-weighing"), ("p256c256b", "blocks")])
+def test_cli_default_for_games_too_big_to_list_is_the_theorys_strategy(spec, name, capsys):
+    game = Game.from_spec(spec)
+    assert not game.is_enumerable
+    rng = np.random.default_rng(game.pegs + 1)
+    secret = _secret_text(game, rng.integers(0, game.colours, game.pegs))
+    assert main(["play", spec, "--secret", secret]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"Strategy: the {name} strategy") and "too big to list" in out[0]
+    assert out[-1].startswith(f"Found {secret} in ")
+
+
 @pytest.mark.parametrize("spec,name", [("p8c8", "blocks"), ("p8c3b", "coin-weighing"),
                                        ("p6c2", "coin-weighing")])
 def test_cli_refuses_other_games_in_one_line(spec, name, capsys):

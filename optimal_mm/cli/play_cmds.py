@@ -55,6 +55,7 @@ from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeE
 from ..game import Game
 from ..heuristics import check_move_time
 from ..largen import STRATEGIES as THEORY_STRATEGIES
+from ..largen import default_strategy
 from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match,
                       check_strategy_game, describe_answer, heuristic_codebreaker,
                       load_shipped_strategy)
@@ -248,8 +249,11 @@ def cmd_play(args) -> int:
     else:
         game = Game.from_spec(args.game)
     check_move_time(args.move_time)
-    if args.heuristic in THEORY_STRATEGIES:
-        return _play_theory(args, game)
+    theory = args.heuristic if args.heuristic in THEORY_STRATEGIES else None
+    if args.heuristic is None and args.tree is None and not game.is_enumerable:
+        theory = default_strategy(game.pegs, game.colours, game.repeats, game.black_only)
+    if theory is not None:
+        return _play_theory(args, game, theory)
     secret = None
     if args.secret is not None:
         secret = game.format_code(game.parse_code(args.secret))
@@ -295,13 +299,15 @@ class _Stopped(Exception):
         self.status = status
 
 
-def _play_theory(args, game: Game) -> int:
-    """Play a strategy of :mod:`optimal_mm.largen` against ``--secret`` or a person."""
+def _play_theory(args, game: Game, name: str) -> int:
+    """Play the strategy ``name`` of :mod:`optimal_mm.largen` against ``--secret`` or a
+    person."""
     from .. import largen
 
-    strategy = largen.strategy_for(args.heuristic, game.pegs, game.colours, game.repeats,
+    strategy = largen.strategy_for(name, game.pegs, game.colours, game.repeats,
                                    game.black_only)
-    print(f"Strategy: the {args.heuristic} strategy ({strategy.summary})")
+    why = "" if args.heuristic else f"; {game.spec} is too big to list its codes"
+    print(f"Strategy: the {name} strategy ({strategy.summary}){why}")
     if args.secret is not None:
         oracle = largen.BlackPegOracle(game.parse_code(args.secret))
         ask = oracle.ask

@@ -24,7 +24,7 @@ from .strategy import LargeStrategy, Playthrough, play
 STRATEGIES: dict[str, type[LargeStrategy]] = {s.name: s for s in (CoinWeighing, Blocks)}
 
 __all__ = ["STRATEGIES", "BlackPegOracle", "Blocks", "CoinWeighing", "LargeStrategy",
-           "Playthrough", "black_pegs", "play", "strategy_for"]
+           "Playthrough", "black_pegs", "default_strategy", "play", "strategy_for"]
 
 
 def strategy_for(name: str, pegs: int, colours: int, repeats: bool = True,
@@ -44,3 +44,21 @@ def strategy_for(name: str, pegs: int, colours: int, repeats: bool = True,
                                     f"{', '.join(STRATEGIES)}")
     cls.check(pegs, colours, repeats, black_only)
     return cls(pegs, colours)
+
+
+def default_strategy(pegs: int, colours: int, repeats: bool = True,
+                     black_only: bool = True) -> str | None:
+    """The strategy that plays a game too big to list its codes, when one is made for it.
+
+    Coin weighing for two colours, blocks for as many colours as pegs (both black
+    pegs only, with repeats); None otherwise (such games get the consistent-guess
+    player of :mod:`optimal_mm.consistent`).
+
+    >>> default_strategy(1024, 2), default_strategy(256, 256), default_strategy(12, 12, black_only=False)
+    ('coin-weighing', 'blocks', None)
+    """
+    if CoinWeighing.refusal(pegs, colours, repeats, black_only) is None:
+        return CoinWeighing.name
+    if colours == pegs and Blocks.refusal(pegs, colours, repeats, black_only) is None:
+        return Blocks.name
+    return None
