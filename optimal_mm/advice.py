@@ -59,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._search_arrays import INF, NO_CAP
-from .errors import InvalidOptionError, InvalidTreeError
+from .errors import InvalidOptionError, InvalidTreeError, OptimalMMError
 from .game import Game
 from .history import Turn, check_history, consistent_secrets
 from .search import _context, _part_guesses, check_feasible
@@ -389,7 +389,12 @@ def run_with_time_limit(fn, args, seconds: float):
     send.close()
     try:
         if receive.poll(seconds):
-            ok, result = receive.recv()
+            try:
+                ok, result = receive.recv()
+            except EOFError:  # the child died before it could answer
+                child.join()
+                raise OptimalMMError(f"the search process ended without an answer (exit "
+                                     f"status {child.exitcode})") from None
             if not ok:
                 raise result
             return result

@@ -244,3 +244,22 @@ def test_aot_kernels_check_their_arguments(aot):
     table32 = tuple(a.astype(np.int64) for a in _search.new_table(1 << 10))
     with pytest.raises(TypeError, match="argument 10"):
         search(S, _search.INF, _search.NO_CAP, S[:0], *args, table32, stats, *ctx.rules)
+
+
+def test_parallel_kernels_survive_a_fork():
+    # A process that ran numba's parallel kernels (Bulls and Cows' answer table is over
+    # PARALLEL_WORK answers) may fork a child that runs them again, as the time-limited
+    # search of optimal_mm.advice does; GNU OpenMP's thread pool killed such a child.
+    code = (
+        "import multiprocessing as mp\n"
+        "from optimal_mm import Game\n"
+        "Game.from_spec('bulls-and-cows').answer_table()\n"
+        "def child():\n"
+        "    Game.from_spec('p5c8n').answer_table()\n"
+        "p = mp.get_context('fork').Process(target=child); p.start(); p.join()\n"
+        "raise SystemExit(p.exitcode)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
