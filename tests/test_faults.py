@@ -219,7 +219,7 @@ def test_a_broken_pipe_that_is_not_stdout_is_a_failure(monkeypatch, capsys):
 
     parser = argparse.ArgumentParser()
     parser.set_defaults(func=_raise_broken_pipe, command="solve")
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli, "build_parser", lambda command=None: parser)
     assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("optimal-mm solve: error: a pipe to another process broke")
@@ -230,7 +230,7 @@ def test_a_closed_stdout_ends_quietly(monkeypatch):
 
     parser = argparse.ArgumentParser()
     parser.set_defaults(func=_raise_broken_pipe, command="show")
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli, "build_parser", lambda command=None: parser)
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has gone (`| head` that exited)
     saved = os.dup(1)

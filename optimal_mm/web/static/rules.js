@@ -8,7 +8,9 @@
 // lexicographic order, as in Python, so an index means the same code on both
 // sides. tests/test_web_page.py checks this scorer against the Python one.
 
-export const MIN_PEGS = 1, MAX_PEGS = 10, MIN_COLOURS = 2, MAX_COLOURS = 36;
+export const MIN_PEGS = 1, MAX_PEGS = 1024, MIN_COLOURS = 2, MAX_COLOURS = 1024;
+/** Games of more colours write codes as colour numbers: the page does not play them. */
+export const MAX_ALPHABET_COLOURS = 36;
 export const SCORINGS = ["black-white", "black"];
 /** The page enumerates at most this many codes (bigger games are refused). */
 export const MAX_PAGE_CODES = 2_000_000;
@@ -72,6 +74,9 @@ export class Game {
     if (!repeats && pegs > colours)
       throw new GameError(`a game without repeats needs at least as many colours as pegs ` +
                           `(got ${pegs} pegs, ${colours} colours)`);
+    if (colours > MAX_ALPHABET_COLOURS)
+      throw new GameError(`the page plays games of at most ${MAX_ALPHABET_COLOURS} colours, ` +
+                          `got ${colours}`);
     alphabet = alphabet || defaultAlphabet(colours);
     if (typeof alphabet !== "string" || [...alphabet].length !== colours ||
         new Set(alphabet).size !== colours)
