@@ -126,6 +126,11 @@ class Stats:
     def average(self) -> float:
         return self.total / self.secrets if self.secrets else 0.0
 
+    @property
+    def at_worst(self) -> int:
+        """Secrets that need all ``max`` guesses (the ``fewest-at-worst`` objective)."""
+        return self.depth_counts[-1] if self.depth_counts else 0
+
     def to_dict(self) -> dict:
         return {"secrets": self.secrets, "total": self.total, "max": self.max,
                 "depth_counts": list(self.depth_counts)}
@@ -141,7 +146,7 @@ class Stats:
     def __str__(self) -> str:
         counts = "/".join(str(c) for c in self.depth_counts)
         return (f"secrets {self.secrets}, total {self.total}, average {self.average:.4f}, "
-                f"max {self.max}, depth counts {counts}")
+                f"max {self.max} (for {self.at_worst} secrets), depth counts {counts}")
 
 
 # Plain ASCII decimal, no leading zeros, nothing around (fullmatch: "$" would allow "\n").
