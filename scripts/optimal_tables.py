@@ -201,7 +201,7 @@ def markdown(entries, meta) -> str:
         "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
         *([meta["note"], ""] if meta.get("note") else []),
-        *([_later_text(meta["later"]), ""] if meta.get("later") else []),
+        *[line for run in meta.get("runs", []) for line in (_run_text(run), "")],
         "| game | codes | guesses | t* | s | total | average | s | at t* | s | total ≤ t* "
         "| s | published |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -245,12 +245,11 @@ def markdown(entries, meta) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _later_text(later) -> str:
-    """The paragraph on the runs of the later columns (their own limit and command)."""
-    text = (f"Columns *at t\\** and *total ≤ t\\**: one process per entry (jobs 1; "
-            f"{later['parallel']} at a time), time limit {later['time_limit']} s each "
-            f"(`{later['command']}`).")
-    return text + (f" {later['note']}" if later.get("note") else "")
+def _run_text(run) -> str:
+    """The paragraph on a run after the first (its own command, limit and remark)."""
+    text = (f"Then `{run['command']}`: one process per entry (jobs 1; {run['parallel']} at "
+            f"a time), time limit {run['time_limit']} s each.")
+    return text + (f" {run['note']}" if run.get("note") else "")
 
 
 def main(argv=None) -> int:
@@ -265,8 +264,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", help="only these specs")
     parser.add_argument("--redo", action="store_true", help="recompute entries already present")
     parser.add_argument("--note", help="a remark printed above the table (e.g. on machine load)")
-    parser.add_argument("--later-note", help="a second remark, on the runs of the later "
-                                             "columns (kept apart from --note)")
+    parser.add_argument("--run-note", help="a remark on this run (not the first), printed "
+                                          "with its command and time limit")
     parser.add_argument("--retry-timeouts", action="store_true",
                         help="recompute entries that timed out (e.g. with a longer limit)")
     parser.add_argument("--parallel", type=int, default=1,
@@ -283,20 +282,20 @@ def main(argv=None) -> int:
         entries = json.loads(JSON_PATH.read_text()).get("entries", {})
     from optimal_mm import Game
 
-    # The worst-case and expected columns keep the description of their own runs (time
-    # limit, command, note) when only the later columns run, and the reverse.
+    # The first run describes the table (time limit, command, games); each later run
+    # (other columns, bigger games, retries) adds its own paragraph, so that every
+    # entry's limit stays on record.
     meta = json.loads(JSON_PATH.read_text()).get("meta", {}) if JSON_PATH.exists() else {}
     run = {"time_limit": args.time_limit, "parallel": args.parallel,
            "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:])}
-    if any(objective in OBJECTIVES[:2] for objective in args.objectives):
+    if not meta:
         meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
                     max_codes=args.max_codes)
-        if args.note is not None or "note" not in meta:
-            meta["note"] = args.note
-    if any(objective in OBJECTIVES[2:] for objective in args.objectives):
-        note = args.later_note if args.later_note is not None else meta.get("later", {}).get(
-            "note")
-        meta["later"] = {**run, "note": note}
+    else:
+        runs = [r for r in meta.get("runs", []) if r["command"] != run["command"]]
+        meta["runs"] = runs + [{**run, "note": args.run_note}]
+    if args.note is not None or "note" not in meta:
+        meta["note"] = args.note
     todo = []
     for spec in args.only or games(args.max_codes):
         for guesses in args.guesses:
