@@ -96,6 +96,7 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
     else:
         print(f"{name}: solving ({command_line(spec, objective, guesses, cap)}) ...", flush=True)
         start = time.perf_counter()
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         options = {"jobs": jobs}
         if checkpoint:  # a killed run, rerun the same way, resumes (docs/LONG_RUNS.md)
             options["checkpoint"] = str(Path(checkpoint) / name)
@@ -110,6 +111,10 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
         value = sol.value
         seconds = round(time.perf_counter() - start, 2)
         strategy.meta["seconds"] = seconds
+        # The time depends on the processes used and on what else the machine ran.
+        strategy.meta["jobs"] = jobs
+        if load is not None:
+            strategy.meta["load_at_start"] = round(load, 1)
         TREES.mkdir(parents=True, exist_ok=True)
         strategy.save(path)
         print(f"{name}: value {value}, {stats}, {seconds} s", flush=True)
@@ -118,8 +123,21 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
             "average": round(stats.total / stats.secrets, 4),
             "depth_counts": list(stats.depth_counts), "first_guess": strategy.root.guess,
             "seconds": seconds, "file": str(path.relative_to(ROOT)),
+            "jobs": strategy.meta.get("jobs"), "load_at_start": strategy.meta.get("load_at_start"),
             "published": published, "source": source,
             "command": command_line(spec, objective, guesses, cap)}
+
+
+def _seconds_cell(entry) -> str:
+    """The search time, with the jobs and the load average at its start when recorded
+    (trees made with all cores on a quiet machine say nothing more)."""
+    seconds = str(entry["seconds"])
+    if entry.get("jobs") not in (None, -1):
+        seconds += f" (jobs {entry['jobs']}"
+        if entry.get("load_at_start") is not None:
+            seconds += f", load {entry['load_at_start']}"
+        seconds += ")"
+    return seconds
 
 
 def write_summary(entries: dict) -> None:
@@ -134,9 +152,11 @@ def write_summary(entries: dict) -> None:
              "(worst-case objective), the total (expected objective) or the number of "
              "secrets that need all *max* guesses (fewest-at-worst objective: the fewest "
              "over the trees with the optimal worst case; its *total* is the least among "
-             "those trees with that number), proven by this "
-             "project's search; *s*: wall time of the search and tree when it was made (all cores; "
-             "for timings on a quiet machine see `bench.md`). "
+             "those trees with that number), proven by this project's search; *s*: "
+             "wall time of the search and tree when it was made (all cores, "
+             "unless the cell names the jobs and the load average of the machine at the "
+             "start: those ran beside other work; for timings on a quiet machine see "
+             "`bench.md`). "
              "*published*: the value in the literature (\"published claim\" where it is "
              "only claimed), = agrees, ≠ differs.", "",
              "| tree | value | total | average | max | depth counts | first guess | s | "
@@ -151,7 +171,7 @@ def write_summary(entries: dict) -> None:
             pub = f"{e['published']} {mark} ({e['source']})"
         lines.append(f"| [{name}](trees/{name}.json.gz) | {e['value']} | {e['total']} | "
                      f"{e['average']} | {e['max']} | {'/'.join(map(str, e['depth_counts']))} "
-                     f"| {e['first_guess']} | {e['seconds']} | {pub} |")
+                     f"| {e['first_guess']} | {_seconds_cell(e)} | {pub} |")
     tmp = SUMMARY.with_suffix(".md.tmp")
     tmp.write_text("\n".join(lines) + "\n")
     os.replace(tmp, SUMMARY.with_suffix(".md"))
