@@ -696,8 +696,11 @@ class Solver:
         child_d = d if d >= NO_CAP else d - 1
         lb_child = ctx.bounds(weight)[child_d]
 
-        def shown(value):  # for progress and proof lines
+        def shown(value):  # for messages and proof lines
             return _cost_text(value, weight)
+
+        def figure(value):  # for the progress display's best and bound
+            return shown(value) if weight else value
 
         proof = []
         if ctx.lb[d, n] >= INF:
@@ -723,7 +726,7 @@ class Solver:
         if not order:
             raise InfeasibleError("no first guess splits the secrets")
         self.progress.reset()
-        self.progress.update(bound=shown(bounds[order[0]][0]))
+        self.progress.update(bound=figure(bounds[order[0]][0]))
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, INF, None
         for g in order:
@@ -735,7 +738,7 @@ class Solver:
                 best_g = g
                 best_value = n + sum(values)
                 best_trees = {a: t for (a, _), t in zip(parts, trees)}
-                self.progress.update(best=shown(best_value))
+                self.progress.update(best=figure(best_value))
                 self.progress.message(f"first guess {game.code_str(g)}: {shown(best_value)}")
                 break
             self.progress.message(f"first guess {game.code_str(g)}: impossible within {d} "
@@ -758,7 +761,7 @@ class Solver:
         def rival_done(i, result):
             value = result[0]
             open_bounds[rivals[i]] = best_value if value is None else value
-            self.progress.update(bound=shown(min([best_value, *open_bounds.values()])))
+            self.progress.update(bound=figure(min([best_value, *open_bounds.values()])))
 
         results = self._runner.run(_exp_guess_task, args,
                             f"expected: {len(rivals)} rivals against {shown(best_value)}",
@@ -776,7 +779,7 @@ class Solver:
             best_value, _, best_g = min(improved)
             proof.append(f"first guess {game.code_str(best_g)} proved better: "
                          f"{shown(best_value)}")
-            self.progress.update(best=shown(best_value))
+            self.progress.update(best=figure(best_value))
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
             _, trees = self._solve_parts(best_g, parts, child_d,

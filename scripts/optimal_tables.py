@@ -30,6 +30,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import shlex
 import signal
 import sys
 import time
@@ -245,6 +246,20 @@ def markdown(entries, meta) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _command(argv) -> str:
+    """The command line of this run as a shell would take it, less the remarks (the
+    table prints them apart)."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--note", "--run-note"):
+            skip = True
+        elif not arg.startswith(("--note=", "--run-note=")):
+            kept.append(arg)
+    return shlex.join(["python", "scripts/optimal_tables.py", *kept])
+
+
 def _run_text(run) -> str:
     """The paragraph on a run after the first (its own command, limit and remark)."""
     text = (f"Then `{run['command']}`: one process per entry (jobs 1; {run['parallel']} at "
@@ -287,7 +302,7 @@ def main(argv=None) -> int:
     # entry's limit stays on record.
     meta = json.loads(JSON_PATH.read_text()).get("meta", {}) if JSON_PATH.exists() else {}
     run = {"time_limit": args.time_limit, "parallel": args.parallel,
-           "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:])}
+           "command": _command(argv or sys.argv[1:])}
     if not meta:
         meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
                     max_codes=args.max_codes)
