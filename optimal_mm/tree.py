@@ -131,6 +131,11 @@ class Stats:
         """Secrets that need all ``max`` guesses (the ``fewest-at-worst`` objective)."""
         return self.depth_counts[-1] if self.depth_counts else 0
 
+    @property
+    def at_worst_text(self) -> str:
+        """``"539 secrets"``, ``"1 secret"``: :attr:`at_worst` in words."""
+        return f"{self.at_worst} secret{'' if self.at_worst == 1 else 's'}"
+
     def to_dict(self) -> dict:
         return {"secrets": self.secrets, "total": self.total, "max": self.max,
                 "depth_counts": list(self.depth_counts)}
@@ -146,7 +151,7 @@ class Stats:
     def __str__(self) -> str:
         counts = "/".join(str(c) for c in self.depth_counts)
         return (f"secrets {self.secrets}, total {self.total}, average {self.average:.4f}, "
-                f"max {self.max} (for {self.at_worst} secrets), depth counts {counts}")
+                f"max {self.max} (for {self.at_worst_text}), depth counts {counts}")
 
 
 # Plain ASCII decimal, no leading zeros, nothing around (fullmatch: "$" would allow "\n").
