@@ -924,8 +924,9 @@ class Solver:
         at_cap, total = divmod(sol.value, weight)
         sol.objective = "fewest-at-worst"
         sol.value = at_cap
-        sol.proof = wc.proof + [f"{cap} guesses: {at_cap} secrets at the worst depth at the "
-                                f"fewest (total {total}), among {cap}-guess trees"]
+        sol.proof = wc.proof + sol.proof + [
+            f"{cap} guesses: {at_cap} secrets at the worst depth at the fewest (total "
+            f"{total}), among {cap}-guess trees"]
         sol.strategy.objective = "fewest-at-worst"
         return sol
 
