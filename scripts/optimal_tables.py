@@ -194,11 +194,11 @@ def markdown(entries, meta) -> str:
         "seconds, tree replay excluded. Spec: `pPcC`, suffix `n` = no "
         "repeated colours, `b` = black-only scoring. *t\\** = fewest guesses that always "
         "suffice; *total* = least number of guesses summed over all secrets (final guess "
-        "included); *at t\** = fewest secrets that need all t\* guesses, over the trees "
+        "included); *at t\\** = fewest secrets that need all t\\* guesses, over the trees "
         "with the optimal worst case (`--objective fewest-at-worst`; the least total among "
-        "those trees follows the slash); *total ≤ t\** = least total within t\* guesses "
+        "those trees follows the slash); *total ≤ t\\** = least total within t\\* guesses "
         "(`--objective worst-then-expected`), run where the optimal expected tree needs "
-        "more than t\* guesses (blank elsewhere: there it equals *total*). Agreement with "
+        "more than t\\* guesses (blank elsewhere: there it equals *total*). Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
         *([meta["note"], ""] if meta.get("note") else []),
