@@ -1,8 +1,8 @@
-"""The compiled core of the exact search (numba): one recursion, two objectives.
+"""The compiled core of the exact search (numba): one recursion, three costs.
 
 A *state* is the sorted int64 array ``S`` of secrets still possible; its value
 depends on ``S`` alone (and on the number of guesses left, ``d``), never on the path
-that led to it. Both objectives expand a state the same way: for every candidate
+that led to it. Every objective expands a state the same way: for every candidate
 guess, split ``S`` into parts by answer, bound each part from below, try the
 guesses most promising by that bound first, and recurse into the parts.
 
@@ -13,6 +13,20 @@ Expected case (``exp_search``)
     all black. The search is *fail-soft branch and bound*: called with a budget
     ``beta`` it returns the exact value when that is below ``beta``, and otherwise
     some lower bound that is at least ``beta``.
+
+Fewest secrets at the cap (``exp_search`` under a lexicographic cost)
+    With a cap of ``d`` guesses, a secret found by the last guess allowed costs
+    ``w`` more than its guesses, where ``w`` exceeds every total of the game within
+    the cap; the least such cost is then the least number of secrets at the cap,
+    and among the trees with that number the least total. The cost is still a sum
+    over the secrets, so the same search finds it: only the lower-bound table
+    changes (:func:`~optimal_mm._search_arrays.lower_bound_table` with
+    ``cap_weight=w``, which adds ``w`` times the fewest secrets that cannot be placed
+    above the cap), and with it the exact costs of one and two secrets, read from
+    the table. The weight (:func:`_cap_weight`) is part of every transposition-table
+    key, so the two costs never share an entry. Every shortcut below that states a
+    cost of ``2n - 1`` or ``2n`` applies only where the table adds no weight, and
+    the weighted cost is never below the total, so they stay exact.
 
 Worst case (``wc_search``)
     ``feasible(S, d)``: can every secret of ``S`` be found within ``d`` guesses? True
@@ -90,10 +104,12 @@ _CHECK_SHIFT = _PAYLOAD_BITS
 
 
 @njit(cache=True, inline="always")
-def _hash(S, d):
-    """Two independent hashes of the state ``(S, d)``: the 64-bit key (never 0, the
-    mark of an empty slot) and a 32-bit check."""
-    h1 = np.int64(-3750763034362895579) ^ (d * np.int64(0x100000001B3))
+def _hash(S, d, weight):
+    """Two independent hashes of the state ``(S, d)`` under the cost of
+    :func:`_cap_weight` ``weight``: the 64-bit key (never 0, the mark of an empty
+    slot) and a 32-bit check."""
+    h1 = (np.int64(-3750763034362895579) ^ (d * np.int64(0x100000001B3))
+          ^ (weight * np.int64(0x5851F42D4C957F2D)))
     h2 = np.int64(len(S)) * np.int64(-7046029254386353131)
     for i_x in range(len(S)):
         x = S[i_x]
@@ -103,6 +119,15 @@ def _hash(S, d):
     if h1 == 0:
         h1 = 1
     return h1, (h2 >> 17) & 0xFFFFFFFF
+
+
+@njit(cache=True, inline="always")
+def _cap_weight(lb):
+    """The extra cost of a secret found by the last guess allowed, under the cost
+    that the lower-bound table ``lb`` describes: 0 for the total, ``w`` for the
+    lexicographic cost of ``fewest-at-worst`` (one secret with one guess left costs
+    ``lb[1, 1] = 1 + w``)."""
+    return lb[1, 1] - 1
 
 
 @njit(cache=True, inline="always")
@@ -619,19 +644,23 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     restricts this node's guesses (symmetry representatives computed by the
     caller); deeper nodes use ``all_guesses``, or their own secrets when
     ``consistent``, cut by the colour classes of their state. ``d`` is the number of
-    guesses left (``NO_CAP`` for none).
+    guesses left (``NO_CAP`` for none). The cost is the one ``lb`` describes: the
+    total, or the lexicographic cost of the fewest secrets at the cap (see the
+    module docstring).
     """
     n = len(S)
     if n == 0:
         return 0, -1
     if d <= 0:
         return INF, -1
+    # One secret costs 1, two cost 3 (guess one of them), plus the weight of the
+    # secret found by the last guess allowed, if any: the table's cells are exact.
     if n == 1:
-        return 1, S[0]
+        return lb[d, 1], S[0]
     if d == 1:
         return INF, -1
     if n == 2:
-        return 3, S[0]
+        return lb[d, 2], S[0]
     bound = lb[d, n]
     if bound >= beta:
         return bound, -1
@@ -639,7 +668,7 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     key = np.int64(0)
     check = np.int64(0)
     if use_tt:
-        key, check = _hash(S, d)
+        key, check = _hash(S, d, _cap_weight(lb))
         entry = _tt_find(tt, key, check)
         if entry >= 0:
             stats[1] += 1
@@ -896,7 +925,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     key = np.int64(0)
     check = np.int64(0)
     if use_tt:
-        key, check = _hash(S, 0)
+        key, check = _hash(S, 0, 0)
         entry = _tt_find(tt, key, check)
         if entry >= 0:
             feasible_from = (entry >> 8) & 0xFF  # least d known feasible (0: none)

@@ -115,14 +115,29 @@ def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
     return out
 
 
-def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
-    """``LB[d, n]``: least conceivable total for ``n`` secrets within ``d`` guesses.
+def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP,
+                      cap_weight: int = 0) -> np.ndarray:
+    """``LB[d, n]``: least conceivable cost of ``n`` secrets within ``d`` guesses.
 
     The tree filled greedily (one secret at depth 1, ``r`` at depth 2, ``r**2`` at
     depth 3, ...) puts its ``k``-th secret at depth ``level[k]``; ``n`` secrets cost
-    at least ``level[1] + ... + level[n]``, and need ``level[n]`` guesses. ``INF``
-    where that is more than ``d``: the counting bound says ``n`` secrets cannot be
-    told apart.
+    at least ``level[1] + ... + level[n]`` guesses in total, and need ``level[n]``
+    guesses. ``INF`` where that is more than ``d``: the counting bound says ``n``
+    secrets cannot be told apart.
+
+    With ``cap_weight`` ``w > 0`` the cost is lexicographic: a secret found by the
+    ``d``-th guess, the last one allowed, costs ``w`` more (the ``fewest-at-worst``
+    objective, :mod:`optimal_mm._search`). The greedy tree also puts the fewest
+    secrets at depth ``d`` (the others fill every place above it), so the bound adds
+    ``w`` times the number of ``k <= n`` with ``level[k] == d``. The row ``NO_CAP``
+    (no cap) has no last guess and stays unweighted. The cells of one and two
+    secrets are exact: the search reads their cost from the table.
+
+    >>> lb = lower_bound_table(6, 2, d_max=4, cap_weight=100)
+    >>> [int(x) for x in lb[3, 1:]]  # levels 1, 2, 2, 3, 3, 3
+    [1, 3, 5, 108, 211, 314]
+    >>> int(lb[0, 0]), int(lb[1, 1]), int(lb[2, 2]), int(lb[4, 6])
+    (0, 101, 103, 14)
     """
     level = [0]
     width, depth = 1, 1
@@ -132,4 +147,9 @@ def lower_bound_table(n_max: int, r: int, d_max: int = NO_CAP) -> np.ndarray:
     level = np.asarray(level, dtype=np.int64)
     total = np.cumsum(level)
     d = np.arange(d_max + 1, dtype=np.int64)[:, None]
-    return np.where(level[None, :] <= d, total[None, :], INF).astype(np.int64)
+    cost = total[None, :]
+    if cap_weight:
+        at_cap = np.cumsum((level[None, :] == d) & (level[None, :] > 0), axis=1)
+        at_cap[d[:, 0] >= NO_CAP] = 0
+        cost = cost + int(cap_weight) * at_cap
+    return np.where(level[None, :] <= d, cost, INF).astype(np.int64)

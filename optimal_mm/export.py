@@ -217,7 +217,7 @@ def to_dot(strategy: Strategy) -> str:
     >>> game = Game.from_spec("p1c2")
     >>> print(to_dot(Strategy(game, grow(game, lambda secrets, depth: int(secrets[0])))), end="")
     digraph "strategy" {
-      graph [label="p1c2 (guesses any, objective expected): 2 secrets, total 3", labelloc="t"];
+      graph [label="p1c2 (guesses any, objective expected): 2 secrets, total 3, max 2 (for 1 secret)", labelloc="t"];
       node [shape="box", fontname="monospace"];
       edge [fontname="monospace"];
       "n0" [label="1\\n2 secrets"];
@@ -236,7 +236,8 @@ def _quote(text: str) -> str:
 
 def _to_dot(strategy: Strategy, stats) -> str:
     title = (f"{strategy.game.name} (guesses {strategy.guesses}, objective "
-             f"{strategy.objective}): {stats.secrets} secrets, total {stats.total}")
+             f"{strategy.objective}): {stats.secrets} secrets, total {stats.total}, "
+             f"max {stats.max} (for {stats.at_worst_text})")
     lines = ['digraph "strategy" {',
              f"  graph [label={_quote(title)}, labelloc=\"t\"];",
              '  node [shape="box", fontname="monospace"];',

@@ -327,7 +327,7 @@ def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 
     >>> from optimal_mm import Game
     >>> tree = build_strategy(Game.from_spec("p3c3"), "knuth")
     >>> print(tree.validate())
-    secrets 27, total 74, average 2.7407, max 4, depth counts 1/7/17/2
+    secrets 27, total 74, average 2.7407, max 4 (for 2 secrets), depth counts 1/7/17/2
     """
     game = as_game(game)
     game.check_enumerable("build a whole strategy tree for")

@@ -12,8 +12,16 @@ Two objectives share one search core (:mod:`optimal_mm._search`):
 ``worst-then-expected``
     The least total among trees with the optimal worst case: ``t*`` first, then
     ``expected`` under the cap ``t*``.
+``fewest-at-worst``
+    Among the trees with the optimal worst case, the fewest secrets that need all
+    ``t*`` guesses (ties: the least total): ``t*`` first, then the expected search
+    under the cap ``t*`` with a lexicographic cost, in which a secret found by the
+    ``t*``-th guess costs ``w = N t* + 1`` more (``N`` codes; every total within the
+    cap is below ``w``). The least cost ``c`` gives both figures: ``c // w`` secrets
+    at the cap, total ``c % w``. Bounds, symmetry and the split into tasks are those
+    of the expected case (:mod:`optimal_mm._search` says why they stay exact).
 
-Either objective may be restricted to *consistent* guesses (hard mode: every guess
+Every objective may be restricted to *consistent* guesses (hard mode: every guess
 could still be the secret).
 
 How the work is split
@@ -84,7 +92,9 @@ from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noq
 from .symmetry import _code_lookup, orbit_representatives
 from .tree import Node, Strategy
 
-OBJECTIVES = ("worst-case", "expected", "worst-then-expected")
+OBJECTIVES = ("worst-case", "expected", "worst-then-expected", "fewest-at-worst")
+#: The objectives that run the worst case, then an expected search capped at ``t*``.
+CAPPED_OBJECTIVES = ("worst-then-expected", "fewest-at-worst")
 #: Exact search refuses games with more codes than this (see :func:`check_feasible`).
 MAX_EXACT_CODES = 12_000
 #: With the default number of jobs, games up to this many codes run in-process.
@@ -195,6 +205,7 @@ class _Context:
         self.all_guesses = np.arange(game.n_codes, dtype=np.int64)
         r = len(game.possible_answers) - 1
         self.lb = lower_bound_table(game.n_codes, max(r, 1))
+        self._bounds = {0: self.lb}
         self.win = game.win
         self.n_slots = game.n_answer_slots
         self.entries = table_entries
@@ -218,12 +229,22 @@ class _Context:
             tt = self._tables[name] = new_table(self.entries)
         return tt
 
+    def bounds(self, weight: int = 0):
+        """The lower-bound table of the cost whose secrets at the cap weigh ``weight``
+        more (0: the total; :func:`~optimal_mm._search_arrays.lower_bound_table`)."""
+        lb = self._bounds.get(weight)
+        if lb is None:
+            r = max(len(self.game.possible_answers) - 1, 1)
+            lb = self._bounds[weight] = lower_bound_table(self.game.n_codes, r,
+                                                          cap_weight=weight)
+        return lb
+
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
 
-    def exp(self, S, beta, d, top=None):
+    def exp(self, S, beta, d, top=None, weight=0):
         return kernels.exp_search(S, beta, d, self._top(top), self.table, self.all_guesses,
-                                  self.lb, self.win, self.n_slots, self.consistent,
+                                  self.bounds(weight), self.win, self.n_slots, self.consistent,
                                   self.exp_tt, self.counters, *self.rules)
 
     def wc(self, S, d, top=None) -> bool:
@@ -238,17 +259,19 @@ class _Context:
         present = np.flatnonzero(np.bincount(answers, minlength=self.n_slots))
         return [(int(a), S[answers == a]) for a in present if a != self.win]
 
-    def exp_tree(self, S, d, top=None):
-        """``(guess, {answer: subtree})`` of an optimal subtree (``S`` must be feasible)."""
+    def exp_tree(self, S, d, top=None, weight=0):
+        """``(guess, {answer: subtree})`` of an optimal subtree (``S`` must be feasible)
+        for the cost of cap weight ``weight`` (0: the total)."""
         if len(S) <= 2:
             g = int(S[0])
         else:
             guesses = top if top is not None else (S if self.consistent else self.all_guesses)
-            v, g = self.exp(S, INF, d, guesses)
+            v, g = self.exp(S, INF, d, guesses, weight)
             if g < 0:
                 raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         child_d = d if d >= NO_CAP else d - 1
-        return (int(g), {a: self.exp_tree(part, child_d) for a, part in self.split(g, S)})
+        return (int(g), {a: self.exp_tree(part, child_d, None, weight)
+                         for a, part in self.split(g, S)})
 
     def wc_guess(self, S, d) -> int:
         """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total."""
@@ -319,14 +342,15 @@ def _part_guesses(game, history, part, consistent, symmetry):
 
 
 # Tasks run in worker processes: module-level functions of plain arguments.
-def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree):
+def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree,
+                   weight):
     ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     top = _part_guesses(game, history, part, consistent, symmetry)
-    value, _ = ctx.exp(part, budget, d, top)
+    value, _ = ctx.exp(part, budget, d, top, weight)
     tree = None
     if want_tree and value < budget:
-        tree = ctx.exp_tree(part, d, top)
+        tree = ctx.exp_tree(part, d, top, weight)
     return int(value), tree, ctx.counters - before
 
 
@@ -335,9 +359,10 @@ PROBE_ROUNDS = 2
 
 
 def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
-                    bound, d):
+                    bound, d, weight):
     """Total of the guess ``first`` (played after ``history``) over the ``n`` secrets
-    of its ``parts`` if it is below ``bound``, else None.
+    of its ``parts`` if it is below ``bound``, else None (the cost of cap weight
+    ``weight`` in place of the total when it is not 0).
 
     Most rivals are refuted, and a refutation only needs the parts' lower bounds to
     add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
@@ -361,7 +386,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
         for i, part in enumerate(parts):
             if exact[i]:
                 continue
-            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i])
+            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i], weight)
             exact[i] = value <= cur[i]
             cur[i] = max(cur[i], int(value))
             if n + sum(cur) >= bound:
@@ -369,7 +394,7 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
     acc, rem = n, sum(cur)
     for i, part in enumerate(parts):
         rem -= cur[i]
-        value, _ = ctx.exp(part, bound - acc - rem, d, tops[i])
+        value, _ = ctx.exp(part, bound - acc - rem, d, tops[i], weight)
         acc += int(value)
         if acc + rem >= bound:
             break
@@ -522,7 +547,7 @@ class Solver:
         >>> plan.processes, plan.answer_table, plan.tables
         (1, 1679616, 1)
         """
-        tables = 2 if objective == "worst-then-expected" else 1
+        tables = 2 if objective in CAPPED_OBJECTIVES else 1
         processes, helpers = self._runner.processes()
         return MemoryPlan(processes, helpers, self.game.table_bytes(), tables,
                           self.entries if entries is None else entries)
@@ -706,23 +731,33 @@ class Solver:
         with self._session("expected", max_guesses):
             return self._expected(max_guesses)
 
-    def _probe(self, first, part, lb, d):
+    def _probe(self, first, part, lb, d, weight):
         """A lower bound on the cost of ``part`` below ``first``, at least ``lb``."""
         if lb >= INF:
             return lb
         top = _part_guesses(self.game, (first,), part, self.consistent, self.symmetry)
         before = self._ctx.counters.copy()
-        value, _ = self._ctx.exp(part, lb + 1, d, top)
+        value, _ = self._ctx.exp(part, lb + 1, d, top, weight)
         self.stats.add(self._ctx.counters - before)
         return max(lb, int(value))
 
-    def _expected(self, max_guesses):
+    def _expected(self, max_guesses, weight=0):
+        """The expected case under the cap ``max_guesses``; with a ``weight``, the
+        lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost)."""
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
+        lb_child = ctx.bounds(weight)[child_d]
+
+        def shown(value):  # for messages and proof lines
+            return _cost_text(value, weight)
+
+        def figure(value):  # for the progress display's best and bound
+            return shown(value) if weight else value
+
         proof = []
         if ctx.lb[d, n] >= INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
@@ -739,27 +774,28 @@ class Solver:
             parts = self._parts(g, secrets)
             if len(parts) == 1 and len(parts[0][1]) == n:
                 continue
-            lbs = [int(ctx.lb[child_d, len(p)]) for _, p in parts]
+            lbs = [int(lb_child[len(p)]) for _, p in parts]
             if len(reps) > 1:
-                lbs = [self._probe(g, p, lb, child_d) for (_, p), lb in zip(parts, lbs)]
+                lbs = [self._probe(g, p, lb, child_d, weight) for (_, p), lb in zip(parts, lbs)]
             bounds[g] = (n + sum(lbs), parts, lbs)
         order = sorted(bounds, key=lambda g: (bounds[g][0], g))
         if not order:
             raise InfeasibleError("no first guess splits the secrets")
         self.progress.reset()
-        self.progress.update(bound=bounds[order[0]][0])
+        self.progress.update(bound=figure(bounds[order[0]][0]))
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, INF, None
         for g in order:
             parts = bounds[g][1]
             values, trees = self._solve_parts(g, parts, child_d,
-                                              f"expected: first guess {game.code_str(g)} exact")
+                                              f"expected: first guess {game.code_str(g)} exact",
+                                              weight)
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
                 best_trees = {a: t for (a, _), t in zip(parts, trees)}
-                self.progress.update(best=best_value)
-                self.progress.message(f"first guess {game.code_str(g)}: total {best_value}")
+                self.progress.update(best=figure(best_value))
+                self.progress.message(f"first guess {game.code_str(g)}: {shown(best_value)}")
                 break
             self.progress.message(f"first guess {game.code_str(g)}: impossible within {d} "
                                   f"guesses")
@@ -772,7 +808,8 @@ class Solver:
         args = []
         for g in rivals:
             parts = bounds[g][1]
-            args.append(((), g, [p for _, p in parts], bounds[g][2], n, best_value, child_d))
+            args.append(((), g, [p for _, p in parts], bounds[g][2], n, best_value, child_d,
+                         weight))
         # The proven bound is the least of the incumbent and of the rivals' own
         # bounds (their exact totals once known); it rises as rivals are refuted.
         open_bounds = {g: bounds[g][0] for g in rivals}
@@ -780,10 +817,10 @@ class Solver:
         def rival_done(i, result):
             value = result[0]
             open_bounds[rivals[i]] = best_value if value is None else value
-            self.progress.update(bound=min([best_value, *open_bounds.values()]))
+            self.progress.update(bound=figure(min([best_value, *open_bounds.values()])))
 
         results = self._runner.run(_exp_guess_task, args,
-                            f"expected: {len(rivals)} rivals against total {best_value}",
+                            f"expected: {len(rivals)} rivals against {shown(best_value)}",
                             rival_done)
         improved = []
         for g, (value, counters) in zip(rivals, results):
@@ -792,26 +829,29 @@ class Solver:
                 improved.append((value, order.index(g), g))
         pruned = len(order) - 1 - len(rivals)
         proof.append(f"{len(order)} first-guess classes: {game.code_str(best_g)} solved "
-                     f"exactly (total {best_value}); {len(rivals)} searched against it, "
+                     f"exactly ({shown(best_value)}); {len(rivals)} searched against it, "
                      f"{pruned} cut by the lower bound")
         if improved:
             best_value, _, best_g = min(improved)
-            proof.append(f"first guess {game.code_str(best_g)} proved better: total {best_value}")
-            self.progress.update(best=best_value)
+            proof.append(f"first guess {game.code_str(best_g)} proved better: "
+                         f"{shown(best_value)}")
+            self.progress.update(best=figure(best_value))
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
             _, trees = self._solve_parts(best_g, parts, child_d,
-                                         f"expected: first guess {game.code_str(best_g)} tree")
+                                         f"expected: first guess {game.code_str(best_g)} tree",
+                                         weight)
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
         seconds = time.perf_counter() - start
         strategy = self._strategy("expected", max_guesses, (best_g, best_trees), True, seconds,
                                   {})
-        if strategy.declared.total != best_value:  # a broken invariant, never user input
-            raise AssertionError(f"tree total {strategy.declared.total} != value {best_value}")
+        cost = _tree_cost(strategy.declared, d, weight)
+        if cost != best_value:  # a broken invariant, never user input
+            raise AssertionError(f"tree {shown(cost)} != value {shown(best_value)}")
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
 
-    def _solve_parts(self, g, parts, d, label):
+    def _solve_parts(self, g, parts, d, label, weight):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -823,14 +863,15 @@ class Solver:
         d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
         for i, (_, part) in enumerate(parts):
-            plan = self._second_guesses(g, part, d) if len(part) >= SPLIT_SECRETS else []
+            plan = (self._second_guesses(g, part, d, weight) if len(part) >= SPLIT_SECRETS
+                    else [])
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
-                    args.append(((g, plan[0][0]), sub, INF, d2, True))
+                    args.append(((g, plan[0][0]), sub, INF, d2, True, weight))
                     owners.append((i, a))
             else:
-                args.append(((g,), part, INF, d, True))
+                args.append(((g,), part, INF, d, True, weight))
                 owners.append((i, None))
         results = self._runner.run(_exp_part_task, args, label)
         values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
@@ -841,10 +882,11 @@ class Solver:
             else:
                 incumbents.setdefault(i, {})[a] = (value, tree)
         for i, plan in plans.items():
-            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d)
+            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d,
+                                                   weight)
         return values, trees
 
-    def _second_guesses(self, g, part, d):
+    def _second_guesses(self, g, part, d, weight):
         """The guesses at the node of ``part`` (below first guess ``g``, ``d`` guesses
         left) as ``(guess, bound)``, in the order the compiled search tries them:
         balanced-tree bound on the total, then guesses that may be the secret, then
@@ -855,13 +897,13 @@ class Solver:
         top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
         counts = partition_counts(game, top, part).astype(np.int64)
         counts[:, game.win] = 0
-        bound = len(part) + ctx.lb[d2][counts].sum(axis=1)
+        bound = len(part) + ctx.bounds(weight)[d2][counts].sum(axis=1)
         useful = (counts.max(axis=1) < len(part)) & (bound < INF)
         may_win = np.isin(top, part)
         order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
         return [(int(top[k]), int(bound[k])) for k in order]
 
-    def _split_part(self, g, part, plan, incumbent, d):
+    def _split_part(self, g, part, plan, incumbent, d, weight):
         """Value and subtree of a big ``part`` below first guess ``g``, split by its own
         guesses (``plan``, from :meth:`_second_guesses`; the parts of the first were
         solved exactly: ``incumbent``).
@@ -885,12 +927,14 @@ class Solver:
             args = []
             for rival in batch:
                 subs = [sub for _, sub in self._ctx.split(rival, part)]
-                args.append(((g,), rival, subs, [int(self._ctx.lb[d2, len(q)]) for q in subs],
-                             n, best, d2))
+                lb = self._ctx.bounds(weight)[d2]
+                args.append(((g,), rival, subs, [int(lb[len(q)]) for q in subs], n, best, d2,
+                             weight))
             results = self._runner.run(
                 _exp_guess_task, args,
                 f"expected: {len(batch)} rivals of {self.game.code_str(best_g)} "
-                f"({n} secrets after {self.game.code_str(g)}) against {best}")
+                f"({n} secrets after {self.game.code_str(g)}) against "
+                f"{_cost_text(best, weight)}")
             for rival, (value, counters) in zip(batch, results):
                 self.stats.add(counters)
                 if value is not None and value < best:
@@ -900,7 +944,8 @@ class Solver:
         if incumbent is None:  # a rival won: its subtrees
             subs = self._ctx.split(best_g, part)
             results = self._runner.run(_exp_part_task,
-                                       [((g, best_g), sub, INF, d2, True) for _, sub in subs],
+                                       [((g, best_g), sub, INF, d2, True, weight)
+                                        for _, sub in subs],
                                        f"expected: {self.game.code_str(best_g)} tree")
             incumbent = {}
             for (a, _), (value, tree, counters) in zip(subs, results):
@@ -921,6 +966,26 @@ class Solver:
             sol.strategy.objective = "expected"
         return sol
 
+    def fewest_at_worst(self) -> Solution:
+        """The fewest secrets that need the optimal worst case ``t*``, then the least
+        total: the Solution's value is that number, its tree has the least total
+        among the trees with ``t*`` guesses and that number at depth ``t*``."""
+        with self._session("fewest-at-worst", None):
+            wc = self.worst_case()
+            if wc.value is None:
+                return wc
+            cap = wc.value
+            weight = cap_weight(self.game, cap)
+            sol = self._expected(cap, weight)
+        at_cap, total = divmod(sol.value, weight)
+        sol.objective = "fewest-at-worst"
+        sol.value = at_cap
+        sol.proof = wc.proof + sol.proof + [
+            f"{cap} guesses: {at_cap} secrets at the worst depth at the fewest (total "
+            f"{total}), among {cap}-guess trees"]
+        sol.strategy.objective = "fewest-at-worst"
+        return sol
+
     def solve(self, objective: str = "worst-case", max_guesses: int | None = None) -> Solution:
         """Run the search for ``objective`` (see :func:`solve`)."""
         max_guesses = _check_request(objective, max_guesses)
@@ -928,7 +993,41 @@ class Solver:
             return self.worst_case(max_guesses)
         if objective == "expected":
             return self.expected(max_guesses)
+        if objective == "fewest-at-worst":
+            return self.fewest_at_worst()
         return self.worst_then_expected()
+
+
+def cap_weight(game: Game, cap: int) -> int:
+    """The extra cost of a secret found by the ``cap``-th guess under the lexicographic
+    cost of ``fewest-at-worst``: one more than every total within the cap (``N``
+    codes, each found within ``cap`` guesses), so that one secret fewer at the cap
+    outweighs any total.
+
+    >>> cap_weight(Game.from_spec("mastermind"), 5)
+    6481
+    """
+    return game.n_codes * cap + 1
+
+
+def _tree_cost(stats, cap, weight) -> int:
+    """The cost of a tree of these replay ``stats`` that the search minimised: its
+    total, plus ``weight`` per secret found by guess ``cap`` (with a weight)."""
+    counts = stats.depth_counts
+    at_cap = counts[cap - 1] if weight and len(counts) >= cap else 0
+    return stats.total + weight * at_cap
+
+
+def _cost_text(value, weight) -> str:
+    """A cost as people read it: the total, or the secrets at the cap and the total.
+
+    >>> _cost_text(5625, 0), _cost_text(3 * 6481 + 5800, 6481)
+    ('total 5625', '3 at the cap, total 5800')
+    """
+    if not weight or value >= INF:
+        return f"total {value}"
+    at_cap, total = divmod(int(value), weight)
+    return f"{at_cap} at the cap, total {total}"
 
 
 def _check_request(objective, max_guesses) -> int | None:
@@ -936,8 +1035,8 @@ def _check_request(objective, max_guesses) -> int | None:
     if objective not in OBJECTIVES:
         raise InvalidGameError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
     max_guesses = check_max_guesses(max_guesses)
-    if objective == "worst-then-expected" and max_guesses is not None:
-        raise InvalidGameError("worst-then-expected sets its own cap; drop --max-guesses")
+    if objective in CAPPED_OBJECTIVES and max_guesses is not None:
+        raise InvalidGameError(f"{objective} sets its own cap; drop --max-guesses")
     return max_guesses
 
 

@@ -155,6 +155,16 @@ class Stats:
     def average(self) -> float:
         return self.total / self.secrets if self.secrets else 0.0
 
+    @property
+    def at_worst(self) -> int:
+        """Secrets that need all ``max`` guesses (the ``fewest-at-worst`` objective)."""
+        return self.depth_counts[-1] if self.depth_counts else 0
+
+    @property
+    def at_worst_text(self) -> str:
+        """``"539 secrets"``, ``"1 secret"``: :attr:`at_worst` in words."""
+        return f"{self.at_worst} secret{'' if self.at_worst == 1 else 's'}"
+
     def to_dict(self) -> dict:
         return {"secrets": self.secrets, "total": self.total, "max": self.max,
                 "depth_counts": list(self.depth_counts)}
@@ -170,7 +180,7 @@ class Stats:
     def __str__(self) -> str:
         counts = "/".join(str(c) for c in self.depth_counts)
         return (f"secrets {self.secrets}, total {self.total}, average {self.average:.4f}, "
-                f"max {self.max}, depth counts {counts}")
+                f"max {self.max} (for {self.at_worst_text}), depth counts {counts}")
 
 
 # Plain ASCII decimal, no leading zeros, at most two digits (a count is at most 10 pegs),

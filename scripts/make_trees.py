@@ -52,6 +52,10 @@ TREES_TO_MAKE = {
     "bulls-and-cows-expected": ("bulls-and-cows", "expected", "any", None, 26274,
                                 "Tanaka 1996"),
     "p4c8-expected": ("p4c8", "expected", "any", None, 20471, "arfst23/Mastermind 2023"),
+    "mastermind-fewest-at-worst": ("mastermind", "fewest-at-worst", "any", None, None, None),
+    "p4c7-fewest-at-worst": ("p4c7", "fewest-at-worst", "any", None, None, None),
+    "bulls-and-cows-fewest-at-worst": ("bulls-and-cows", "fewest-at-worst", "any", None, None,
+                                       None),
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
 
@@ -63,6 +67,15 @@ def command_line(game, objective, guesses, cap) -> str:
     if cap is not None:
         cmd += f" --max-guesses {cap}"
     return cmd
+
+
+def tree_value(objective: str, stats) -> int:
+    """The figure a tree of ``objective`` is optimal for, read from its replay stats."""
+    if objective == "worst-case":
+        return stats.max
+    if objective == "fewest-at-worst":
+        return stats.at_worst
+    return stats.total
 
 
 def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dict:
@@ -78,11 +91,12 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
         strategy = Strategy.load(path)
         stats = strategy.validate()
         seconds = strategy.meta.get("seconds")
-        value = stats.max if objective == "worst-case" else stats.total
+        value = tree_value(objective, stats)
         print(f"{name}: kept {path.relative_to(ROOT)} (value {value})", flush=True)
     else:
         print(f"{name}: solving ({command_line(spec, objective, guesses, cap)}) ...", flush=True)
         start = time.perf_counter()
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         options = {"jobs": jobs}
         if checkpoint:  # a killed run, rerun the same way, resumes (docs/LONG_RUNS.md)
             options["checkpoint"] = str(Path(checkpoint) / name)
@@ -97,6 +111,10 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
         value = sol.value
         seconds = round(time.perf_counter() - start, 2)
         strategy.meta["seconds"] = seconds
+        # The time depends on the processes used and on what else the machine ran.
+        strategy.meta["jobs"] = jobs
+        if load is not None:
+            strategy.meta["load_at_start"] = round(load, 1)
         TREES.mkdir(parents=True, exist_ok=True)
         strategy.save(path)
         print(f"{name}: value {value}, {stats}, {seconds} s", flush=True)
@@ -105,8 +123,21 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
             "average": round(stats.total / stats.secrets, 4),
             "depth_counts": list(stats.depth_counts), "first_guess": strategy.root.guess,
             "seconds": seconds, "file": str(path.relative_to(ROOT)),
+            "jobs": strategy.meta.get("jobs"), "load_at_start": strategy.meta.get("load_at_start"),
             "published": published, "source": source,
             "command": command_line(spec, objective, guesses, cap)}
+
+
+def _seconds_cell(entry) -> str:
+    """The search time, with the jobs and the load average at its start when recorded
+    (trees made with all cores on a quiet machine say nothing more)."""
+    seconds = str(entry["seconds"])
+    if entry.get("jobs") not in (None, -1):
+        seconds += f" (jobs {entry['jobs']}"
+        if entry.get("load_at_start") is not None:
+            seconds += f", load {entry['load_at_start']}"
+        seconds += ")"
+    return seconds
 
 
 def write_summary(entries: dict) -> None:
@@ -118,9 +149,14 @@ def write_summary(entries: dict) -> None:
     lines = ["# Proven-optimal strategy trees", "",
              "Made by `python scripts/make_trees.py` on " + doc["machine"] + "; each tree "
              "is in `results/trees/` and passes `optimal-mm verify`. *value*: the worst case "
-             "(worst-case objective) or the total (expected objective), proven by this "
-             "project's search; *s*: wall time of the search and tree when it was made (all cores; "
-             "for timings on a quiet machine see `bench.md`). "
+             "(worst-case objective), the total (expected objective) or the number of "
+             "secrets that need all *max* guesses (fewest-at-worst objective: the fewest "
+             "over the trees with the optimal worst case; its *total* is the least among "
+             "those trees with that number), proven by this project's search; *s*: "
+             "wall time of the search and tree when it was made (all cores, "
+             "unless the cell names the jobs and the load average of the machine at the "
+             "start: those ran beside other work; for timings on a quiet machine see "
+             "`bench.md`). "
              "*published*: the value in the literature (\"published claim\" where it is "
              "only claimed), = agrees, ≠ differs.", "",
              "| tree | value | total | average | max | depth counts | first guess | s | "
@@ -135,7 +171,7 @@ def write_summary(entries: dict) -> None:
             pub = f"{e['published']} {mark} ({e['source']})"
         lines.append(f"| [{name}](trees/{name}.json.gz) | {e['value']} | {e['total']} | "
                      f"{e['average']} | {e['max']} | {'/'.join(map(str, e['depth_counts']))} "
-                     f"| {e['first_guess']} | {e['seconds']} | {pub} |")
+                     f"| {e['first_guess']} | {_seconds_cell(e)} | {pub} |")
     tmp = SUMMARY.with_suffix(".md.tmp")
     tmp.write_text("\n".join(lines) + "\n")
     os.replace(tmp, SUMMARY.with_suffix(".md"))

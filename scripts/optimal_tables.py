@@ -4,9 +4,13 @@
 For every game with at most ``--max-codes`` codes (pegs 2..8, colours 2..10, with
 and without repeats, black-white and black-only scoring) and both guess rules
 (any, consistent), solve exactly for the worst case (``t*``) and the expected case
-(least total), each in a forked worker process with a time limit. Every value is
-proven by the project's own search; where a published value exists
-(shared/REFERENCE.md) the table says whether it agrees.
+(least total), each in a forked worker process with a time limit. Two more columns
+build on those: ``fewest-at-worst`` (the fewest secrets that need ``t*`` guesses) for
+every entry whose worst case is solved, and ``worst-then-expected`` (the least total
+within ``t*`` guesses) for every entry whose optimal expected tree needs more than
+``t*`` guesses (elsewhere it is the total itself). Every value is proven by the
+project's own search; where a published value exists (shared/REFERENCE.md) the
+table says whether it agrees.
 
 Long runs lose no finished work: each result is written to the JSON file (atomically)
 as soon as it is known, and a rerun skips what is already there (``--redo`` to
@@ -14,6 +18,8 @@ recompute). Usage::
 
     python scripts/optimal_tables.py --time-limit 600        # the full tables
     python scripts/optimal_tables.py --max-codes 500 --time-limit 30   # a quick pass
+    python scripts/optimal_tables.py --time-limit 60 \
+        --objectives fewest-at-worst worst-then-expected        # the two later columns
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import shlex
 import signal
 import sys
 import time
@@ -51,6 +58,10 @@ def published(spec: str, pegs: int, colours: int, repeats: bool, scoring: str, g
         if objective == "expected" and spec in ("p4c6", "p3c5"):
             return {"p4c6": 5660, "p3c5": 455}[spec], "Super Master Mind, optimal strategy page"
         return None, None
+    if objective == "fewest-at-worst":
+        return None, None
+    if objective == "worst-then-expected":
+        return (5626, "Koyama and Lai 1993") if spec == "p4c6" else (None, None)
     if objective == "expected":
         if spec in ("p4c8", "p4c8n"):  # totals of the trees in its solution-4-8-* files
             return {"p4c8": 20471, "p4c8n": 7817}[spec], "arfst23/Mastermind 2023"
@@ -92,6 +103,25 @@ def games(max_codes: int):
                     out.append((n, spec))
     out.sort()
     return [spec for _, spec in out]
+
+
+#: The objectives of the table, each with the columns it fills.
+OBJECTIVES = ("worst-case", "expected", "fewest-at-worst", "worst-then-expected")
+
+
+def eligible(entries, spec, guesses, objective) -> bool:
+    """Whether the entry belongs in the table: ``fewest-at-worst`` needs the worst
+    case solved, ``worst-then-expected`` an optimal expected tree that needs more than
+    ``t*`` guesses (else the capped optimum is the total itself)."""
+    if objective in ("worst-case", "expected"):
+        return True
+    wc = entries.get(f"{spec}/{guesses}/worst-case")
+    if not wc or wc["status"] != "solved":
+        return False
+    if objective == "fewest-at-worst":
+        return True
+    ex = entries.get(f"{spec}/{guesses}/expected")
+    return bool(ex and ex["status"] == "solved" and ex["tree_max"] > wc["value"])
 
 
 def _worker(spec, objective, guesses, queue):
@@ -170,17 +200,25 @@ def markdown(entries, meta) -> str:
         "seconds, tree replay excluded. Spec: `pPcC`, suffix `n` = no "
         "repeated colours, `b` = black-only scoring. *t\\** = fewest guesses that always "
         "suffice; *total* = least number of guesses summed over all secrets (final guess "
-        "included). Agreement with a published value is marked: = agrees, ≠ DISAGREES.",
+        "included); *at t\\** = fewest secrets that need all t\\* guesses, over the trees "
+        "with the optimal worst case (`--objective fewest-at-worst`; the least total among "
+        "those trees follows the slash); *total ≤ t\\** = least total within t\\* guesses "
+        "(`--objective worst-then-expected`), run where the optimal expected tree needs "
+        "more than t\\* guesses (blank elsewhere: there it equals *total*). Agreement with "
+        "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
         *([meta["note"], ""] if meta.get("note") else []),
-        "| game | codes | guesses | t* | s | total | average | s | published |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *[line for run in meta.get("runs", []) for line in (_run_text(run), "")],
+        "| game | codes | guesses | t* | s | total | average | s | at t* | s | total ≤ t* "
+        "| s | published |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     by_key = {}
     for e in entries.values():
         by_key.setdefault((e["codes"], e["spec"], e["guesses"]), {})[e["objective"]] = e
     for (codes, spec, guesses), objs in sorted(by_key.items()):
         wc, ex = objs.get("worst-case", {}), objs.get("expected", {})
+        fa, we = objs.get("fewest-at-worst", {}), objs.get("worst-then-expected", {})
 
         def cell(e, key):
             if not e:
@@ -191,33 +229,67 @@ def markdown(entries, meta) -> str:
 
         t, ts = cell(wc, "value")
         tot, es = cell(ex, "value")
+        at_worst, fs = cell(fa, "value")
+        if fa.get("status") == "solved":
+            at_worst += f" / {fa['tree_total']}"
+        capped, ws = cell(we, "value")
         avg = f"{ex['value'] / codes:.4f}" if ex.get("status") == "solved" else ""
         notes = []
-        for e in (wc, ex):
+        for e in (wc, ex, we):
             if e and e.get("published") is not None:
                 mark = "=" if e.get("value") == e["published"] else (
                     "?" if e["status"] != "solved" else "≠")
                 notes.append(f"{e['published']} {mark} ({e['source']})")
         lines.append(f"| {spec} | {codes} | {guesses} | {t} | {ts} | {tot} | {avg} | {es} | "
-                     f"{'; '.join(notes)} |")
+                     f"{at_worst} | {fs} | {capped} | {ws} | {'; '.join(notes)} |")
     missing = [f"{spec}/{guesses}/{objective}" for spec in games(meta.get("max_codes", 5000))
-               for guesses in ("any", "consistent") for objective in ("worst-case", "expected")
-               if f"{spec}/{guesses}/{objective}" not in entries]
+               for guesses in ("any", "consistent") for objective in OBJECTIVES
+               if f"{spec}/{guesses}/{objective}" not in entries
+               and eligible(entries, spec, guesses, objective)]
     if missing:
         lines += ["", f"Not run yet ({len(missing)}; a rerun of the command resumes with "
                   "them): " + ", ".join(missing) + "."]
     return "\n".join(lines) + "\n"
 
 
+def _command(argv) -> str:
+    """The command line of this run as a shell would take it, less the remarks (the
+    table prints them apart)."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--note", "--run-note"):
+            skip = True
+        elif not arg.startswith(("--note=", "--run-note=")):
+            kept.append(arg)
+    return shlex.join(["python", "scripts/optimal_tables.py", *kept])
+
+
+def _run_text(run) -> str:
+    """The paragraph on a run after the first (its own command, limit and remark)."""
+    text = (f"Then `{run['command']}`: one process per entry (jobs 1; {run['parallel']} at "
+            f"a time), time limit {run['time_limit']} s each.")
+    return text + (f" {run['note']}" if run.get("note") else "")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--render", action="store_true",
+                        help="solve nothing: refresh every entry's published value and source "
+                             "from published() and rewrite the markdown from the JSON")
     parser.add_argument("--max-codes", type=int, default=5000)
     parser.add_argument("--time-limit", type=float, default=600)
-    parser.add_argument("--objectives", nargs="*", default=["worst-case", "expected"])
+    parser.add_argument("--objectives", nargs="*", choices=OBJECTIVES,
+                        default=["worst-case", "expected"],
+                        help="fewest-at-worst and worst-then-expected run only where they "
+                             "belong (see eligible), after the entries they build on")
     parser.add_argument("--guesses", nargs="*", default=["any", "consistent"])
     parser.add_argument("--only", nargs="*", help="only these specs")
     parser.add_argument("--redo", action="store_true", help="recompute entries already present")
     parser.add_argument("--note", help="a remark printed above the table (e.g. on machine load)")
+    parser.add_argument("--run-note", help="a remark on this run (not the first), printed "
+                                          "with its command and time limit")
     parser.add_argument("--retry-timeouts", action="store_true",
                         help="recompute entries that timed out (e.g. with a longer limit)")
     parser.add_argument("--parallel", type=int, default=1,
@@ -234,11 +306,29 @@ def main(argv=None) -> int:
         entries = json.loads(JSON_PATH.read_text()).get("entries", {})
     from optimal_mm import Game
 
-    meta = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
-            "time_limit": args.time_limit, "parallel": args.parallel,
-            "max_codes": args.max_codes,
-            "command": "python scripts/optimal_tables.py " + " ".join(argv or sys.argv[1:]),
-            "note": args.note}
+    if args.render:
+        for entry in entries.values():
+            game = Game.from_spec(entry["spec"])
+            entry["published"], entry["source"] = published(
+                entry["spec"], game.pegs, game.colours, game.repeats, game.scoring,
+                entry["guesses"], entry["objective"])
+        save(entries, json.loads(JSON_PATH.read_text()).get("meta", {}))
+        return 0
+
+    # The first run describes the table (time limit, command, games); each later run
+    # (other columns, bigger games, retries) adds its own paragraph, so that every
+    # entry's limit stays on record.
+    meta = json.loads(JSON_PATH.read_text()).get("meta", {}) if JSON_PATH.exists() else {}
+    run = {"time_limit": args.time_limit, "parallel": args.parallel,
+           "command": _command(argv or sys.argv[1:])}
+    if not meta:
+        meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+                    max_codes=args.max_codes)
+    else:
+        runs = [r for r in meta.get("runs", []) if r["command"] != run["command"]]
+        meta["runs"] = runs + [{**run, "note": args.run_note}]
+    if args.note is not None or "note" not in meta:
+        meta["note"] = args.note
     todo = []
     for spec in args.only or games(args.max_codes):
         for guesses in args.guesses:
@@ -247,6 +337,8 @@ def main(argv=None) -> int:
                 old = entries.get(key)
                 retry = ((args.retry_timeouts and old and old["status"] == "timeout")
                          or (args.retry_errors and old and old["status"] == "error"))
+                if not eligible(entries, spec, guesses, objective):
+                    continue
                 if not old or args.redo or retry:
                     todo.append((key, spec, guesses, objective))
     running = []

@@ -34,7 +34,9 @@ def register(sub) -> None:
                     "fewest guesses that always suffice, with a proof that one fewer is "
                     "impossible. expected: the least total number of guesses over all "
                     "secrets, by branch and bound. worst-then-expected: the least total "
-                    "among trees with the optimal worst case.",
+                    "among trees with the optimal worst case. fewest-at-worst: among those "
+                    "trees, the fewest secrets that need all t* guesses (ties: the least "
+                    "total).",
     )
     p.add_argument("game", help="preset (mastermind, bulls-and-cows) or spec (p4c6, p4c10n, "
                                 "p3c5b)")
@@ -151,6 +153,10 @@ def run_solve(args) -> int:
     if args.objective == "worst-case":
         status = "optimal (proven)" if sol.strategy.optimal else "within the cap"
         print(f"worst case: {sol.value} guesses, {status}", file=report)
+    elif args.objective == "fewest-at-worst":
+        print(f"fewest at the worst case: {sol.value} secrets need all {stats.max} guesses, "
+              f"proven; among such trees the least total {stats.total} (average "
+              f"{stats.average:.4f}), proven", file=report)
     else:
         print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), proven",
               file=report)
