@@ -13,7 +13,7 @@ the compilation.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from ._numba import njit, prange
 
 
 @njit(cache=True, inline="always")

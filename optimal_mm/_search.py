@@ -92,7 +92,7 @@ Statistics (``stats`` array): 0 states expanded, 1 table hits, 2 guesses evaluat
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ._numba import njit
 
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
     INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,

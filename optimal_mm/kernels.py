@@ -93,28 +93,7 @@ def _aot_kernel(name: str):
 def _jit(module: str, function: str):
     import importlib
 
-    kernel = getattr(importlib.import_module(f"{__package__}.{module}"), function)
-    _fork_safe_threads()
-    return kernel
-
-
-def _fork_safe_threads() -> None:
-    """Run numba's parallel kernels on its own work queue unless the user chose a layer.
-
-    A process that has run a parallel kernel may fork later (the time-limited search
-    of :mod:`optimal_mm.advice`, scripts' worker processes). numba picks GNU OpenMP
-    where it finds it, whose thread pool kills a forked child at its first parallel
-    call ("fork() called from a process already using GNU OpenMP, this is unsafe");
-    the built-in work queue starts afresh in the child. The layer is chosen at the
-    first parallel call, so setting it here, before any, is enough.
-    """
-    if "NUMBA_THREADING_LAYER" in os.environ or _state.get("threads_set"):
-        return
-    import numba
-
-    if numba.config.THREADING_LAYER == "default":
-        numba.config.THREADING_LAYER = "workqueue"
-    _state["threads_set"] = True
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
 def _serial(name: str):
