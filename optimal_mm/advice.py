@@ -59,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._search_arrays import INF, NO_CAP
-from .errors import InvalidOptionError, InvalidTreeError, OptimalMMError
+from .errors import InvalidOptionError, InvalidTreeError, OptimalMMError, TooLargeError
 from .game import Game
 from .history import Turn, check_history, consistent_secrets
 from .search import _context, _part_guesses, check_feasible
@@ -73,6 +73,10 @@ DEFAULT_TIME_LIMIT = 60.0
 TABLE_ENTRIES = 2_000_000
 #: The heuristic advising when the time runs out, per objective.
 FALLBACK_HEURISTICS = {"expected": "entropy", "worst-case": "knuth"}
+#: Advice is offered for games of at most this many codes: every position of a bigger
+#: one (p5c8: a 1 GiB answer table) costs far more than a move may take, although
+#: ``solve`` searches it (:func:`~optimal_mm.search.check_feasible`).
+MAX_ADVICE_CODES = 12_000
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ class Advisor:
     Raises
     ------
     TooLargeError
-        For a game too big for exact search.
+        For a game of more than :data:`MAX_ADVICE_CODES` codes, or too big for exact search.
     """
 
     def __init__(self, game: Game, guesses: str = "any",
@@ -179,6 +183,11 @@ class Advisor:
             raise InvalidOptionError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
         if time_limit is not None and not time_limit > 0:
             raise InvalidOptionError(f"the time limit must be positive, got {time_limit!r}")
+        if game.n_codes > MAX_ADVICE_CODES:
+            raise TooLargeError(
+                f"{game.spec} has {game.n_codes:,} codes: exact advice is limited to "
+                f"{MAX_ADVICE_CODES:,} codes (e.g. p4c8, p4c10n, p5c6, p6c4). Use "
+                f"'optimal-mm strategy {game.spec} --heuristic entropy' instead")
         check_feasible(game)
         if strategy == "shipped":
             from .player import load_shipped_strategy

@@ -37,7 +37,8 @@ Memory: the full answer table of a game with ``N`` codes is ``N * N`` bytes
 (mastermind 1.7 MB, p4c7 5.8 MB, Bulls and Cows 25 MB, p4c8 17 MB, p5c8 1.1 GB).
 :meth:`Game.answer_table` builds it when it fits under a limit
 (:data:`TABLE_BYTES_LIMIT`, 512 MB by default); beyond that, answers are computed
-on the fly from the codes.
+on the fly from the codes, except in exact search, which builds the table whatever
+its size once its memory plan fits (:func:`optimal_mm.search.check_feasible`).
 
 >>> g = Game.from_spec("mastermind")
 >>> g.answer_str(g.score("1123", "4221"))
@@ -658,7 +659,9 @@ class Game:
         return table
 
     def has_table(self, limit_bytes: int = TABLE_BYTES_LIMIT) -> bool:
-        """Whether the full answer table fits under ``limit_bytes``."""
+        """Whether the full answer table is built, or fits under ``limit_bytes``."""
+        if "_answer_table" in self.__dict__:
+            return True
         return self.is_enumerable and self.table_bytes() <= limit_bytes
 
     def __str__(self) -> str:

@@ -95,8 +95,6 @@ from .tree import Node, Strategy
 OBJECTIVES = ("worst-case", "expected", "worst-then-expected", "fewest-at-worst")
 #: The objectives that run the worst case, then an expected search capped at ``t*``.
 CAPPED_OBJECTIVES = ("worst-then-expected", "fewest-at-worst")
-#: Exact search refuses games with more codes than this (see :func:`check_feasible`).
-MAX_EXACT_CODES = 12_000
 #: With the default number of jobs, games up to this many codes run in-process.
 SERIAL_CODES = 2000
 DEFAULT_TABLE_ENTRIES = 8_000_000
@@ -138,15 +136,33 @@ def check_jobs(jobs) -> None:
                                  f"got {jobs!r}")
 
 
-def check_feasible(game: Game) -> None:
-    """Refuse, up front, a game too big for exact search, saying why and what is feasible."""
-    n = game.n_codes
-    if n > MAX_EXACT_CODES:
+def check_feasible(game: Game, memory_limit: int | None = None) -> None:
+    """Refuse, up front, a game whose answer table cannot be held in memory.
+
+    Exact search needs the game's codes listed and its ``N * N`` byte answer table
+    built (p5c8: 32,768 codes, 1.0 GiB), whatever :data:`~optimal_mm.game.TABLE_BYTES_LIMIT`
+    says for the heuristics. Against ``memory_limit`` (bytes; this machine's physical
+    memory when ``None``) only the table and one interpreter are counted here;
+    :class:`Solver` then checks its whole plan (:meth:`Solver.memory_plan`). Whether
+    the search ends in reasonable time is another matter: docs/LOGIK.md estimates it
+    for p5c8.
+
+    >>> check_feasible(Game.from_spec("p5c8"), memory_limit=2**30)
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.TooLargeError: p5c8 has 32,768 codes: exact search needs their 1.0 GiB answer table and 160.0 MiB of interpreter, over the memory limit of 1.0 GiB
+    """
+    game.check_enumerable("search exactly")
+    limit, what = memory_limit, "the memory limit"
+    if limit is None:
+        limit, what = physical_memory(), "this machine's memory"
+    need = game.table_bytes() + PROCESS_BYTES
+    if limit is not None and need > limit:
         raise TooLargeError(
-            f"{game.spec} has {n:,} codes: exact search needs the {n * n / 2**30:.1f} GiB "
-            f"answer table and a search far beyond hours; it is limited to "
-            f"{MAX_EXACT_CODES:,} codes (e.g. p4c8, p4c10n, p5c6, p6c4). Use "
-            f"'optimal-mm strategy {game.spec} --heuristic entropy' instead"
+            f"{game.spec} has {game.n_codes:,} codes: exact search needs their "
+            f"{_size_text(game.table_bytes())} answer table and "
+            f"{_size_text(PROCESS_BYTES)} of interpreter, over {what} of "
+            f"{_size_text(limit)}"
         )
 
 
@@ -201,7 +217,9 @@ class _Context:
                  symmetry: bool = True):
         self.game = game
         self.consistent = consistent
-        self.table = game.answer_table()
+        # Built whatever its size (TABLE_BYTES_LIMIT is for the heuristics): its
+        # memory was planned before (check_feasible, Solver.memory_plan).
+        self.table = game.answer_table(limit_bytes=game.table_bytes())
         self.all_guesses = np.arange(game.n_codes, dtype=np.int64)
         r = len(game.possible_answers) - 1
         self.lb = lower_bound_table(game.n_codes, max(r, 1))
@@ -481,7 +499,7 @@ class Solver:
             raise InvalidOptionError(f"symmetry must be True or False, got {symmetry!r}")
         if memory_limit is not None:
             memory_limit = parse_size(memory_limit)
-        check_feasible(game)
+        check_feasible(game, memory_limit)
         if checkpoint is not None:
             check_checkpoint_dir(checkpoint)
         self.game = game

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Time a sample of the worst-case search's top-level tasks; write them to results/.
+
+A worst-case run (``optimal-mm solve GAME --objective worst-case``) proves ``t``
+with a first guess when every part of the secrets under that guess is solvable
+within ``t - 1`` guesses; each part is one task (``optimal_mm.search._wc_part_task``,
+the function the runner sends to its workers and stores in a checkpoint). Before a
+run too long to watch, this script times some of those tasks, so that the whole
+run can be estimated from them (docs/LOGIK.md does it for p5c8).
+
+Each task runs in a forked child with its own, empty transposition table (the
+parent builds the answer table and the compiled search once; the children share
+them copy-on-write), so a task's time does not depend on the tasks before it: a
+cold-table figure, an upper bound on what a warm worker needs. A task still running
+after ``--limit`` seconds is killed and recorded as unfinished, with the limit as a
+lower bound on its time. Timings are as the machine's load allows: the output
+records the load average before and after.
+
+Usage::
+
+    python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --sizes 9 35 373
+    python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --all --limit 300
+    python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --probe 25346 --count 6
+
+With ``--probe``, one node below a task is taken apart instead (:func:`probe_node`):
+how many guesses it has that the counting bound does not cut, and what refuting the
+first few of them costs; written to results/<game>-wc-probe-<path>-depth<depth>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from optimal_mm import Game  # noqa: E402
+from optimal_mm._search_arrays import INF  # noqa: E402
+from optimal_mm.game import partition_counts  # noqa: E402
+from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
+                               _wc_part_task)
+
+
+def _child(conn, run):
+    start = time.perf_counter()
+    ok, counters = run()
+    conn.send((bool(ok), time.perf_counter() - start, [int(c) for c in counters]))
+    conn.close()
+
+
+def time_call(run, limit):
+    """``{feasible, seconds, states, guesses}`` of ``run()`` (``(ok, counters)``) in a
+    forked child, or ``finished: False`` after ``limit`` seconds."""
+    parent, child = multiprocessing.Pipe(duplex=False)
+    proc = multiprocessing.get_context("fork").Process(target=_child, args=(child, run))
+    start = time.perf_counter()
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(limit):
+            ok, seconds, counters = parent.recv()
+            return {"finished": True, "feasible": ok, "seconds": round(seconds, 3),
+                    "states": counters[0], "table_hits": counters[1],
+                    "guesses": counters[2]}
+        return {"finished": False, "seconds_at_least": round(time.perf_counter() - start, 1)}
+    finally:  # a child outlives neither its limit nor this script (SIGTERM included)
+        proc.kill()
+        proc.join()
+
+
+def time_task(game, first, part, depth, entries, limit):
+    """One task as a worker runs it: is ``part`` (after ``first``) solvable within ``depth``?"""
+    def run():
+        ok, _, counters = _wc_part_task(game, False, entries, True, first, part, depth, False)
+        return ok, counters
+    return time_call(run, limit)
+
+
+def largest_part(ctx, guess, secrets):
+    """The largest part of ``secrets`` under ``guess`` (the first answer on ties)."""
+    return max(ctx.split(guess, secrets), key=lambda ap: (len(ap[1]), -ap[0]))[1]
+
+
+def probe_node(game, ctx, first, path, depth, count, limit):
+    """One node below a task, taken apart: the largest part after ``first`` and then
+    after each guess of ``path``, with the guesses it has left. Counts its candidate
+    guesses (orbit representatives at the task's root, as the search has them, every
+    code below) and those the counting bound does not cut, then, for the first
+    ``count`` in the search's order (largest part, sum of squares, possible secrets
+    first), times their parts, largest first, until one is not solvable in time."""
+    part = largest_part(ctx, first, np.arange(game.n_codes, dtype=np.int64))
+    for guess in path:
+        part = largest_part(ctx, guess, part)
+    left = depth - 1 - len(path)
+    if path:
+        candidates = np.arange(game.n_codes, dtype=np.int64)
+    else:
+        candidates = np.asarray(_part_guesses(game, (first,), part, False, True))
+    counts = partition_counts(game, candidates, part).astype(np.int64)
+    counts[:, game.win] = 0
+    biggest, squares = counts.max(axis=1), (counts ** 2).sum(axis=1)
+    cap = 1
+    while cap < len(part) and ctx.lb[left - 1, cap + 1] < INF:
+        cap += 1
+    kept = np.flatnonzero((biggest <= cap) & (biggest < len(part)))
+    in_part = np.isin(candidates, part)
+    kept = sorted(kept, key=lambda k: (biggest[k], squares[k], not in_part[k], candidates[k]))
+    probed = []
+    for k in kept[:count]:
+        guess = int(candidates[k])
+        parts = sorted(ctx.split(guess, part), key=lambda ap: (-len(ap[1]), ap[0]))
+        tried = []
+        for _, sub in parts:
+            def run(sub=sub):
+                before = ctx.counters.copy()
+                ok = ctx.wc(sub, left - 1)
+                return ok, ctx.counters - before
+            row = {"secrets": len(sub), **time_call(run, limit)}
+            tried.append(row)
+            if not row.get("feasible"):
+                break
+        probed.append({"guess": game.code_str(guess), "parts": [len(p) for _, p in parts],
+                       "tried": tried})
+        print(json.dumps(probed[-1]), flush=True)
+    return {"path": [game.code_str(first)] + [game.code_str(g) for g in path],
+            "secrets": len(part), "guesses_left": left, "candidates": len(candidates),
+            "not_cut_by_counting": len(kept), "counting_cap": cap,
+            "least_largest_parts": [int(biggest[k]) for k in kept[:10]], "probed": probed}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--first", required=True, help="the first guess whose parts are tasks")
+    parser.add_argument("--depth", type=int, required=True,
+                        help="the worst case being proved (parts get depth - 1 guesses)")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[],
+                        help="sizes of the parts to time (each part of that size)")
+    parser.add_argument("--all", action="store_true", help="every part, smallest first")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds per task")
+    parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
+    parser.add_argument("--probe", nargs="*", metavar="GUESS",
+                        help="instead of the tasks: the node after the largest part of "
+                             "--first, then of each GUESS (probe_node)")
+    parser.add_argument("--count", type=int, default=6,
+                        help="with --probe: how many of the node's guesses to time")
+    parser.add_argument("-o", "--output",
+                        help="default results/<game>-wc-sample-<first>-depth<depth>.json")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+    game = Game.from_spec(args.game)
+    first = game.code_index(args.first)
+    ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
+    if args.probe is not None:
+        path = [game.code_index(g) for g in args.probe]
+        node = probe_node(game, ctx, first, path, args.depth, args.count, args.limit)
+        out = {"command": "python scripts/sample_wc_tasks.py " + " ".join(argv or sys.argv[1:]),
+               "game": game.spec, "depth": args.depth, "limit_s": args.limit,
+               "load_after": [round(x, 2) for x in os.getloadavg()], "node": node}
+        name = "-".join(node["path"])
+        path = args.output or str(ROOT / "results" / f"{game.spec}-wc-probe-{name}-"
+                                                      f"depth{args.depth}.json")
+        atomic_write_text(path, json.dumps(out, indent=1) + "\n")
+        print(f"written {path}")
+        return 0
+    secrets = np.arange(game.n_codes, dtype=np.int64)
+    parts = sorted(ctx.split(first, secrets), key=lambda ap: (len(ap[1]), ap[0]))
+    chosen = parts if args.all else [ap for ap in parts if len(ap[1]) in set(args.sizes)]
+    load_before = os.getloadavg()
+    rows = []
+    for answer, part in chosen:
+        row = {"answer": game.answer_str(answer), "secrets": len(part)}
+        row.update(time_task(game, first, part, args.depth - 1, args.table_entries, args.limit))
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    out = {
+        "command": "python scripts/sample_wc_tasks.py " + " ".join(argv or sys.argv[1:]),
+        "game": game.spec, "first_guess": args.first, "depth": args.depth,
+        "part_sizes": [len(p) for _, p in parts], "limit_s": args.limit,
+        "table_entries": args.table_entries,
+        "machine": {"cpus": os.cpu_count(), "processor": platform.processor() or None,
+                    "load_before": [round(x, 2) for x in load_before],
+                    "load_after": [round(x, 2) for x in os.getloadavg()]},
+        "tasks": rows,
+    }
+    path = args.output or str(ROOT / "results" / f"{game.spec}-wc-sample-{args.first}-"
+                                                  f"depth{args.depth}.json")
+    atomic_write_text(path, json.dumps(out, indent=1) + "\n")
+    print(f"written {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
