@@ -8,8 +8,11 @@ what :meth:`Strategy.to_dict` writes and :meth:`Strategy.from_dict` reads.
 Correctness is defined by *replay*: for every possible secret, start at the root,
 score the node's guess, stop on all black, else follow the branch of the answer,
 which must exist. :meth:`Strategy.validate` does exactly that, for all secrets at
-once (it carries the set of secrets that reach each node down the tree), and
-raises :class:`~optimal_mm.errors.InvalidTreeError` naming the first defect:
+once, a depth at a time (the secrets of every node of one depth in one array, so
+that a tree of a thousand nodes costs a few array operations per depth), and
+raises :class:`~optimal_mm.errors.InvalidTreeError` naming the first defect (found
+again by a walk that carries the secrets of each node down the tree, one node at a
+time, to say where it is):
 
 * a guess that is not a legal code of the game;
 * a guess that cannot be the secret in a consistent-only tree;
@@ -217,6 +220,33 @@ def answer_from_key(game: Game, key: str, path: str = "") -> int:
     return game.encode_answer(b, w)
 
 
+
+def _code_ids(game: Game) -> "dict[str, int] | None":
+    """The index of each code's exact string (the only strings a tree may write as a
+    guess), for games whose code strings are listed (:meth:`Game.code_str`), made once
+    per game; ``None`` for the others, whose guesses are parsed one by one."""
+    ids = game.__dict__.get("_tree_code_ids")
+    if ids is None:
+        strings = game._code_strings
+        if strings is None:
+            return None
+        ids = game.__dict__["_tree_code_ids"] = {text: i for i, text in enumerate(strings)}
+    return ids
+
+def _answers_of(game: Game, table, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    """Answer of each ``guesses[i]`` against ``secrets[i]``: from the answer table when
+    it is built, else scored a guess at a time."""
+    if table is not None:
+        return table[guesses, secrets]
+    out = np.empty(len(secrets), dtype=np.int64)
+    order = np.argsort(guesses, kind="stable")
+    ranked = guesses[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    for start, stop in zip(starts, np.r_[starts[1:], len(ranked)]):
+        rows = order[start:stop]
+        out[rows] = game.answers(int(ranked[start]), secrets[rows])
+    return out
+
 @dataclass
 class Strategy:
     """A complete strategy tree with its rules and provenance.
@@ -271,9 +301,87 @@ class Strategy:
         return self._replay()
 
     def _replay(self) -> Stats:
-        game = self.game
         if self.guesses not in GUESS_RULES:
             raise InvalidTreeError(f"'guesses' must be one of {GUESS_RULES}, got {self.guesses!r}")
+        stats = self._replay_levels()
+        # On a defect, replay again node by node to name the first one with its path.
+        return self._replay_walk() if stats is None else stats
+
+    def _replay_levels(self) -> "Stats | None":
+        """Replay every secret a depth at a time: the stats, or ``None`` as soon as
+        anything is wrong (then :meth:`_replay_walk` says what).
+
+        The nodes one depth down are a list, the secrets that reach them one array
+        beside the index of the node each reaches. A pass over the level's nodes in
+        Python reads their guesses and answer keys (each distinct string parsed once)
+        into a table ``child[node, answer]``; the rest is whole-array work, the same
+        checks as the walk's: the answers of every secret (one look-up in the answer
+        table), the wins, a consistent tree's guess among its node's secrets (a node
+        has at most one winning secret, the guess itself, so each node must have
+        one), a missing branch (a secret whose answer has no child), an unreachable
+        one (a child no secret reaches). A tree of ``m`` nodes costs ``m`` short
+        steps of Python and a few array operations per depth, instead of a dozen
+        array operations per node.
+        """
+        game = self.game
+        slots, win = game.n_answer_slots, game.win
+        table = game.__dict__.get("_answer_table")
+        consistent = self.guesses == "consistent"
+        exact = _code_ids(game)  # every code's string: any other guess is a defect
+        guess_ids: dict = {} if exact is None else exact
+        key_ids: dict = {}
+        level = [self.root]
+        secrets = np.arange(game.n_codes, dtype=np.int64)
+        at = np.zeros(len(secrets), dtype=np.int64)  # the node of `level` each reaches
+        counts = []
+        while len(secrets):
+            guesses = np.empty(len(level), dtype=np.int64)
+            child = np.full(len(level) * slots, -1, dtype=np.int64)
+            below: list = []
+            for i, node in enumerate(level):
+                guess = node.guess
+                g = guess_ids.get(guess) if isinstance(guess, str) else None
+                if g is None:
+                    if exact is not None:
+                        return None
+                    try:
+                        g = guess_ids[guess] = _guess_index(game, guess, "")
+                    except InvalidTreeError:
+                        return None
+                guesses[i] = g
+                base = i * slots
+                for key, sub in node.next.items():
+                    a = key_ids.get(key) if isinstance(key, str) else None
+                    if a is None:
+                        try:
+                            a = key_ids[key] = answer_from_key(game, key)
+                        except InvalidTreeError:
+                            return None
+                    if a == win or child[base + a] >= 0:
+                        return None
+                    child[base + a] = len(below)
+                    below.append(sub)
+            answers = _answers_of(game, table, guesses[at], secrets)
+            won = answers == win
+            wins = int(np.count_nonzero(won))
+            if consistent and wins != len(level):
+                return None
+            counts.append(wins)
+            left = ~won
+            secrets = secrets[left]
+            at = child[at[left] * slots + answers[left]]
+            if len(at) and at.min() < 0:
+                return None
+            if np.count_nonzero(np.bincount(at, minlength=len(below))) != len(below):
+                return None
+            level = below
+        return Stats.from_counts(counts)
+
+    def _replay_walk(self) -> Stats:
+        """The reference replay: one node at a time, depth-first, the lowest answer
+        first, carrying the secrets that reach each node; raises at the first defect
+        in that order (what :meth:`validate` names)."""
+        game = self.game
         n = game.n_codes
         table = game.__dict__.get("_answer_table")  # scored already: look answers up
         guess_ids: dict = {}  # guess strings and answer keys seen valid, parsed once
@@ -422,14 +530,17 @@ class Strategy:
                    optimal, declared, meta)
 
     # ---------------------------------------------------------------- files
-    def save(self, path: "str | os.PathLike", indent: int | None = None) -> Stats:
+    def save(self, path: "str | os.PathLike", indent: int | None = None,
+             stats: Stats | None = None) -> Stats:
         """Validate, then write atomically (gzip when the name ends in ``.gz``).
 
         ``path`` may be ``"-"`` (standard output, plain JSON) or a device such as
         ``/dev/null``, which is written through, never replaced
-        (:func:`~optimal_mm.outputs.atomic_write_bytes`).
+        (:func:`~optimal_mm.outputs.atomic_write_bytes`). ``stats``: what
+        :meth:`validate` returned for this tree, unchanged since (the solver validates
+        every tree it builds), so that it is not replayed a second time.
         """
-        stats = self.validate()
+        stats = stats or self.validate()
         try:
             text = strictjson.dumps(self.to_dict(stats), sort_keys=True, indent=indent)
         except (TypeError, ValueError) as exc:  # meta holding what JSON cannot

@@ -6,6 +6,7 @@ import json
 import re
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from optimal_mm import Game, InvalidTreeError, OptimalMMError, Stats, Strategy
@@ -84,6 +85,100 @@ def test_path_for_missing_branch():
     strategy.root.next.pop("0B0W")
     with pytest.raises(InvalidTreeError, match="no branch 0B0W"):
         strategy.path_for("222")
+
+
+
+# ------------------------------------------------- replay: by depth and by node
+def _both_replays(strategy):
+    """What each replay makes of a tree: Stats, or the class of the error raised."""
+    out = []
+    for replay in (strategy._replay_levels, strategy._replay_walk):
+        try:
+            out.append(replay())
+        except Exception as exc:  # noqa: BLE001 (the walk's own errors are compared)
+            out.append(type(exc))
+    return out
+
+
+@pytest.mark.parametrize("spec", SPECS + ["p2c4n"])
+@pytest.mark.parametrize("table", [False, True], ids=["scored", "table"])
+def test_replay_by_depth_agrees_with_the_walk(spec, table):
+    # Without the answer table the depth replay scores a guess at a time; with it,
+    # it looks answers up: the same stats as the node-by-node walk either way.
+    game = Game.from_spec(spec)
+    if table:
+        game.answer_table()
+    for rules in ({}, {"guesses": "consistent"}):
+        strategy = Strategy(game, grow(game, first_secret), **rules)
+        levels, walk = _both_replays(strategy)
+        assert isinstance(walk, Stats) and levels == walk == strategy.validate()
+        assert walk.secrets == game.n_codes
+
+
+def _mutations(strategy, rng, count):
+    """``count`` copies of ``strategy``, each with one random node damaged."""
+    game = strategy.game
+    keys = [game.answer_str(a) for a in range(game.n_answer_slots)]
+    doc = strategy.to_dict()
+    for _ in range(count):
+        damaged = Strategy.from_dict(doc)
+        damaged.declared = None
+        nodes = [node for _, node in damaged.root.iter_nodes()]
+        node = nodes[rng.integers(len(nodes))]
+        kind = rng.integers(6)
+        if kind == 0:  # another guess, any code
+            node.guess = game.code_str(int(rng.integers(game.n_codes)))
+        elif kind == 1 and node.next:  # a branch dropped
+            node.next.pop(sorted(node.next)[rng.integers(len(node.next))])
+        elif kind == 2:  # a branch added, perhaps impossible or all black
+            node.next.setdefault(keys[rng.integers(len(keys))],
+                                 type(node)(game.code_str(int(rng.integers(game.n_codes)))))
+        elif kind == 3 and node.next:  # a branch under another answer
+            key = sorted(node.next)[rng.integers(len(node.next))]
+            node.next.setdefault(keys[rng.integers(len(keys))], node.next.pop(key))
+        elif kind == 4 and node.next:  # a copy of another subtree put in place of one
+            key = sorted(node.next)[rng.integers(len(node.next))]
+            node.next[key] = type(node).from_dict(nodes[rng.integers(len(nodes))].to_dict())
+        elif kind == 5:  # a guess written loosely, or not a code
+            node.guess = rng.choice([node.guess + " ", node.guess.lower(), node.guess[:-1],
+                                     "9" * len(node.guess)])
+        yield damaged
+
+
+@pytest.mark.parametrize("spec", ["p3c3", "p2c4n", "p3c4b"])
+@pytest.mark.parametrize("guesses", ["any", "consistent"])
+def test_replay_by_depth_never_accepts_what_the_walk_refuses(spec, guesses):
+    # Random damage (a guess changed, a branch dropped, added or moved, a subtree
+    # copied elsewhere): the depth replay gives the walk's stats or gives up (None); then
+    # validate() raises the walk's error, naming the first defect.
+    game = Strategy(Game.from_spec(spec), grow(Game.from_spec(spec), first_secret),
+                    guesses=guesses)
+    rng = np.random.default_rng(14)
+    refused = 0
+    for damaged in _mutations(game, rng, 100):
+        levels, walk = _both_replays(damaged)
+        if isinstance(walk, Stats):
+            assert levels == walk  # damage the rules allow (a guess as good)
+        else:
+            assert levels is None
+            refused += 1
+            with pytest.raises(walk):
+                damaged.validate()
+    assert refused > 30
+
+
+def test_save_writes_a_validated_tree_once(tmp_path, trees, monkeypatch):
+    # save() with the stats of a validation just made writes the same file without
+    # replaying again; without them, it replays.
+    strategy = trees["p3c3"]
+    stats = strategy.validate()
+    strategy.save(tmp_path / "a.json")
+    calls = []
+    monkeypatch.setattr(Strategy, "_replay", lambda self: calls.append(1) or stats)
+    strategy.save(tmp_path / "b.json", stats=stats)
+    assert calls == [] and (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    strategy.save(tmp_path / "c.json")
+    assert calls == [1]
 
 
 # ----------------------------------------------------------------- files
