@@ -58,17 +58,70 @@ def colour_counts(codes, n_colours):
     return out
 
 
+#: Games of fewer than this many positions times colours score a pair with bit masks
+#: (:func:`code_bits`): every bit fits in an int64, bit 63 left clear.
+BIT_SCORING = 64
+
+
+@njit(cache=True, inline="always")
+def _bit_count(x):
+    """Set bits of ``x`` (an int64 whose bit 63 is clear), summed by halves, nibbles
+    and bytes."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(cache=True)
+def code_bits(codes, n_colours):
+    """``(N, 2)`` int64 bit masks of every code, for ``P * C`` below :data:`BIT_SCORING`.
+
+    Column 0, *places*: bit ``p * C + c`` when colour ``c`` is at position ``p``, so
+    the blacks of a pair are the bits both masks have. Column 1, *multiset*: bit
+    ``c * P + k`` when colour ``c`` appears more than ``k`` times; both masks have
+    ``min(count_g(c), count_s(c))`` of colour ``c``'s bits, so the bits in common are
+    the colour matches, blacks and whites together.
+    """
+    n, pegs = codes.shape
+    out = np.zeros((n, 2), dtype=np.int64)
+    seen = np.zeros(n_colours, dtype=np.int64)
+    one = np.int64(1)
+    for i in range(n):
+        seen[:] = 0
+        for p in range(pegs):
+            c = np.int64(codes[i, p])
+            out[i, 0] |= one << (p * n_colours + c)
+            out[i, 1] |= one << (c * pegs + seen[c])
+            seen[c] += 1
+    return out
+
+
 @njit(cache=True, parallel=True)
 def score_table(codes, n_colours, black_only):
     """The ``(N, N)`` table of answers, ``table[guess, secret]``.
 
-    Each code's colour counts are taken once (:func:`colour_counts`), so a pair
-    costs ``P`` comparisons for the blacks and ``C`` minima for the colours in common;
-    scoring is symmetric, so each pair is scored once and written to both cells.
+    Scoring is symmetric, so each pair is scored once and written to both cells.
+    Below :data:`BIT_SCORING` positions times colours a pair costs two ANDs and two
+    bit counts (:func:`code_bits`); otherwise each code's colour counts are taken
+    once (:func:`colour_counts`) and a pair costs ``P`` comparisons for the blacks
+    and ``C`` minima for the colours in common.
     """
     n, pegs = codes.shape
-    counts = colour_counts(codes, n_colours)
     out = np.empty((n, n), dtype=np.uint8)
+    if pegs * n_colours < BIT_SCORING:
+        bits = code_bits(codes, n_colours)
+        for i in prange(n):
+            place, multi = bits[i, 0], bits[i, 1]
+            for j in range(i, n):
+                black = _bit_count(place & bits[j, 0])
+                answer = black
+                if not black_only:
+                    answer = black * pegs + _bit_count(multi & bits[j, 1])
+                out[i, j] = answer
+                out[j, i] = answer
+        return out
+    counts = colour_counts(codes, n_colours)
     for i in prange(n):
         g = codes[i]
         cg = counts[i]

@@ -47,7 +47,9 @@ def fresh_backend(monkeypatch):
     kernels.__dict__.update(cached)
 
 
-GAMES = ["p3c4", "p4c4b", "p4c5n", "p3c5nb", "mastermind"]
+#: p1c63 scores with bit masks up to bit 62; p2c32b and p2c33 (64 and 66 positions
+#: times colours) with colour counts (_kernels.BIT_SCORING).
+GAMES = ["p3c4", "p4c4b", "p4c5n", "p3c5nb", "mastermind", "p1c63", "p2c32b", "p2c33"]
 
 
 @pytest.mark.parametrize("spec", GAMES)

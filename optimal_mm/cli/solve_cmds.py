@@ -172,7 +172,7 @@ def run_solve(args) -> int:
     if args.max_guesses is not None:
         command += f" --max-guesses {args.max_guesses}"
     sol.strategy.meta["command"] = command
-    sol.strategy.save(out)
+    sol.strategy.save(out, stats=stats)  # validated by the solver as it built the tree
     print("wrote the tree to standard output" if is_stdout(out) else f"wrote {out}",
           file=report)
     return 0
