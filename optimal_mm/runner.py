@@ -77,9 +77,12 @@ import os
 import signal
 import threading
 import warnings
+from typing import TYPE_CHECKING
 
-from .checkpoint import Checkpoint, task_key
 from .errors import InvalidOptionError, MissingDependencyError, WorkerLostError
+
+if TYPE_CHECKING:  # imported when a session has a checkpoint: most have none
+    from .checkpoint import Checkpoint
 
 BACKENDS = ("loky", "threading", "dask")
 #: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
@@ -266,6 +269,8 @@ class TaskRunner:
         self.common = tuple(common)
         self.checkpoint = None
         if checkpoint_dir is not None:
+            from .checkpoint import Checkpoint
+
             self.checkpoint = Checkpoint(checkpoint_dir, run_key)
 
     @contextlib.contextmanager
@@ -350,6 +355,8 @@ class TaskRunner:
         """Task keys and the results already in the checkpoint (``None`` where missing)."""
         if self.checkpoint is None:
             return [None] * len(arg_lists), [None] * len(arg_lists)
+        from .checkpoint import task_key
+
         keys = [task_key(fn.__name__, args) for args in arg_lists]
         results = [self.checkpoint.get(key) for key in keys]
         self.resumed += sum(r is not None for r in results)

@@ -72,6 +72,7 @@ import contextlib
 import os
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -79,7 +80,6 @@ from . import __version__
 from . import kernels
 from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
                              new_table, position_swaps)
-from .checkpoint import Checkpoint, check_checkpoint_dir
 from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
 from .game import Game, as_game, partition_counts
 # physical_memory, PROCESS_BYTES, TABLE_ENTRY_BYTES, BACKENDS and LOCAL_DASK_CONFIG are
@@ -91,6 +91,9 @@ from .progress import CallbackProgress, Progress
 from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noqa: F401
 from .symmetry import _code_lookup, orbit_representatives
 from .tree import Node, Strategy
+
+if TYPE_CHECKING:  # imported when a run has a checkpoint: most have none
+    from .checkpoint import Checkpoint
 
 OBJECTIVES = ("worst-case", "expected", "worst-then-expected", "fewest-at-worst")
 #: The objectives that run the worst case, then an expected search capped at ``t*``.
@@ -510,6 +513,8 @@ class Solver:
             memory_limit = parse_size(memory_limit)
         check_feasible(game, memory_limit)
         if checkpoint is not None:
+            from .checkpoint import check_checkpoint_dir
+
             check_checkpoint_dir(checkpoint)
         self.game = game
         self.guesses = guesses

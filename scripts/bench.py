@@ -270,6 +270,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.side_by_side_only and args.cpp_solver is None:
         parser.error("--side-by-side-only needs --cpp-solver DIR")
+    if args.cpp_solver and any(args.cpp_build.resolve().is_relative_to(d.resolve())
+                               for d in (ROOT, args.cpp_solver)):
+        parser.error(f"--cpp-build {args.cpp_build} must be outside this project and the "
+                     f"C++ checkout (the build copies the checkout into it)")
     cases = args.cases or (["mastermind-wc", "mastermind-exp"] if args.quick else DEFAULT)
     if args.side_by_side_only:
         cases = []

@@ -25,6 +25,11 @@ import sys
 from .. import __version__
 from ..errors import OptimalMMError
 
+# numpy's OpenBLAS starts a thread per core at import; this package never calls it (its
+# arrays hold integers, BLAS is for floating point), so one thread spares each command
+# and its worker processes the threads' start and their share of the cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 #: The modules of the commands, in the order ``--help`` lists them, each with the
 #: commands it registers. Running a command builds only its module's parser and
