@@ -220,7 +220,6 @@ def answer_from_key(game: Game, key: str, path: str = "") -> int:
     return game.encode_answer(b, w)
 
 
-
 def _code_ids(game: Game) -> "dict[str, int] | None":
     """The index of each code's exact string (the only strings a tree may write as a
     guess), for games whose code strings are listed (:meth:`Game.code_str`), made once
@@ -232,6 +231,7 @@ def _code_ids(game: Game) -> "dict[str, int] | None":
             return None
         ids = game.__dict__["_tree_code_ids"] = {text: i for i, text in enumerate(strings)}
     return ids
+
 
 def _answers_of(game: Game, table, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Answer of each ``guesses[i]`` against ``secrets[i]``: from the answer table when
@@ -246,6 +246,7 @@ def _answers_of(game: Game, table, guesses: np.ndarray, secrets: np.ndarray) -> 
         rows = order[start:stop]
         out[rows] = game.answers(int(ranked[start]), secrets[rows])
     return out
+
 
 @dataclass
 class Strategy:
@@ -452,7 +453,8 @@ class Strategy:
     # ------------------------------------------------------------ JSON form
     def to_dict(self, stats: Stats | None = None) -> dict:
         """The interchange document (stats computed by replay unless given)."""
-        stats = stats or self.validate()
+        if stats is None:
+            stats = self.validate()
         return {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
@@ -540,7 +542,8 @@ class Strategy:
         :meth:`validate` returned for this tree, unchanged since (the solver validates
         every tree it builds), so that it is not replayed a second time.
         """
-        stats = stats or self.validate()
+        if stats is None:
+            stats = self.validate()
         try:
             text = strictjson.dumps(self.to_dict(stats), sort_keys=True, indent=indent)
         except (TypeError, ValueError) as exc:  # meta holding what JSON cannot
