@@ -88,7 +88,7 @@ from .memory import parse_size
 from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
                      _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
-from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noqa: F401
+from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner  # noqa: F401
 from .symmetry import _code_lookup, orbit_representatives
 from .tree import Node, Strategy
 
@@ -102,11 +102,21 @@ DEFAULT_TABLE_ENTRIES = 8_000_000
 #: by their own guesses into separate tasks (:meth:`Solver._solve_parts`).
 SPLIT_SECRETS = 400
 #: Worst-case parts of the first guess with at least this many secrets are split by
-#: their own guesses, one task per second guess (:meth:`Solver._wc_split_part`). Only
-#: p5c8 (Logik) has such parts among the games solved so far; refuting one takes weeks
-#: (docs/LOGIK.md), and split, a run saves its progress every few minutes. Smaller
-#: parts are searched or refuted whole within seconds, where one task is cheaper.
+#: their own guesses, one task per second guess (:meth:`Solver._wc_split_part`). Every
+#: first guess of p5c8 (Logik) has such a part, and refuting one takes weeks
+#: (docs/LOGIK.md): split, a run saves its progress every few minutes. In smaller games
+#: only poor first guesses (1111) have one; smaller parts are searched or refuted
+#: whole within seconds, where one task is cheaper than hundreds.
 WC_SPLIT_SECRETS = 2000
+#: The version of what a task computes, in every checkpoint's run key
+#: (:meth:`Solver.run_key`). Bump it with any change that can alter a task's
+#: arguments or its result: a task function's signature or return value, how a part
+#: or its guesses are cut (``WC_SPLIT_SECRETS``, ``SPLIT_SECRETS``, the symmetry
+#: reduction), the order in which equal guesses are chosen (it decides the tree), a
+#: bound that is not exact. A change that only makes a task faster leaves it: then
+#: a checkpoint of a weeks-long run survives it. Checkpoints of another format are
+#: recomputed, never trusted.
+TASK_FORMAT = 1
 
 
 def check_max_guesses(max_guesses) -> int | None:
@@ -570,20 +580,25 @@ class Solver:
     def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
         """What a task's result depends on besides its own arguments.
 
-        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, the
-        package version and a digest of the code that computes a task (so that a
-        checkpoint never mixes the results of two versions of the search, even between
-        releases). Not the number of jobs, the backend or the table size:
-        they change how fast a task runs, never its result (the search is exact and
-        picks among equal guesses in a fixed order), so a run may resume with others.
+        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, and
+        :data:`TASK_FORMAT`, the version of what a task computes, bumped by hand with
+        every change that can alter a task's arguments or result (so that a checkpoint
+        never mixes the results of two searches that disagree).
+
+        Not the number of jobs, the backend or the table size: they change how fast a
+        task runs, never its result (the search is exact and picks among equal
+        guesses in a fixed order), so a run may resume with others. Not the package
+        version nor a digest of the source either: a refutation of p5c8 runs for weeks
+        (docs/LOGIK.md), and its checkpoint must outlive a release or a faster kernel,
+        which change neither a value nor a tree. The tree's ``meta`` still records
+        the version that wrote it.
 
         >>> Solver(Game.from_spec("p2c3"), jobs=1).run_key("expected")["game"]
         'p2c3'
         """
         return {"game": self.game.spec, "alphabet": self.game.alphabet,
                 "objective": objective, "guesses": self.guesses, "max_guesses": max_guesses,
-                "symmetry": bool(self.symmetry), "version": __version__,
-                "code": _code_digest()}
+                "symmetry": bool(self.symmetry), "task_format": TASK_FORMAT}
 
     def memory_plan(self, objective: str, entries: int | None = None) -> MemoryPlan:
         """The most memory the run may take on this machine, as a :class:`MemoryPlan`.
