@@ -914,7 +914,8 @@ _BLOCK_SECRETS = 8
 @njit(cache=True, inline="always")
 def _scan_rows(table, n):
     """Whether a worst-case node of ``n`` secrets scores guesses in blocks (above)."""
-    return table.shape[1] >= _SCAN_CODES and n * table.shape[1] > _COLUMNS_BYTES
+    return (table.shape[1] >= _SCAN_CODES and n * table.shape[1] > _COLUMNS_BYTES
+            and n < 65535 - _BLOCK_SECRETS)  # the counters are 16-bit
 
 
 @njit(cache=True, inline="always")
@@ -973,7 +974,8 @@ def _wc_keys_blocked(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_
     For a block of :data:`_BLOCK_GUESSES` guesses, the secrets' rows of the answer
     table (row ``x`` holds every guess's answer to secret ``x``: the table is
     symmetric) are read in turn at the block's guesses, and each guess's part sizes
-    grow in a small counter array. Every :data:`_BLOCK_SECRETS` secrets, the guesses
+    grow in a small array of 16-bit counters (a live guess's parts never exceed
+    ``cap``, nor a dropped one's ``cap + _BLOCK_SECRETS``). Every :data:`_BLOCK_SECRETS` secrets, the guesses
     with a part above ``cap`` are dropped from the block, so that a refuted guess
     costs about as many secrets as it does one at a time. Reading a row at a block
     of guesses touches a few neighbouring cache lines, where scoring one guess
@@ -983,7 +985,7 @@ def _wc_keys_blocked(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_
     n = len(S)
     m = len(guesses)
     block = _BLOCK_GUESSES
-    cnt = np.zeros((block, n_slots), dtype=np.int32)
+    cnt = np.zeros((block, n_slots), dtype=np.uint16)
     live = np.empty(block, dtype=np.int64)
     dead = np.zeros(block, dtype=np.bool_)
     for k0 in range(0, m, block):
