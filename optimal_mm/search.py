@@ -780,14 +780,13 @@ class Solver:
                 return g, {a: trees[a] for a, _ in parts}
         return None
 
-    def _wc_parts(self, g, parts, d, trees):
-        """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
-        their subtrees in ``trees``; True when one of them is infeasible."""
-        args = [(g, p, d - 1, True) for _, p in parts]
-        keys, results = self._runner.known(_wc_part_task, args)
-        missing = [i for i, r in enumerate(results) if r is None]
-        self.progress.phase(f"worst case within {d}: first guess {self.game.code_str(g)}",
-                            len(args), len(args) - len(missing))
+    def _wc_batch(self, fn, args, label):
+        """A worst-case batch of tasks ``fn(*args[i])`` opened as the progress phase
+        ``label``: the task keys, the results (those in the checkpoint, counted in the
+        statistics; ``None`` elsewhere), and the ``sink(i, result)`` that
+        :meth:`~optimal_mm.runner.TaskRunner.execute` calls as each task finishes."""
+        keys, results = self._runner.known(fn, args)
+        self.progress.phase(label, len(args), sum(r is not None for r in results))
         for r in results:
             if r is not None:
                 self.stats.add(r[2])
@@ -796,6 +795,15 @@ class Solver:
             results[i] = result
             self.stats.add(result[2])
 
+        return keys, results, sink
+
+    def _wc_parts(self, g, parts, d, trees):
+        """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
+        their subtrees in ``trees``; True when one of them is infeasible."""
+        args = [(g, p, d - 1, True) for _, p in parts]
+        keys, results, sink = self._wc_batch(
+            _wc_part_task, args, f"worst case within {d}: first guess {self.game.code_str(g)}")
+        missing = [i for i, r in enumerate(results) if r is None]
         # Parts go out a batch (one per job) at a time, largest first: the first
         # infeasible part refutes the guess, and the rest need not be searched.
         # Parts already in the checkpoint count without being searched again.
@@ -843,19 +851,10 @@ class Solver:
         game = self.game
         guesses = self._wc_second_guesses(g, part, d)
         args = [((g,), g2, part, d, True) for g2 in guesses]
-        keys, results = self._runner.known(_wc_guess_task, args)
-        done = sum(r is not None for r in results)
-        self.progress.phase(f"worst case within {d + 1}: first guess {game.code_str(g)}, "
-                            f"{len(part)} secrets after {game.answer_str(answer)}: "
-                            f"{len(guesses)} second guesses", len(args), done)
-        for r in results:
-            if r is not None:
-                self.stats.add(r[2])
-
-        def sink(i, result):
-            results[i] = result
-            self.stats.add(result[2])
-
+        keys, results, sink = self._wc_batch(
+            _wc_guess_task, args,
+            f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
+            f"secrets after {game.answer_str(answer)}: {len(guesses)} second guesses")
         width = self._runner.width()
         while True:
             # The first guess, in order, not known to be refuted.

@@ -144,10 +144,11 @@ def probe_node(game, ctx, first, path, depth, count, limit):
             "least_largest_parts": [int(biggest[k]) for k in kept[:10]], "probed": probed}
 
 
-def time_batch(game, ctx, first, path, depth, count):
+def time_batch(game, ctx, first, path, depth, count, every=1):
     """``{sets, feasible, seconds_per_set, states, guesses}``: the largest part left by
     each of the first ``count`` guesses of the node that :func:`probe_node` takes
-    apart, searched within the guesses then left, in this process, each with a
+    apart (every ``every``-th of them, in the search's order, to sample the whole
+    node), searched within the guesses then left, in this process, each with a
     fresh transposition table (made before the clock starts)."""
     part = largest_part(ctx, first, np.arange(game.n_codes, dtype=np.int64))
     for guess in path:
@@ -162,7 +163,7 @@ def time_batch(game, ctx, first, path, depth, count):
     kept = [k for k in range(len(candidates))
             if biggest[k] < len(part) and ctx.lb[left - 1, biggest[k]] < INF]
     kept = sorted(kept, key=lambda k: (biggest[k], squares[k], not in_part[k], candidates[k]))
-    sets = [largest_part(ctx, int(candidates[k]), part) for k in kept[:count]]
+    sets = [largest_part(ctx, int(candidates[k]), part) for k in kept[::every][:count]]
     tables = [new_table(1 << 16) for _ in sets]
     stats = np.zeros(4, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
@@ -174,7 +175,8 @@ def time_batch(game, ctx, first, path, depth, count):
                                   ctx.win, ctx.n_slots, False, tt, stats, *ctx.rules)
         feasible += bool(ok)
     seconds = time.perf_counter() - start
-    return {"sets": len(sets), "secrets": [min(map(len, sets)), max(map(len, sets))],
+    return {"guesses_not_cut": len(kept), "every": every, "sets": len(sets),
+            "secrets": [min(map(len, sets)), max(map(len, sets))],
             "feasible": feasible, "seconds_per_set": round(seconds / len(sets), 4),
             "states": int(stats[0]), "guesses": int(stats[2]),
             "load_before": [round(x, 2) for x in load],
@@ -200,6 +202,8 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", type=int, metavar="N",
                         help="with --probe: time the largest parts of the node's first N "
                              "guesses in this process instead (time_batch); prints only")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="with --batch: every K-th of the node's guesses")
     parser.add_argument("-o", "--output",
                         help="default results/<game>-wc-sample-<first>-depth<depth>.json")
     args = parser.parse_args(argv)
@@ -210,7 +214,8 @@ def main(argv=None) -> int:
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
     if args.probe is not None and args.batch:
         path = [game.code_index(g) for g in args.probe]
-        print(json.dumps(time_batch(game, ctx, first, path, args.depth, args.batch)))
+        print(json.dumps(time_batch(game, ctx, first, path, args.depth, args.batch,
+                                    args.every)))
         return 0
     if args.probe is not None:
         path = [game.code_index(g) for g in args.probe]
