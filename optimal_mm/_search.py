@@ -975,9 +975,10 @@ def _wc_keys_blocked(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_
     table (row ``x`` holds every guess's answer to secret ``x``: the table is
     symmetric) are read in turn at the block's guesses, and each guess's part sizes
     grow in a small array of 16-bit counters (a live guess's parts never exceed
-    ``cap``, nor a dropped one's ``cap + _BLOCK_SECRETS``). Every :data:`_BLOCK_SECRETS` secrets, the guesses
-    with a part above ``cap`` are dropped from the block, so that a refuted guess
-    costs about as many secrets as it does one at a time. Reading a row at a block
+    ``cap``, nor a dropped one's ``cap + _BLOCK_SECRETS``). Every
+    :data:`_BLOCK_SECRETS` secrets, the guesses with a part above ``cap`` are dropped
+    from the block, so that a refuted guess costs about as many secrets as it does
+    one at a time. Reading a row at a block
     of guesses touches a few neighbouring cache lines, where scoring one guess
     touches a line per secret (about 190 scattered reads per guess below a Logik
     task, :data:`_SCAN_CODES`).

@@ -25,9 +25,10 @@ Why nothing is trusted
     ones expected, and recomputes the checksum. A truncated or edited file, an entry
     copied from another game or objective, or one written by a search of another
     task format is reported as missing (``None``), so the task is computed again and
-    the entry rewritten. Entries are written with :func:`~optimal_mm.tree.atomic_write_bytes`
-    (a temporary file renamed into place), so a kill leaves either the old state or
-    the complete new entry, never half of one.
+    the entry rewritten. Entries are written with
+    :func:`~optimal_mm.tree.atomic_write_bytes` (a temporary file renamed into
+    place), so a kill leaves either the old state or the complete new entry, never
+    half of one.
 
 Examples
 --------

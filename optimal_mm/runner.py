@@ -40,8 +40,7 @@ Checkpoints (see ``docs/LONG_RUNS.md``)
     rest, with the version of what a task computes
     (:data:`optimal_mm.search.TASK_FORMAT`), and deliberately not the number of jobs,
     the backend or the table size, which change how fast a task runs but not its
-    result. Every
-    task read back or finished counts as progress
+    result. Every task read back or finished counts as progress
     (:class:`~optimal_mm.progress.Progress`); a labelled batch is one progress
     *phase*.
 

@@ -801,8 +801,8 @@ class Solver:
         """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
         their subtrees in ``trees``; True when one of them is infeasible."""
         args = [(g, p, d - 1, True) for _, p in parts]
-        keys, results, sink = self._wc_batch(
-            _wc_part_task, args, f"worst case within {d}: first guess {self.game.code_str(g)}")
+        label = f"worst case within {d}: first guess {self.game.code_str(g)}"
+        keys, results, sink = self._wc_batch(_wc_part_task, args, label)
         missing = [i for i, r in enumerate(results) if r is None]
         # Parts go out a batch (one per job) at a time, largest first: the first
         # infeasible part refutes the guess, and the rest need not be searched.
@@ -847,6 +847,10 @@ class Solver:
         number of workers and whatever a checkpoint already holds: a feasible guess
         found later in the order is used only once every guess before it is refuted.
         So a refutation that takes weeks is checkpointed a second guess at a time.
+
+        The subtree starts with that guess (the whole part's search would have picked
+        its first guess for a small total, :meth:`_Context.wc_tree`): the same worst
+        case, a total that may differ (p5c8 within 7: 181,018 against 181,389).
         """
         game = self.game
         guesses = self._wc_second_guesses(g, part, d)
