@@ -33,7 +33,10 @@ Worst case (``wc_search``)
     when some guess leaves every part feasible within ``d - 1``. A guess is dropped
     while it is being scored, as soon as one of its parts outgrows the counting
     bound of ``d - 1`` guesses (proving a state infeasible means dropping every
-    guess, and most go at the first few secrets).
+    guess, and most go at the first few secrets). On big answer tables (Logik's
+    1 GiB) guesses are scored in blocks along the secrets' rows rather than one at a
+    time along their own (:func:`_wc_keys_blocked`): the same keys, a few times
+    faster, since a guess's row is then fetched from memory a line per secret.
 
 Lower bounds (both objectives), for ``n`` secrets, ``r`` possible answers other than
 all black, and ``d`` guesses left:

@@ -50,7 +50,10 @@ How the work is split
     with the best total so far as budget (:meth:`Solver._split_part`).
     Worst case: for ``t`` from the counting bound upwards, first guesses are tried
     in order of their largest part; a first guess proves ``t`` when all its parts
-    are feasible within ``t - 1``; ``t`` is refuted when none does.
+    are feasible within ``t - 1``; ``t`` is refuted when none does. A part of
+    :data:`WC_SPLIT_SECRETS` secrets or more (Logik's, whose refutation takes weeks)
+    is one task per second guess, tried in the compiled search's order until one
+    keeps it within ``t - 1`` (:meth:`Solver._wc_split_part`).
 
 Long runs (see ``docs/LONG_RUNS.md``)
     Every batch of tasks is one *phase* of a :class:`~optimal_mm.progress.Progress`
