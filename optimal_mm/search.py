@@ -111,6 +111,12 @@ SPLIT_SECRETS = 400
 #: only poor first guesses (1111) have one; smaller parts are searched or refuted
 #: whole within seconds, where one task is cheaper than hundreds.
 WC_SPLIT_SECRETS = 2000
+#: The longest batch of second-guess tasks of a split worst-case part, in tasks per
+#: worker (:meth:`Solver._wc_split_part`). Batches start at one per worker, since the
+#: first second guess usually settles a feasible part; they grow while every task
+#: is refuted, so that workers wait for each other at most once per batch. A task
+#: computed after the first feasible one is wasted, but still saved.
+WC_BATCH_ROUNDS = 8
 #: The version of what a task computes, in every checkpoint's run key
 #: (:meth:`Solver.run_key`). Bump it with any change that can alter a task's
 #: arguments or its result: a task function's signature or return value, how a part
@@ -845,8 +851,11 @@ class Solver:
         Each task asks whether one second guess keeps every part it leaves solvable
         within ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first
         guess that does, infeasible when all are refuted. Guesses go out in the
-        compiled search's order (:meth:`_wc_second_guesses`), one batch per round of
-        workers. The guess kept is the first feasible one in that order, whatever the
+        compiled search's order (:meth:`_wc_second_guesses`), a first batch of one per
+        worker, then, while all are refuted, batches twice as long, up to
+        :data:`WC_BATCH_ROUNDS` per worker (the workers are kept busy until a batch
+        ends, so a long refutation waits for its slowest task once per batch, not once
+        per round). The guess kept is the first feasible one in that order, whatever the
         number of workers and whatever a checkpoint already holds: a feasible guess
         found later in the order is used only once every guess before it is refuted.
         So a refutation that takes weeks is checkpointed a second guess at a time.
@@ -863,6 +872,7 @@ class Solver:
             f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
             f"secrets after {game.answer_str(answer)}: {len(guesses)} second guesses")
         width = self._runner.width()
+        size = width
         while True:
             # The first guess, in order, not known to be refuted.
             first = next((i for i, r in enumerate(results) if r is None or r[0]), None)
@@ -874,8 +884,9 @@ class Solver:
                 return None
             if results[first] is not None:
                 return results[first][1]
-            batch = [i for i in range(first, len(results)) if results[i] is None][:width]
+            batch = [i for i in range(first, len(results)) if results[i] is None][:size]
             self._runner.execute(_wc_guess_task, args, batch, keys, sink)
+            size = min(2 * size, WC_BATCH_ROUNDS * width)
 
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None) -> Solution:

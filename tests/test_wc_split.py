@@ -63,13 +63,17 @@ def test_split_gives_the_same_values(spec, split, refuted):
             assert parts.strategy.validate().secrets == Game.from_spec(spec).n_codes
 
 
-def test_split_tree_does_not_depend_on_workers():
+def test_split_does_not_depend_on_workers():
+    """The same tree with 1 or 2 workers; the same refutation, with batches of
+    second guesses that grow (WC_BATCH_ROUNDS) while all are refuted."""
     one, _, _ = _worst("p4c7", 6, 200, 3001, jobs=1)
     two, _, _ = _worst("p4c7", 6, 200, 3002, jobs=2, backend="threading")
     docs = [sol.strategy.to_dict() for sol in (one, two)]
     for doc in docs:
         doc.pop("meta")  # run time, jobs
     assert docs[0] == docs[1]
+    refuted, _, _ = _worst("p4c7", 5, 200, 3003, jobs=2, backend="threading")
+    assert not refuted.feasible and refuted.value is None
 
 
 def _second_guess_entries(folder) -> list[Path]:
