@@ -33,7 +33,10 @@ Worst case (``wc_search``)
     when some guess leaves every part feasible within ``d - 1``. A guess is dropped
     while it is being scored, as soon as one of its parts outgrows the counting
     bound of ``d - 1`` guesses (proving a state infeasible means dropping every
-    guess, and most go at the first few secrets).
+    guess, and most go at the first few secrets). On big answer tables (Logik's
+    1 GiB) guesses are scored in blocks along the secrets' rows rather than one at a
+    time along their own (:func:`_wc_keys_blocked`): the same keys, a few times
+    faster, since a guess's row is then fetched from memory a line per secret.
 
 Lower bounds (both objectives), for ``n`` secrets, ``r`` possible answers other than
 all black, and ``d`` guesses left:
@@ -897,6 +900,191 @@ def _two_guess_test(S, guesses, table, n_slots, stats):
 # ---------------------------------------------------------------------------
 # Worst case
 # ---------------------------------------------------------------------------
+#: Codes from which the answer table (``N * N`` bytes: 64 MiB here) is far beyond
+#: any cache, and a guess's answers, a row of it, are fetched from memory one
+#: cache line per secret. From there the worst case scores guesses in blocks against
+#: the secrets' rows instead (:func:`_wc_keys_blocked`, :func:`_two_guess_blocked`):
+#: each row is then read in order, a block at a time. Below, the rows of a guess stay
+#: in cache and the guess-at-a-time loops, which stop at the first secret that
+#: settles a guess and use the symmetry of the state, are cheaper.
+_SCAN_CODES = 8192
+#: Guesses scored together (their counters fit the fastest cache), and the secrets
+#: scored between two passes that drop the guesses already refuted.
+_BLOCK_GUESSES = 256
+_BLOCK_SECRETS = 8
+
+
+@njit(cache=True, inline="always")
+def _scan_rows(table, n):
+    """Whether a worst-case node of ``n`` secrets scores guesses in blocks (above)."""
+    return (table.shape[1] >= _SCAN_CODES and n * table.shape[1] > _COLUMNS_BYTES
+            and n < 65535 - _BLOCK_SECRETS)  # the counters are 16-bit
+
+
+@njit(cache=True, inline="always")
+def _wc_key(biggest, total, n, lb_next, in_s_g):
+    """The worst-case order of a guess whose largest part (besides the win) has
+    ``biggest`` secrets and whose part sizes squared add up to ``total``: least
+    largest part, then least sum of squares, then guesses that may be the secret;
+    :data:`_TAKEN` for a guess that cannot help (no split, a part too big for the
+    guesses left ``lb_next``)."""
+    if biggest == n or lb_next[biggest] >= INF:
+        return _TAKEN
+    return (biggest * (n * n + 1) + total) * 2 + (0 if in_s_g else 1)
+
+
+@njit(cache=True)
+def _wc_keys(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key, stats):
+    """The order key (:func:`_wc_key`) of every guess of a worst-case node, one guess
+    at a time; a guess with a part above ``cap`` secrets is :data:`_TAKEN` as soon as
+    the part outgrows it. Returns the index of the first guess that splits ``S`` into
+    singletons (the keys after it are not computed), or -1.
+    """
+    n = len(S)
+    cnt = np.zeros(n_slots, dtype=np.int64)
+    seen = np.empty(n_slots, dtype=np.int64)
+    sub = _columns(table, S)
+    for k in range(len(guesses)):
+        g = guesses[k]
+        n_seen = _score(table, sub, g, S, cnt, seen, cap, win)
+        stats[2] += 1
+        if n_seen < 0:
+            order_key[k] = _TAKEN
+            continue
+        biggest = 0
+        total = 0
+        for j in range(n_seen):
+            a = seen[j]
+            c = cnt[a]
+            cnt[a] = 0
+            if a == win:
+                continue
+            total += c * c
+            if c > biggest:
+                biggest = c
+        order_key[k] = _wc_key(biggest, total, n, lb_next, in_s[g])
+        if biggest <= 1 and order_key[k] < _TAKEN:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _wc_keys_blocked(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key,
+                     stats):
+    """:func:`_wc_keys` computed in blocks of guesses: the same keys, the same
+    answer, the same count of guesses evaluated.
+
+    For a block of :data:`_BLOCK_GUESSES` guesses, the secrets' rows of the answer
+    table (row ``x`` holds every guess's answer to secret ``x``: the table is
+    symmetric) are read in turn at the block's guesses, and each guess's part sizes
+    grow in a small array of 16-bit counters (a live guess's parts never exceed
+    ``cap``, nor a dropped one's ``cap + _BLOCK_SECRETS``). Every
+    :data:`_BLOCK_SECRETS` secrets, the guesses with a part above ``cap`` are dropped
+    from the block, so that a refuted guess costs about as many secrets as it does
+    one at a time. Reading a row at a block
+    of guesses touches a few neighbouring cache lines, where scoring one guess
+    touches a line per secret (about 190 scattered reads per guess below a Logik
+    task, :data:`_SCAN_CODES`).
+    """
+    n = len(S)
+    m = len(guesses)
+    block = _BLOCK_GUESSES
+    cnt = np.zeros((block, n_slots), dtype=np.uint16)
+    live = np.empty(block, dtype=np.int64)
+    dead = np.zeros(block, dtype=np.bool_)
+    for k0 in range(0, m, block):
+        width = min(block, m - k0)
+        n_live = width
+        for b in range(width):
+            live[b] = b
+            dead[b] = False
+        j = 0
+        while j < n and n_live > 0:
+            j1 = min(n, j + _BLOCK_SECRETS)
+            for jj in range(j, j1):
+                row = table[S[jj]]
+                for t in range(n_live):
+                    b = live[t]
+                    a = row[guesses[k0 + b]]
+                    c = cnt[b, a] + 1
+                    cnt[b, a] = c
+                    if c > cap and a != win:
+                        dead[b] = True
+            kept = 0
+            for t in range(n_live):
+                b = live[t]
+                if not dead[b]:
+                    live[kept] = b
+                    kept += 1
+            n_live = kept
+            j = j1
+        found = -1
+        for b in range(width):
+            k = k0 + b
+            if dead[b]:
+                order_key[k] = _TAKEN
+            else:
+                biggest = 0
+                total = 0
+                for a in range(n_slots):
+                    c = cnt[b, a]
+                    if a == win or c == 0:
+                        continue
+                    total += c * c
+                    if c > biggest:
+                        biggest = c
+                order_key[k] = _wc_key(biggest, total, n, lb_next, in_s[guesses[k]])
+                if biggest <= 1 and order_key[k] < _TAKEN:
+                    found = k
+                    break
+        cnt[:width] = 0
+        if found >= 0:
+            stats[2] += found + 1
+            return found
+    stats[2] += m
+    return -1
+
+
+@njit(cache=True)
+def _two_guess_blocked(S, table, n_slots, consistent, stats):
+    """:func:`_two_guess_test` for a big table (:data:`_SCAN_CODES`): the secrets first,
+    each scored against the others, then every other code, in blocks read along the
+    secrets' rows, a bit per answer (at most 64 answers). The same answer; the guess
+    returned is the first that separates the secrets in that order (every code, not
+    one per orbit, and counted so in the statistics)."""
+    n = len(S)
+    seen = np.zeros(n_slots, dtype=np.bool_)
+    stats[0] += 1
+    for i in range(n):
+        g = S[i]
+        stats[2] += 1
+        if _perfect(table[g], S, seen):
+            return True, g
+    if consistent:
+        return False, -1
+    n_codes = table.shape[1]
+    block = _BLOCK_GUESSES
+    bits = np.zeros(block, dtype=np.uint64)
+    clash = np.zeros(block, dtype=np.uint64)
+    one = np.uint64(1)
+    for g0 in range(0, n_codes, block):
+        width = min(block, n_codes - g0)
+        for b in range(width):
+            bits[b] = 0
+            clash[b] = 0
+        for j in range(n):
+            row = table[S[j]]
+            for b in range(width):
+                bit = one << np.uint64(row[g0 + b])
+                clash[b] |= bits[b] & bit
+                bits[b] |= bit
+        stats[2] += width
+        for b in range(width):
+            if clash[b] == 0:
+                return True, g0 + b
+    return False, -1
+
+
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
               tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
@@ -919,6 +1107,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     use_tt = len(top_guesses) == 0
     in_s = _in_set(S, table.shape[1])
     if d == 2 and use_tt:
+        if _scan_rows(table, n) and n_slots <= 64:
+            return _two_guess_blocked(S, table, n_slots, consistent, stats)
         guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                                  n_colours, repeats, swaps, masks, symmetry)
         return _two_guess_test(S, guesses, table, n_slots, stats)
@@ -941,41 +1131,22 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                              n_colours, repeats, swaps, masks, symmetry)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
-    cnt = np.zeros(n_slots, dtype=np.int64)
-    seen = np.empty(n_slots, dtype=np.int64)
-    sub = _columns(table, S)
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
     # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
     cap = 1
     while cap < n and lb[d - 1, cap + 1] < INF:
         cap += 1
-    for k in range(m):
-        g = guesses[k]
-        n_seen = _score(table, sub, g, S, cnt, seen, cap, win)
-        stats[2] += 1
-        if n_seen < 0:
-            order_key[k] = _TAKEN
-            continue
-        biggest = 0
-        total = 0
-        for j in range(n_seen):
-            a = seen[j]
-            c = cnt[a]
-            cnt[a] = 0
-            if a == win:
-                continue
-            total += c * c
-            if c > biggest:
-                biggest = c
-        if biggest == n or lb[d - 1, biggest] >= INF:
-            order_key[k] = _TAKEN
-            continue
-        if biggest <= 1:
-            # Every part is a singleton: found within two guesses, or one.
-            _wc_store(tt, use_tt, key, check, d, True, stats)
-            return True, g
-        order_key[k] = (biggest * (n * n + 1) + total) * 2 + (0 if in_s[g] else 1)
+    if _scan_rows(table, n):
+        found = _wc_keys_blocked(S, guesses, table, cap, lb[d - 1], win, n_slots, in_s,
+                                 order_key, stats)
+    else:
+        found = _wc_keys(S, guesses, table, cap, lb[d - 1], win, n_slots, in_s, order_key,
+                         stats)
+    if found >= 0:
+        # Every part is a singleton: found within two guesses, or one.
+        _wc_store(tt, use_tt, key, check, d, True, stats)
+        return True, guesses[found]
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(2, dtype=np.int64)
     while True:

@@ -12,8 +12,8 @@ What an entry is
     One JSON file per task, named after a hash of the *run key* and the *task key*:
 
     * the run key says which search this is: game (spec and alphabet), objective,
-      guess rule, cap, symmetry reduction, the package version and a digest of the
-      search code;
+      guess rule, cap, symmetry reduction and the version of what a task computes
+      (:data:`optimal_mm.search.TASK_FORMAT`);
     * the task key says which task: the task function's name and its arguments,
       with every array of secrets replaced by its dtype, shape and SHA-256.
 
@@ -23,11 +23,12 @@ What an entry is
 Why nothing is trusted
     :meth:`Checkpoint.get` re-reads the keys from the file and compares them with the
     ones expected, and recomputes the checksum. A truncated or edited file, an entry
-    copied from another game or objective, or one written by another version is
-    reported as missing (``None``), so the task is computed again and the entry
-    rewritten. Entries are written with :func:`~optimal_mm.tree.atomic_write_bytes`
-    (a temporary file renamed into place), so a kill leaves either the old state or
-    the complete new entry, never half of one.
+    copied from another game or objective, or one written by a search of another
+    task format is reported as missing (``None``), so the task is computed again and
+    the entry rewritten. Entries are written with
+    :func:`~optimal_mm.tree.atomic_write_bytes` (a temporary file renamed into
+    place), so a kill leaves either the old state or the complete new entry, never
+    half of one.
 
 Examples
 --------

@@ -37,10 +37,10 @@ Checkpoints (see ``docs/LONG_RUNS.md``)
     same arguments computes only what is missing and ends with the same result.
     Tasks are keyed by their function's name and their own arguments (arrays
     hashed); the *run key* (:meth:`optimal_mm.search.Solver.run_key`) holds the
-    rest, with a digest of the code that decides a task's result
-    (:func:`_code_digest`), and deliberately not the number of jobs, the backend or
-    the table size, which change how fast a task runs but not its result. Every
-    task read back or finished counts as progress
+    rest, with the version of what a task computes
+    (:data:`optimal_mm.search.TASK_FORMAT`), and deliberately not the number of jobs,
+    the backend or the table size, which change how fast a task runs but not its
+    result. Every task read back or finished counts as progress
     (:class:`~optimal_mm.progress.Progress`); a labelled batch is one progress
     *phase*.
 
@@ -96,30 +96,6 @@ BACKENDS = ("loky", "threading", "dask")
 #:   search allocates many short-lived arrays and ran about twice as slowly.
 LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
-
-#: The modules whose code decides a task's result (see
-#: :meth:`optimal_mm.search.Solver.run_key`); this module is not one of them.
-_TASK_MODULES = ("_search.py", "_search_arrays.py", "_kernels.py", "search.py", "symmetry.py",
-                 "game.py")
-_CODE_DIGEST: list = []
-
-
-def _code_digest() -> str:
-    """SHA-256 (first 16 hex digits) of the source of :data:`_TASK_MODULES`."""
-    if not _CODE_DIGEST:
-        import hashlib
-
-        h = hashlib.sha256()
-        folder = os.path.dirname(os.path.abspath(__file__))
-        for name in _TASK_MODULES:
-            try:
-                with open(os.path.join(folder, name), "rb") as fh:
-                    h.update(name.encode() + b"\0" + fh.read())
-            except OSError:  # no source beside the package (a frozen install)
-                h.update(name.encode() + b"\0?")
-        _CODE_DIGEST.append(h.hexdigest()[:16])
-    return _CODE_DIGEST[0]
-
 
 def _remote(fn, index, parent_pid, args):
     """Run one task away from the parent: ``(index, result)``.

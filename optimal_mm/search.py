@@ -50,7 +50,10 @@ How the work is split
     with the best total so far as budget (:meth:`Solver._split_part`).
     Worst case: for ``t`` from the counting bound upwards, first guesses are tried
     in order of their largest part; a first guess proves ``t`` when all its parts
-    are feasible within ``t - 1``; ``t`` is refuted when none does.
+    are feasible within ``t - 1``; ``t`` is refuted when none does. A part of
+    :data:`WC_SPLIT_SECRETS` secrets or more (Logik's, whose refutation takes weeks)
+    is one task per second guess, tried in the compiled search's order until one
+    keeps it within ``t - 1`` (:meth:`Solver._wc_split_part`).
 
 Long runs (see ``docs/LONG_RUNS.md``)
     Every batch of tasks is one *phase* of a :class:`~optimal_mm.progress.Progress`
@@ -88,7 +91,7 @@ from .memory import parse_size
 from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
                      _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
-from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner, _code_digest  # noqa: F401
+from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner  # noqa: F401
 from .symmetry import _code_lookup, orbit_representatives
 from .tree import Node, Strategy
 
@@ -104,6 +107,28 @@ DEFAULT_TABLE_ENTRIES = 8_000_000
 #: Parts of the first guess solved exactly with at least this many secrets are split
 #: by their own guesses into separate tasks (:meth:`Solver._solve_parts`).
 SPLIT_SECRETS = 400
+#: Worst-case parts of the first guess with at least this many secrets are split by
+#: their own guesses, one task per second guess (:meth:`Solver._wc_split_part`). Every
+#: first guess of p5c8 (Logik) has such a part, and refuting one takes weeks
+#: (docs/LOGIK.md): split, a run saves its progress every few minutes. In smaller games
+#: only poor first guesses (1111) have one; smaller parts are searched or refuted
+#: whole within seconds, where one task is cheaper than hundreds.
+WC_SPLIT_SECRETS = 2000
+#: The longest batch of second-guess tasks of a split worst-case part, in tasks per
+#: worker (:meth:`Solver._wc_split_part`). Batches start at one per worker, since the
+#: first second guess usually settles a feasible part; they grow while every task
+#: is refuted, so that workers wait for each other at most once per batch. A task
+#: computed after the first feasible one is wasted, but still saved.
+WC_BATCH_ROUNDS = 8
+#: The version of what a task computes, in every checkpoint's run key
+#: (:meth:`Solver.run_key`). Bump it with any change that can alter a task's
+#: arguments or its result: a task function's signature or return value, how a part
+#: or its guesses are cut (``WC_SPLIT_SECRETS``, ``SPLIT_SECRETS``, the symmetry
+#: reduction), the order in which equal guesses are chosen (it decides the tree), a
+#: bound that is not exact. A change that only makes a task faster leaves it: then
+#: a checkpoint of a weeks-long run survives it. Checkpoints of another format are
+#: recomputed, never trusted.
+TASK_FORMAT = 1
 
 
 def check_max_guesses(max_guesses) -> int | None:
@@ -434,11 +459,32 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
 
 
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
+    """Whether ``part`` (the secrets of one answer to ``first``) can be solved within
+    ``d`` guesses: ``(ok, subtree or None, counters)``."""
     ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     top = _part_guesses(game, (first,), part, consistent, symmetry)
     ok = ctx.wc(part, d, top)
     tree = ctx.wc_tree(part, d) if ok and want_tree else None
+    return ok, tree, ctx.counters - before
+
+
+def _wc_guess_task(game, consistent, entries, symmetry, history, guess, part, d, want_tree):
+    """Whether the guess ``guess``, played at the node of ``part`` (after the guesses
+    ``history``), keeps every part it leaves solvable within ``d - 1`` guesses, so that
+    ``part`` is solved within ``d``: ``(ok, subtree or None, counters)``.
+
+    One of the tasks a big worst-case part is split into
+    (:meth:`Solver._wc_split_part`); the parts are searched largest first, as the
+    compiled search does below a guess, and the first one that fails ends the task.
+    """
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    parts = sorted(ctx.split(guess, part), key=lambda ap: (-len(ap[1]), ap[0]))
+    ok = all(ctx.wc(sub, d - 1) for _, sub in parts)
+    tree = None
+    if ok and want_tree:
+        tree = (int(guess), {a: ctx.wc_tree(sub, d - 1) for a, sub in parts})
     return ok, tree, ctx.counters - before
 
 
@@ -557,20 +603,25 @@ class Solver:
     def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
         """What a task's result depends on besides its own arguments.
 
-        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, the
-        package version and a digest of the code that computes a task (so that a
-        checkpoint never mixes the results of two versions of the search, even between
-        releases). Not the number of jobs, the backend or the table size:
-        they change how fast a task runs, never its result (the search is exact and
-        picks among equal guesses in a fixed order), so a run may resume with others.
+        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, and
+        :data:`TASK_FORMAT`, the version of what a task computes, bumped by hand with
+        every change that can alter a task's arguments or result (so that a checkpoint
+        never mixes the results of two searches that disagree).
+
+        Not the number of jobs, the backend or the table size: they change how fast a
+        task runs, never its result (the search is exact and picks among equal
+        guesses in a fixed order), so a run may resume with others. Not the package
+        version nor a digest of the source either: a refutation of p5c8 runs for weeks
+        (docs/LOGIK.md), and its checkpoint must outlive a release or a faster kernel,
+        which change neither a value nor a tree. The tree's ``meta`` still records
+        the version that wrote it.
 
         >>> Solver(Game.from_spec("p2c3"), jobs=1).run_key("expected")["game"]
         'p2c3'
         """
         return {"game": self.game.spec, "alphabet": self.game.alphabet,
                 "objective": objective, "guesses": self.guesses, "max_guesses": max_guesses,
-                "symmetry": bool(self.symmetry), "version": __version__,
-                "code": _code_digest()}
+                "symmetry": bool(self.symmetry), "task_format": TASK_FORMAT}
 
     def memory_plan(self, objective: str, entries: int | None = None) -> MemoryPlan:
         """The most memory the run may take on this machine, as a :class:`MemoryPlan`.
@@ -722,6 +773,12 @@ class Solver:
         return [int(reps[k]) for k in keys if biggest[k] < len(secrets) or in_s[k]]
 
     def _wc_try(self, d, order, secrets):
+        """The first guess of ``order`` whose parts are all solvable within ``d - 1``
+        guesses, with their subtrees, as ``(guess, {answer: subtree})``; None if none is.
+
+        Parts of :data:`WC_SPLIT_SECRETS` secrets or more are split by their own
+        guesses (:meth:`_wc_split_part`), largest first; the others are one task each.
+        """
         ctx = self._ctx
         for g in order:
             parts = self._parts(g, secrets)
@@ -729,33 +786,122 @@ class Solver:
                 continue
             if d == 1:
                 continue
-            args = [(g, p, d - 1, True) for _, p in parts]
-            keys, results = self._runner.known(_wc_part_task, args)
-            missing = [i for i, r in enumerate(results) if r is None]
-            self.progress.phase(f"worst case within {d}: first guess {self.game.code_str(g)}",
-                                len(args), len(args) - len(missing))
-            for r in results:
-                if r is not None:
-                    self.stats.add(r[2])
-
-            def sink(i, result):
-                results[i] = result
-                self.stats.add(result[2])
-
-            # Parts go out a batch (one per job) at a time, largest first: the first
-            # infeasible part refutes the guess, and the rest need not be searched.
-            # Parts already in the checkpoint count without being searched again.
-            refuted = any(r is not None and not r[0] for r in results)
-            width = self._runner.width()
-            while missing and not refuted:
-                batch, missing = missing[:width], missing[width:]
-                self._runner.execute(_wc_part_task, args, batch, keys, sink)
-                refuted = not all(results[i][0] for i in batch)
+            trees = {}
+            split = [(a, p) for a, p in parts if len(p) >= WC_SPLIT_SECRETS and d > 2]
+            refuted = False
+            for a, p in split:
+                tree = self._wc_split_part(g, a, p, d - 1)
+                if tree is None:
+                    refuted = True
+                    break
+                trees[a] = tree
+            rest = [(a, p) for a, p in parts if a not in trees]
+            if not refuted:
+                refuted = self._wc_parts(g, rest, d, trees)
             if not refuted:
                 self.progress.message(f"{d} guesses: feasible with first guess "
                                       f"{self.game.code_str(g)}")
-                return g, {a: r[1] for (a, _), r in zip(parts, results)}
+                return g, {a: trees[a] for a, _ in parts}
         return None
+
+    def _wc_batch(self, fn, args, label):
+        """A worst-case batch of tasks ``fn(*args[i])`` opened as the progress phase
+        ``label``: the task keys, the results (those in the checkpoint, counted in the
+        statistics; ``None`` elsewhere), and the ``sink(i, result)`` that
+        :meth:`~optimal_mm.runner.TaskRunner.execute` calls as each task finishes."""
+        keys, results = self._runner.known(fn, args)
+        self.progress.phase(label, len(args), sum(r is not None for r in results))
+        for r in results:
+            if r is not None:
+                self.stats.add(r[2])
+
+        def sink(i, result):
+            results[i] = result
+            self.stats.add(result[2])
+
+        return keys, results, sink
+
+    def _wc_parts(self, g, parts, d, trees):
+        """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
+        their subtrees in ``trees``; True when one of them is infeasible."""
+        args = [(g, p, d - 1, True) for _, p in parts]
+        label = f"worst case within {d}: first guess {self.game.code_str(g)}"
+        keys, results, sink = self._wc_batch(_wc_part_task, args, label)
+        missing = [i for i, r in enumerate(results) if r is None]
+        # Parts go out a batch (one per job) at a time, largest first: the first
+        # infeasible part refutes the guess, and the rest need not be searched.
+        # Parts already in the checkpoint count without being searched again.
+        refuted = any(r is not None and not r[0] for r in results)
+        width = self._runner.width()
+        while missing and not refuted:
+            batch, missing = missing[:width], missing[width:]
+            self._runner.execute(_wc_part_task, args, batch, keys, sink)
+            refuted = not all(results[i][0] for i in batch)
+        if not refuted:
+            trees.update({a: r[1] for (a, _), r in zip(parts, results)})
+        return refuted
+
+    def _wc_second_guesses(self, g, part, d):
+        """The guesses at the node of ``part`` (below first guess ``g``, to be solved
+        within ``d``) in the order the compiled search tries them: least largest part,
+        then least sum of squared part sizes, then guesses that may be the secret, then
+        index; those leaving a part beyond the counting bound of ``d - 1`` left out."""
+        game, ctx = self.game, self._ctx
+        top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
+        top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
+        counts = partition_counts(game, top, part).astype(np.int64)
+        counts[:, game.win] = 0
+        biggest = counts.max(axis=1)
+        squares = (counts ** 2).sum(axis=1)
+        useful = (biggest < len(part)) & (ctx.lb[d - 1][biggest] < INF)
+        may_win = np.isin(top, part)
+        order = sorted(np.flatnonzero(useful),
+                       key=lambda k: (biggest[k], squares[k], not may_win[k], k))
+        return [int(top[k]) for k in order]
+
+    def _wc_split_part(self, g, answer, part, d):
+        """The subtree of a big ``part`` (answer ``answer`` to first guess ``g``) within
+        ``d`` guesses, or None when it has none, searched one second guess per task.
+
+        Each task asks whether one second guess keeps every part it leaves solvable
+        within ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first
+        guess that does, infeasible when all are refuted. Guesses go out in the
+        compiled search's order (:meth:`_wc_second_guesses`), a first batch of one per
+        worker, then, while all are refuted, batches twice as long, up to
+        :data:`WC_BATCH_ROUNDS` per worker (the workers are kept busy until a batch
+        ends, so a long refutation waits for its slowest task once per batch, not once
+        per round). The guess kept is the first feasible one in that order, whatever the
+        number of workers and whatever a checkpoint already holds: a feasible guess
+        found later in the order is used only once every guess before it is refuted.
+        So a refutation that takes weeks is checkpointed a second guess at a time.
+
+        The subtree starts with that guess (the whole part's search would have picked
+        its first guess for a small total, :meth:`_Context.wc_tree`): the same worst
+        case, a total that may differ (p5c8 within 7: 181,018 against 181,389).
+        """
+        game = self.game
+        guesses = self._wc_second_guesses(g, part, d)
+        args = [((g,), g2, part, d, True) for g2 in guesses]
+        keys, results, sink = self._wc_batch(
+            _wc_guess_task, args,
+            f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
+            f"secrets after {game.answer_str(answer)}: {len(guesses)} second guesses")
+        width = self._runner.width()
+        size = width
+        while True:
+            # The first guess, in order, not known to be refuted.
+            first = next((i for i, r in enumerate(results) if r is None or r[0]), None)
+            if first is None:
+                self.progress.message(f"first guess {game.code_str(g)}: the {len(part)} "
+                                      f"secrets after {game.answer_str(answer)} need more "
+                                      f"than {d} guesses ({len(guesses)} second guesses "
+                                      f"refuted)")
+                return None
+            if results[first] is not None:
+                return results[first][1]
+            batch = [i for i in range(first, len(results)) if results[i] is None][:size]
+            self._runner.execute(_wc_guess_task, args, batch, keys, sink)
+            size = min(2 * size, WC_BATCH_ROUNDS * width)
 
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None) -> Solution:

@@ -21,10 +21,15 @@ Usage::
     python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --sizes 9 35 373
     python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --all --limit 300
     python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --probe 25346 --count 6
+    python scripts/sample_wc_tasks.py p5c8 --first 11234 --depth 6 --probe 25346 --batch 100
 
 With ``--probe``, one node below a task is taken apart instead (:func:`probe_node`):
 how many guesses it has that the counting bound does not cut, and what refuting the
 first few of them costs; written to results/<game>-wc-probe-<path>-depth<depth>.json.
+With ``--batch N`` as well, the largest parts left by the node's first ``N`` guesses
+are searched one after the other in this process, each with a fresh table, and the
+time per part is printed (:func:`time_batch`): no fork per part, so the figure is
+the search's own, for comparing two versions of the kernels on the same sets.
 """
 
 from __future__ import annotations
@@ -44,8 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm import Game  # noqa: E402
-from optimal_mm._search_arrays import INF  # noqa: E402
+from optimal_mm import Game, kernels  # noqa: E402
+from optimal_mm._search_arrays import INF, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
@@ -139,6 +144,45 @@ def probe_node(game, ctx, first, path, depth, count, limit):
             "least_largest_parts": [int(biggest[k]) for k in kept[:10]], "probed": probed}
 
 
+def time_batch(game, ctx, first, path, depth, count, every=1):
+    """``{sets, feasible, seconds_per_set, states, guesses}``: the largest part left by
+    each of the first ``count`` guesses of the node that :func:`probe_node` takes
+    apart (every ``every``-th of them, in the search's order, to sample the whole
+    node), searched within the guesses then left, in this process, each with a
+    fresh transposition table (made before the clock starts)."""
+    part = largest_part(ctx, first, np.arange(game.n_codes, dtype=np.int64))
+    for guess in path:
+        part = largest_part(ctx, guess, part)
+    left = depth - 1 - len(path)
+    candidates = (np.arange(game.n_codes, dtype=np.int64) if path
+                  else np.asarray(_part_guesses(game, (first,), part, False, True)))
+    counts = partition_counts(game, candidates, part).astype(np.int64)
+    counts[:, game.win] = 0
+    biggest, squares = counts.max(axis=1), (counts ** 2).sum(axis=1)
+    in_part = np.isin(candidates, part)
+    kept = [k for k in range(len(candidates))
+            if biggest[k] < len(part) and ctx.lb[left - 1, biggest[k]] < INF]
+    kept = sorted(kept, key=lambda k: (biggest[k], squares[k], not in_part[k], candidates[k]))
+    sets = [largest_part(ctx, int(candidates[k]), part) for k in kept[::every][:count]]
+    tables = [new_table(1 << 16) for _ in sets]
+    stats = np.zeros(4, dtype=np.int64)
+    none = np.empty(0, dtype=np.int64)
+    load = os.getloadavg()
+    start = time.perf_counter()
+    feasible = 0
+    for S, tt in zip(sets, tables):
+        ok, _ = kernels.wc_search(S, left - 1, none, ctx.table, ctx.all_guesses, ctx.lb,
+                                  ctx.win, ctx.n_slots, False, tt, stats, *ctx.rules)
+        feasible += bool(ok)
+    seconds = time.perf_counter() - start
+    return {"guesses_not_cut": len(kept), "every": every, "sets": len(sets),
+            "secrets": [min(map(len, sets)), max(map(len, sets))],
+            "feasible": feasible, "seconds_per_set": round(seconds / len(sets), 4),
+            "states": int(stats[0]), "guesses": int(stats[2]),
+            "load_before": [round(x, 2) for x in load],
+            "load_after": [round(x, 2) for x in os.getloadavg()]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -155,6 +199,11 @@ def main(argv=None) -> int:
                              "--first, then of each GUESS (probe_node)")
     parser.add_argument("--count", type=int, default=6,
                         help="with --probe: how many of the node's guesses to time")
+    parser.add_argument("--batch", type=int, metavar="N",
+                        help="with --probe: time the largest parts of the node's first N "
+                             "guesses in this process instead (time_batch); prints only")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="with --batch: every K-th of the node's guesses")
     parser.add_argument("-o", "--output",
                         help="default results/<game>-wc-sample-<first>-depth<depth>.json")
     args = parser.parse_args(argv)
@@ -163,6 +212,11 @@ def main(argv=None) -> int:
     game = Game.from_spec(args.game)
     first = game.code_index(args.first)
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
+    if args.probe is not None and args.batch:
+        path = [game.code_index(g) for g in args.probe]
+        print(json.dumps(time_batch(game, ctx, first, path, args.depth, args.batch,
+                                    args.every)))
+        return 0
     if args.probe is not None:
         path = [game.code_index(g) for g in args.probe]
         node = probe_node(game, ctx, first, path, args.depth, args.count, args.limit)

@@ -161,6 +161,35 @@ def test_run_key_leaves_out_speed_settings():
     assert Solver(game, "consistent", jobs=1).run_key("expected") != one
 
 
+def test_run_key_holds_the_task_format_not_the_version(monkeypatch):
+    """A checkpoint outlives a release and any change that leaves tasks as they are
+    (the source of the search is not in the key), not a change of TASK_FORMAT."""
+    from optimal_mm import search
+
+    game = Game.from_spec("p3c4")
+    key = Solver(game, jobs=1).run_key("worst-case")
+    assert key["task_format"] == search.TASK_FORMAT
+    assert "version" not in key and "code" not in key
+    monkeypatch.setattr(search, "__version__", "99.0")
+    assert Solver(game, jobs=1).run_key("worst-case") == key
+    monkeypatch.setattr(search, "TASK_FORMAT", search.TASK_FORMAT + 1)
+    assert Solver(game, jobs=1).run_key("worst-case") != key
+
+
+def test_entries_of_another_task_format_are_recomputed(tmp_path, monkeypatch):
+    from optimal_mm import search
+
+    game = Game.from_spec("p3c4")
+    first = Solver(game, jobs=1, checkpoint=tmp_path)
+    reference = first.solve("worst-case")
+    saved = first.checkpoint.stored
+    assert saved >= 1
+    monkeypatch.setattr(search, "TASK_FORMAT", search.TASK_FORMAT + 1)
+    again = Solver(game, jobs=1, checkpoint=tmp_path)
+    assert again.solve("worst-case").value == reference.value
+    assert again.checkpoint.loaded == 0 and again.checkpoint.stored == saved
+
+
 # ---------------------------------------------------------------------------
 # Ctrl-C
 # ---------------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""Worst case with big parts split by their second guesses (``WC_SPLIT_SECRETS``).
+
+The split exists for p5c8, whose refutations take weeks; here the threshold is cut
+so that small games are split too, and every answer is compared with the search
+that keeps each part whole: the same value at the cap that is refuted and at the cap
+that is met, a tree within the cap, the same tree whatever the number of workers,
+and a run interrupted after a few second-guess tasks that resumes without redoing
+them. Each test uses its own ``table_entries`` so that no transposition table is
+shared between the split and the unsplit run of one process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from optimal_mm import Game, search
+from optimal_mm.progress import Progress
+from optimal_mm.search import Solver
+
+
+class Phases(Progress):
+    """Records the phase labels; raises KeyboardInterrupt after ``stop`` tasks."""
+
+    def __init__(self, stop=None):
+        self.labels, self.stop = [], stop
+
+    def phase(self, label, total, done=0):
+        self.labels.append(label)
+
+    def advance(self, n=1):
+        if self.stop is not None:
+            self.stop -= n
+            if self.stop == 0:
+                raise KeyboardInterrupt
+
+
+def _worst(spec, cap, split, entries, **options):
+    """A worst-case search within ``cap`` with parts of ``split`` secrets split."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "WC_SPLIT_SECRETS", split)
+        progress = options.pop("progress", None) or Phases()
+        solver = Solver(Game.from_spec(spec), table_entries=entries, progress=progress,
+                        **options)
+        return solver.worst_case(cap), progress, solver
+
+
+@pytest.mark.parametrize("spec, split, refuted", [
+    ("p4c7", 200, 5),    # 2401 codes; 5 refuted by search, 6 met
+    ("p4c5b", 100, 7),   # black-only: 7 refuted by search, 8 met
+    ("p4c5", 40, 4),     # 4 refuted (every second guess by counting), 5 met
+])
+def test_split_gives_the_same_values(spec, split, refuted):
+    for cap, feasible in ((refuted, False), (refuted + 1, True)):
+        whole, _, _ = _worst(spec, cap, 10**9, 1000 + cap, jobs=1)
+        parts, progress, _ = _worst(spec, cap, split, 2000 + cap, jobs=1)
+        assert whole.feasible is feasible and parts.feasible is feasible
+        assert parts.value == whole.value
+        assert any("second guesses" in label for label in progress.labels)
+        if feasible:
+            assert parts.strategy.validate().max <= cap
+            assert parts.strategy.validate().secrets == Game.from_spec(spec).n_codes
+
+
+def test_split_does_not_depend_on_workers():
+    """The same tree with 1 or 2 workers; the same refutation, with batches of
+    second guesses that grow (WC_BATCH_ROUNDS) while all are refuted."""
+    one, _, _ = _worst("p4c7", 6, 200, 3001, jobs=1)
+    two, _, _ = _worst("p4c7", 6, 200, 3002, jobs=2, backend="threading")
+    docs = [sol.strategy.to_dict() for sol in (one, two)]
+    for doc in docs:
+        doc.pop("meta")  # run time, jobs
+    assert docs[0] == docs[1]
+    refuted, _, _ = _worst("p4c7", 5, 200, 3003, jobs=2, backend="threading")
+    assert not refuted.feasible and refuted.value is None
+
+
+def _second_guess_entries(folder) -> list[Path]:
+    return [p for p in Path(folder).glob("task-*.json")
+            if '"function":"_wc_guess_task"' in p.read_text()]
+
+
+def test_split_refutation_resumes_second_guess_by_second_guess(tmp_path):
+    """Interrupted after 4 second-guess tasks, rerun: those 4 are read back."""
+    reference, _, _ = _worst("p4c7", 5, 200, 4001, jobs=1)
+    with pytest.raises(KeyboardInterrupt):
+        _worst("p4c7", 5, 200, 4002, jobs=1, checkpoint=tmp_path, progress=Phases(stop=4))
+    saved = _second_guess_entries(tmp_path)
+    assert 1 <= len(saved) <= 4
+    again, _, solver = _worst("p4c7", 5, 200, 4003, jobs=1, checkpoint=tmp_path)
+    assert again.value == reference.value and not again.feasible
+    assert again.resumed == 4 and solver.checkpoint.loaded == 4
+    # Nothing saved was computed again: the entries are those of the first run plus new.
+    assert set(saved) <= set(_second_guess_entries(tmp_path))
+    assert solver.checkpoint.stored == len(list(tmp_path.glob("task-*.json"))) - 4
