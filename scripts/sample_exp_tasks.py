@@ -117,10 +117,11 @@ def time_part(solver, history, part, limit):
     return time_forked(run, limit)
 
 
-def time_rivals(solver, first, size, count, limit):
+def time_rivals(solver, first, size, count, limit, exact=False):
     """The part of ``size`` secrets below ``first`` through phase (1) as if it were big
     (it is split whatever its size): every task of its first second guess, then up to ``count`` rivals, each against the best total
-    so far (``Solver._split_part``)."""
+    so far (``Solver._split_part``); with ``exact``, each rival's parts are also
+    solved exactly, one task each, for comparison."""
     game, ctx = solver.game, solver._ctx
     part = next((p for _, p in solver._parts(first, ctx.all_guesses) if len(p) == size), None)
     if part is None:
@@ -152,7 +153,12 @@ def time_rivals(solver, first, size, count, limit):
             return value, counters
         row = {"guess": game.code_str(rival), "bound": bound, "budget": best,
                **time_forked(run, limit)}
-        out["rivals"].append(row)
+        if exact:  # the same rival's parts solved exactly, as the incumbent's were
+            tasks = [{"secrets": len(sub), **time_part(solver, (first, rival), sub, limit)}
+                     for sub in subs]
+            done = all(t["finished"] for t in tasks)
+            row["exact"] = {"finished": done, "tasks": tasks,
+                            "total": size + sum(t["result"] for t in tasks) if done else None}
         print(json.dumps(row), flush=True)
         if row.get("result") is not None and row["result"] < best:
             best = row["result"]
@@ -174,6 +180,8 @@ def main(argv=None) -> int:
                              "split as a big part")
     parser.add_argument("--rival-count", type=int, default=3,
                         help="with --rivals: how many rivals to time")
+    parser.add_argument("--exact-rivals", action="store_true",
+                        help="with --rivals: also solve each rival's parts exactly")
     parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
     parser.add_argument("-o", "--output",
                         help="default results/<game>-exp-<guesses>-sample.json")
@@ -214,7 +222,8 @@ def main(argv=None) -> int:
         "sample": rows,
     }
     if args.rivals is not None:
-        out["rivals"] = time_rivals(solver, first, args.rivals, args.rival_count, args.limit)
+        out["rivals"] = time_rivals(solver, first, args.rivals, args.rival_count, args.limit,
+                                    args.exact_rivals)
     out["machine"] = {"cpus": os.cpu_count(), "processor": platform.processor() or None,
                       "load_before": [round(x, 2) for x in load_before],
                       "load_after": [round(x, 2) for x in os.getloadavg()]}
