@@ -16,10 +16,12 @@ The run's work, in the terms of :class:`optimal_mm.search.Solver`:
 * phase (2): the other first-guess classes whose probed bound is below the value
   of (1), each one task of about the cost of (1) times the same ``f``.
 
-It prints the arithmetic, a range (``f`` from the least measured to 1; every
-rival, or all but the class with the highest bound) and the caveat that goes with
-it: the samples ran under load, with cold tables, and a rival's cost depends on
-how soon its parts exceed the budget.
+It prints the arithmetic and a range: *low* with ``f`` the mean over the rivals
+that finished (in states) and every class but one searched in phase (2); *high*
+with ``f`` the largest lower bound an unfinished rival gives (in seconds) and every
+class searched. The caveat goes with it: the samples ran under load, with cold
+tables, few rivals were timed, and a rival's cost depends on how soon its parts
+exceed the budget.
 
 Usage::
 
@@ -45,13 +47,17 @@ def timed_tasks(docs):
 
 
 def fit_power_law(points, least=200):
-    """``(a, k)`` with ``seconds ~ a * secrets**k``, least squares on logarithms.
+    """``(a, k)`` with ``seconds ~ a * secrets**k``, least squares on logarithms
+    over the tasks of ``least`` secrets or more (all of them if fewer than two
+    sizes are that big).
 
     >>> a, k = fit_power_law([(100, 1.0), (200, 8.0), (400, 64.0)])
     >>> round(a * 100 ** k, 6), round(k, 6)
     (1.0, 3.0)
     """
     pts = [(math.log(n), math.log(s)) for n, s in points if n >= least and s > 0]
+    if len({x for x, _ in pts}) < 2:  # too few big tasks: every task
+        pts = [(math.log(n), math.log(s)) for n, s in points if n >= 2 and s > 0]
     mx = sum(x for x, _ in pts) / len(pts)
     my = sum(y for _, y in pts) / len(pts)
     k = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
@@ -84,15 +90,14 @@ def estimate(sample, rival_docs):
         incumbent_seconds = sum(t["seconds"] for t in part["tasks"])
         for r in part["rivals"]:
             if r.get("finished"):
-                fractions.append(r["states"] / incumbent_states)
+                fractions.append(r["states"] / max(incumbent_states, 1))
             else:
                 lower.append(r["seconds_at_least"] / incumbent_seconds)
-    f_low = min(fractions + lower)
-    f_mid = sum(fractions) / len(fractions) if fractions else f_low
-    f_mid = max([f_mid, *lower])
-    lines.append(f"rival / incumbent: {len(fractions)} rivals measured, mean {f_mid:.2f} "
-                 f"(least {f_low:.2f}; unfinished rivals at least "
-                 f"{', '.join(f'{x:.2f}' for x in lower) or 'none'})")
+    f_low = sum(fractions) / len(fractions) if fractions else max(lower, default=0.0)
+    f_high = max([f_low, *lower])
+    lines.append(f"rival / incumbent: {len(fractions)} finished rivals, mean {f_low:.2f} "
+                 f"(states); unfinished rivals at least "
+                 f"{', '.join(f'{x:.2f}' for x in lower) or 'none'} (seconds)")
     rivals = {}
     for part in phase_one["split_parts"]:
         c = task_seconds(part["parts"], measured, a, k)
@@ -103,8 +108,7 @@ def estimate(sample, rival_docs):
     lines.append(f"rivals of phase 1: sum of R_P * C_P = {rival_seconds:.0f} s, times f")
     classes = len(sample["first_guesses"]) - 1
     out = {}
-    for name, f, k2 in (("low", f_low, classes - 1), ("mid", f_mid, classes),
-                        ("high", 1.0, classes)):
+    for name, f, k2 in (("low", f_low, classes - 1), ("high", f_high, classes)):
         one = batch + f * rival_seconds
         total = one * (1 + f * k2)
         out[name] = {"f": round(f, 2), "phase_one_s": round(one), "rival_classes": k2,

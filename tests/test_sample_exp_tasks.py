@@ -62,3 +62,21 @@ def test_sample_of_every_task_adds_up_to_the_proven_total(tmp_path):
     exact = next(r["result"] for r in rows if r["secrets"] == 276)
     assert part["incumbent"] >= exact and part["best"] == exact
     assert all(r["budget"] > r["bound"] for r in part["rivals"])
+
+
+def test_estimate_doctest_and_range(tmp_path):
+    estimator = _script("estimate_exp_run")
+    result = doctest.testmod(estimator)
+    assert result.attempted and not result.failed
+    sampler = _script("sample_exp_tasks")
+    out = tmp_path / "sample.json"
+    assert sampler.main(["p3c5", "--guesses", "consistent", "--count", "100", "--rivals", "30",
+                         "--rival-count", "100", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    figures, lines = estimator.estimate(doc, [doc])
+    # No part of p3c5 is split: phase 1 is its batch, at least the tasks timed.
+    assert doc["phase_one"]["split_parts"] == []
+    timed = sum(r["seconds"] for r in doc["sample"])
+    assert figures["low"]["phase_one_s"] >= round(timed) - 1
+    assert figures["low"]["total_s"] <= figures["high"]["total_s"]
+    assert lines[-1].startswith("high: phase 1 = ")
