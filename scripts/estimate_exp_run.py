@@ -38,12 +38,21 @@ import sys
 
 
 def timed_tasks(docs):
-    """``(secrets, seconds)`` of every finished task in the sample files."""
+    """``(secrets, seconds)`` of every finished task in the sample files (processor
+    time where it was recorded, else wall time)."""
     rows = []
     for doc in docs:
         rows += doc.get("sample", [])
         rows += doc.get("rivals", {}).get("tasks", [])
-    return [(r["secrets"], r["seconds"]) for r in rows if r.get("finished")]
+    return [(r["secrets"], _seconds(r)) for r in rows if r.get("finished")]
+
+
+def _seconds(row):
+    """A timed row's processor time where recorded, else its wall time; for an
+    unfinished row, the least it would have taken."""
+    if row.get("finished"):
+        return row.get("cpu_seconds", row["seconds"])
+    return row.get("cpu_seconds_at_least", row["seconds_at_least"])
 
 
 def fit_power_law(points, least=200):
@@ -87,12 +96,12 @@ def estimate(sample, rival_docs):
     for doc in rival_docs:
         part = doc["rivals"]
         incumbent_states = sum(t["states"] for t in part["tasks"])
-        incumbent_seconds = sum(t["seconds"] for t in part["tasks"])
+        incumbent_seconds = sum(_seconds(t) for t in part["tasks"])
         for r in part["rivals"]:
             if r.get("finished"):
                 fractions.append(r["states"] / max(incumbent_states, 1))
             else:
-                lower.append(r["seconds_at_least"] / incumbent_seconds)
+                lower.append(_seconds(r) / incumbent_seconds)
     f_low = sum(fractions) / len(fractions) if fractions else max(lower, default=0.0)
     f_high = max([f_low, *lower])
     lines.append(f"rival / incumbent: {len(fractions)} finished rivals, mean {f_low:.2f} "
