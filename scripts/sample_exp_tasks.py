@@ -159,6 +159,7 @@ def time_rivals(solver, first, size, count, limit, exact=False):
             done = all(t["finished"] for t in tasks)
             row["exact"] = {"finished": done, "tasks": tasks,
                             "total": size + sum(t["result"] for t in tasks) if done else None}
+        out["rivals"].append(row)
         print(json.dumps(row), flush=True)
         if row.get("result") is not None and row["result"] < best:
             best = row["result"]

@@ -39,7 +39,8 @@ def test_sample_of_every_task_adds_up_to_the_proven_total(tmp_path):
     sampler = _script("sample_exp_tasks")
     out = tmp_path / "sample.json"
     assert sampler.main(["mastermind", "--guesses", "consistent", "--count", "100",
-                         "--rivals", "276", "--rival-count", "100", "-o", str(out)]) == 0
+                         "--rivals", "276", "--rival-count", "100", "--exact-rivals",
+                         "-o", str(out)]) == 0
     doc = json.loads(out.read_text())
     assert doc["command"].startswith("python scripts/sample_exp_tasks.py mastermind")
     # The first guess tried first has the least probed bound, and every bound is one.
@@ -61,7 +62,15 @@ def test_sample_of_every_task_adds_up_to_the_proven_total(tmp_path):
     part = doc["rivals"]
     exact = next(r["result"] for r in rows if r["secrets"] == 276)
     assert part["incumbent"] >= exact and part["best"] == exact
-    assert all(r["budget"] > r["bound"] for r in part["rivals"])
+    assert part["rivals"] and all(r["budget"] > r["bound"] for r in part["rivals"])
+    # Each rival solved exactly agrees with its search against the budget: its total
+    # when below the budget, a refutation otherwise.
+    for r in part["rivals"]:
+        assert r["exact"]["finished"] and r["exact"]["total"] >= exact
+        if r["result"] is None:
+            assert r["exact"]["total"] >= r["budget"]
+        else:
+            assert r["result"] == r["exact"]["total"] < r["budget"]
 
 
 def test_estimate_doctest_and_range(tmp_path):
