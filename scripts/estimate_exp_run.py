@@ -18,8 +18,9 @@ The run's work, in the terms of :class:`optimal_mm.search.Solver`:
 
 It prints the arithmetic and a range: *low* with ``f`` the mean over the rivals
 that finished (in states) and every class but one searched in phase (2); *high*
-with ``f`` the largest lower bound an unfinished rival gives (in seconds) and every
-class searched. The caveat goes with it: the samples ran under load, with cold
+with ``f`` the largest of the lower bounds that unfinished rivals give (in
+seconds) and of the costs of the rivals solved exactly (``--exact-rivals``, in
+states), and every class searched. The caveat goes with it: the samples ran under load, with cold
 tables, few rivals were timed, and a rival's cost depends on how soon its parts
 exceed the budget.
 
@@ -44,6 +45,8 @@ def timed_tasks(docs):
     for doc in docs:
         rows += doc.get("sample", [])
         rows += doc.get("rivals", {}).get("tasks", [])
+        for rival in doc.get("rivals", {}).get("rivals", []):
+            rows += rival.get("exact", {}).get("tasks", [])
     return [(r["secrets"], _seconds(r)) for r in rows if r.get("finished")]
 
 
@@ -92,7 +95,7 @@ def estimate(sample, rival_docs):
     phase_one = sample["phase_one"]
     batch = task_seconds(phase_one["task_sizes"], measured, a, k)
     lines.append(f"batch of phase 1: {phase_one['tasks']} tasks, {batch:.0f} s")
-    fractions, lower = [], []
+    fractions, lower, exact = [], [], []
     for doc in rival_docs:
         part = doc["rivals"]
         incumbent_states = sum(t["states"] for t in part["tasks"])
@@ -102,11 +105,15 @@ def estimate(sample, rival_docs):
                 fractions.append(r["states"] / max(incumbent_states, 1))
             else:
                 lower.append(_seconds(r) / incumbent_seconds)
+            if r.get("exact", {}).get("finished"):
+                exact.append(sum(t["states"] for t in r["exact"]["tasks"])
+                             / max(incumbent_states, 1))
     f_low = sum(fractions) / len(fractions) if fractions else max(lower, default=0.0)
-    f_high = max([f_low, *lower])
+    f_high = max([f_low, *lower, *exact])
     lines.append(f"rival / incumbent: {len(fractions)} finished rivals, mean {f_low:.2f} "
                  f"(states); unfinished rivals at least "
-                 f"{', '.join(f'{x:.2f}' for x in lower) or 'none'} (seconds)")
+                 f"{', '.join(f'{x:.2f}' for x in lower) or 'none'} (seconds); rivals "
+                 f"solved exactly {', '.join(f'{x:.2f}' for x in exact) or 'none'} (states)")
     rivals = {}
     for part in phase_one["split_parts"]:
         c = task_seconds(part["parts"], measured, a, k)

@@ -20,7 +20,9 @@ transposition table and a time limit (``forked_timing.py``), so that the whole r
 can be estimated before it is started (docs/LOGIK_EXPECTED.md does it for p5c8).
 With ``--rivals SIZE``, the part of that size is taken through (1) as the search
 does with a big part: all the tasks of its first second guess, then its first
-``--rival-count`` rivals against the incumbent.
+``--rival-count`` rivals against the incumbent (and, with ``--exact-rivals``, each
+rival's parts solved exactly too, for comparison).
+``scripts/estimate_exp_run.py`` extrapolates the run from these files.
 
 Usage::
 
@@ -28,7 +30,8 @@ Usage::
     python scripts/sample_exp_tasks.py p5c8 --guesses consistent --count 0 --rivals 429
 
 Timings are as the machine's load allows: the output records the load average
-before and after, and the counts (states, guesses evaluated) beside every time.
+before and after, each task's processor time beside its wall time, and the counts
+(states, guesses evaluated), which do not depend on the load.
 """
 
 from __future__ import annotations
