@@ -35,7 +35,6 @@ import os
 import platform
 import signal
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

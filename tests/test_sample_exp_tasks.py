@@ -89,3 +89,14 @@ def test_estimate_doctest_and_range(tmp_path):
     assert figures["low"]["phase_one_s"] >= round(timed) - 1
     assert figures["low"]["total_s"] <= figures["high"]["total_s"]
     assert lines[-1].startswith("high: phase 1 = ")
+
+
+def test_worst_case_sampler_on_the_shared_timing(tmp_path):
+    # sample_wc_tasks.py times its tasks with forked_timing too: within 10 guesses
+    # every part of p3c4 is feasible, and each row says so as a bool.
+    out = tmp_path / "wc.json"
+    assert _script("sample_wc_tasks").main(["p3c4", "--first", "112", "--depth", "10",
+                                            "--all", "-o", str(out)]) == 0
+    rows = json.loads(out.read_text())["tasks"]
+    assert rows and all(r["finished"] and r["feasible"] is True for r in rows)
+    assert sum(r["secrets"] for r in rows) == 64 - 1
