@@ -36,16 +36,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import platform
 import signal
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
@@ -53,35 +52,22 @@ from optimal_mm import Game, kernels  # noqa: E402
 from optimal_mm._search_arrays import INF, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from forked_timing import time_forked  # noqa: E402  (beside this script)
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
                                _wc_part_task)
-
-
-def _child(conn, run):
-    start = time.perf_counter()
-    ok, counters = run()
-    conn.send((bool(ok), time.perf_counter() - start, [int(c) for c in counters]))
-    conn.close()
 
 
 def time_call(run, limit):
     """``{feasible, seconds, states, guesses}`` of ``run()`` (``(ok, counters)``) in a
     forked child, or ``finished: False`` after ``limit`` seconds."""
-    parent, child = multiprocessing.Pipe(duplex=False)
-    proc = multiprocessing.get_context("fork").Process(target=_child, args=(child, run))
-    start = time.perf_counter()
-    proc.start()
-    child.close()
-    try:
-        if parent.poll(limit):
-            ok, seconds, counters = parent.recv()
-            return {"finished": True, "feasible": ok, "seconds": round(seconds, 3),
-                    "states": counters[0], "table_hits": counters[1],
-                    "guesses": counters[2]}
-        return {"finished": False, "seconds_at_least": round(time.perf_counter() - start, 1)}
-    finally:  # a child outlives neither its limit nor this script (SIGTERM included)
-        proc.kill()
-        proc.join()
+    def run_flag():
+        ok, counters = run()
+        return bool(ok), counters
+
+    row = time_forked(run_flag, limit)
+    if row["finished"]:
+        row = {"finished": True, "feasible": row.pop("result"), **row}
+    return row
 
 
 def time_task(game, first, part, depth, entries, limit):

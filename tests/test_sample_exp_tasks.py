@@ -1,0 +1,102 @@
+"""The expected-case task sampler (scripts/sample_exp_tasks.py) on a small game.
+
+Its figures estimate a long run, so its tasks must be the search's own: the values
+it reports are checked against the total the search proves.
+"""
+
+import doctest
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return module
+
+
+def test_forked_timing_doctest():
+    result = doctest.testmod(_script("forked_timing"))
+    assert result.attempted and not result.failed
+
+
+def test_forked_timing_stops_a_task_at_its_limit():
+    import time
+    row = _script("forked_timing").time_forked(lambda: (time.sleep(30), [0] * 4), 0.2)
+    assert row["finished"] is False and row["seconds_at_least"] >= 0.2
+
+
+def test_sample_of_every_task_adds_up_to_the_proven_total(tmp_path):
+    sampler = _script("sample_exp_tasks")
+    out = tmp_path / "sample.json"
+    assert sampler.main(["mastermind", "--guesses", "consistent", "--count", "100",
+                         "--rivals", "276", "--rival-count", "100", "--exact-rivals",
+                         "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["command"].startswith("python scripts/sample_exp_tasks.py mastermind")
+    # The first guess tried first has the least probed bound, and every bound is one.
+    ranking = doc["first_guesses"]
+    assert doc["first_guess"] == ranking[0]["guess"]
+    assert doc["root_lower_bound"] == min(r["probed_bound"] for r in ranking)
+    assert all(r["balanced_bound"] <= r["probed_bound"] for r in ranking)
+    # Mastermind's parts are all under SPLIT_SECRETS: one task per part, all timed.
+    rows = doc["sample"]
+    assert doc["phase_one"]["split_parts"] == []
+    assert sorted(r["secrets"] for r in rows) == sorted(ranking[0]["parts"])
+    assert all(r["finished"] for r in rows)
+    # 5660 with consistent guesses only (Super Master Mind's optimal-strategy page,
+    # REFERENCE.md), reached by 1123, the first guess the search tries first.
+    assert doc["first_guess"] == "1123"
+    assert 1296 + sum(r["result"] for r in rows) == 5660
+    assert doc["root_lower_bound"] <= 5660
+    # A part taken through the split with every rival: the part's own exact total.
+    part = doc["rivals"]
+    exact = next(r["result"] for r in rows if r["secrets"] == 276)
+    assert part["incumbent"] >= exact and part["best"] == exact
+    assert part["rivals"] and all(r["budget"] > r["bound"] for r in part["rivals"])
+    # Each rival solved exactly agrees with its search against the budget: its total
+    # when below the budget, a refutation otherwise.
+    for r in part["rivals"]:
+        assert r["exact"]["finished"] and r["exact"]["total"] >= exact
+        if r["result"] is None:
+            assert r["exact"]["total"] >= r["budget"]
+        else:
+            assert r["result"] == r["exact"]["total"] < r["budget"]
+
+
+def test_estimate_doctest_and_range(tmp_path):
+    estimator = _script("estimate_exp_run")
+    result = doctest.testmod(estimator)
+    assert result.attempted and not result.failed
+    sampler = _script("sample_exp_tasks")
+    out = tmp_path / "sample.json"
+    assert sampler.main(["p3c5", "--guesses", "consistent", "--count", "100", "--rivals", "30",
+                         "--rival-count", "100", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    figures, lines = estimator.estimate(doc, [doc])
+    # No part of p3c5 is split: phase 1 is its batch, at least the tasks timed.
+    assert doc["phase_one"]["split_parts"] == []
+    timed = sum(r["seconds"] for r in doc["sample"])
+    assert figures["low"]["phase_one_s"] >= round(timed) - 1
+    assert figures["low"]["total_s"] <= figures["high"]["total_s"]
+    assert lines[-1].startswith("high: phase 1 = ")
+
+
+def test_worst_case_sampler_on_the_shared_timing(tmp_path):
+    # sample_wc_tasks.py times its tasks with forked_timing too: within 10 guesses
+    # every part of p3c4 is feasible, and each row says so as a bool.
+    out = tmp_path / "wc.json"
+    assert _script("sample_wc_tasks").main(["p3c4", "--first", "112", "--depth", "10",
+                                            "--all", "-o", str(out)]) == 0
+    rows = json.loads(out.read_text())["tasks"]
+    assert rows and all(r["finished"] and r["feasible"] is True for r in rows)
+    assert sum(r["secrets"] for r in rows) == 64 - 1
