@@ -97,6 +97,7 @@ from ._numba import njit
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
     INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,
     position_swaps)
+from ._skew_bound import skew_bound, skew_feasible
 
 _PAYLOAD_BITS = 31
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
@@ -679,8 +680,15 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 return value, -1
             if value > bound:
                 bound = value
-    stats[0] += 1
     child_d = d if d >= NO_CAP else d - 1
+    if n_slots == codes.shape[1] + 1:  # black-only: the skew-aware bound
+        skew = skew_bound(S, codes, n_colours, lb[child_d], consistent)
+        if skew > bound:
+            bound = skew
+            if bound >= beta:
+                _store(tt, use_tt, key, check, bound, False, stats)
+                return bound, -1
+    stats[0] += 1
     in_s = _in_set(S, table.shape[1])
     lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
     if lazy:  # the secrets now, the other codes only if no secret closes the node
@@ -846,6 +854,8 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if best <= bound:
                 break
     if best_guess < 0:
+        if fail_low < bound:  # the node's own bound may be the stronger
+            fail_low = bound
         if fail_low < beta:  # cannot happen: every bound above was at least beta
             fail_low = beta
         _store(tt, use_tt, key, check, fail_low, False, stats)
@@ -936,6 +946,10 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             if d <= infeasible_to:
                 stats[1] += 1
                 return False, -1
+    if n_slots == codes.shape[1] + 1 and not skew_feasible(
+            S, codes, n_colours, _counting_cap(lb, d - 1, n), consistent):
+        _wc_store(tt, use_tt, key, check, d, False, stats)  # black-only: too few blacks
+        return False, -1
     stats[0] += 1
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                              n_colours, repeats, swaps, masks, symmetry)
@@ -947,9 +961,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
     # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
-    cap = 1
-    while cap < n and lb[d - 1, cap + 1] < INF:
-        cap += 1
+    cap = _counting_cap(lb, d - 1, n)
     for k in range(m):
         g = guesses[k]
         n_seen = _score(table, sub, g, S, cnt, seen, cap, win)
@@ -999,6 +1011,15 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             return True, g
     _wc_store(tt, use_tt, key, check, d, False, stats)
     return False, -1
+
+
+@njit(cache=True, inline="always")
+def _counting_cap(lb, d, n):
+    """The most secrets, up to ``n``, that ``d`` guesses can tell apart (at least 1)."""
+    cap = 1
+    while cap < n and lb[d, cap + 1] < INF:
+        cap += 1
+    return cap
 
 
 @njit(cache=True, inline="always")
