@@ -54,6 +54,12 @@ all black, and ``d`` guesses left:
   if that equals ``LB[d, n]`` nothing can beat it and the node is closed at once.
   In the worst case this is the exact two-guess test: ``d = 2`` is feasible iff some
   guess splits ``S`` into singletons.
+* *Skew-aware bound* (black-only scoring, :mod:`optimal_mm._skew_bound`). A guess
+  earns at most ``sum_p F_p`` blacks over ``S`` (``F_p`` the count of the most
+  frequent colour at position ``p``), which keeps most secrets in the parts of few
+  blacks: the least total of parts within that budget raises the node's bound before
+  it is expanded, and in the worst case a state whose parts cannot fit the counting
+  bound within the budget is infeasible at once.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
