@@ -185,3 +185,44 @@ def test_table_values_unchanged_bigger(key):
     entry = json.loads(TABLE.read_text())["entries"][key]
     spec, guesses, objective = key.split("/")
     assert solve(Game.from_spec(spec), objective, guesses, jobs=1).value == entry["value"]
+
+
+@pytest.mark.parametrize("spec", ["p4c4b", "p3c6nb"])
+def test_search_cuts_with_it(spec):
+    # A budget between the balanced-tree bound and the skew-aware bound: the search
+    # answers at least the budget without expanding the state (no state counted),
+    # and with a budget above the optimum it still finds the exact value.
+    from optimal_mm.search import _Context
+
+    game = Game.from_spec(spec)
+    ctx = _Context(game, False, 100_000)
+    S = np.arange(game.n_codes, dtype=np.int64)
+    skew = _skew_bound.skew_bound(S, np.ascontiguousarray(game.codes), game.colours,
+                                  ctx.lb[NO_CAP], False)
+    assert skew > ctx.lb[NO_CAP, len(S)]
+    value, guess = ctx.exp(S, skew, NO_CAP)
+    assert value >= skew and guess == -1 and ctx.counters[0] == 0
+    exact, guess = ctx.exp(S, INF, NO_CAP)
+    assert skew <= exact < INF and guess >= 0
+
+
+def test_worst_case_refuted_without_expanding():
+    # A black-only state whose parts cannot fit the counting bound within its black
+    # budget, though the counting bound alone allows its size.
+    from optimal_mm.search import _Context
+
+    game = Game.from_spec("p4c4b")
+    ctx = _Context(game, False, 100_000)
+    codes = np.ascontiguousarray(game.codes)
+    refuted = 0
+    for d in (2, 3, 4):
+        cap = max(int(np.sum(ctx.lb[d - 1][1:game.n_codes + 1] < INF)), 1)
+        for S in _states(game, np.random.default_rng(d), 200):
+            if ctx.lb[d, len(S)] >= INF or _skew_bound.skew_feasible(S, codes, game.colours,
+                                                                     cap, False):
+                continue
+            before = int(ctx.counters[0])
+            assert not ctx.wc(S, d)
+            assert int(ctx.counters[0]) == before
+            refuted += 1
+    assert refuted > 0
