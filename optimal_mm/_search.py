@@ -57,6 +57,12 @@ all black, and ``d`` guesses left:
   if that equals ``LB[d, n]`` nothing can beat it and the node is closed at once.
   In the worst case this is the exact two-guess test: ``d = 2`` is feasible iff some
   guess splits ``S`` into singletons.
+* *Skew-aware bound* (black-only scoring, :mod:`optimal_mm._skew_bound`). A guess
+  earns at most ``sum_p F_p`` blacks over ``S`` (``F_p`` the count of the most
+  frequent colour at position ``p``), which keeps most secrets in the parts of few
+  blacks: the least total of parts within that budget raises the node's bound before
+  it is expanded, and in the worst case a state whose parts cannot fit the counting
+  bound within the budget is infeasible at once.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -100,6 +106,7 @@ from ._numba import njit
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
     INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,
     position_swaps)
+from ._skew_bound import skew_bound, skew_feasible
 
 _PAYLOAD_BITS = 31
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
@@ -682,8 +689,15 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 return value, -1
             if value > bound:
                 bound = value
-    stats[0] += 1
     child_d = d if d >= NO_CAP else d - 1
+    if n_slots == codes.shape[1] + 1:  # black-only: the skew-aware bound
+        skew = skew_bound(S, codes, n_colours, lb[child_d], consistent)
+        if skew > bound:
+            bound = skew
+            if bound >= beta:
+                _store(tt, use_tt, key, check, bound, False, stats)
+                return bound, -1
+    stats[0] += 1
     in_s = _in_set(S, table.shape[1])
     lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
     if lazy:  # the secrets now, the other codes only if no secret closes the node
@@ -849,6 +863,8 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if best <= bound:
                 break
     if best_guess < 0:
+        if fail_low < bound:  # the node's own bound may be the stronger
+            fail_low = bound
         if fail_low < beta:  # cannot happen: every bound above was at least beta
             fail_low = beta
         _store(tt, use_tt, key, check, fail_low, False, stats)
@@ -1126,6 +1142,12 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             if d <= infeasible_to:
                 stats[1] += 1
                 return False, -1
+    # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
+    cap = _counting_cap(lb, d - 1, n)
+    if n_slots == codes.shape[1] + 1 and not skew_feasible(S, codes, n_colours, cap,
+                                                           consistent):
+        _wc_store(tt, use_tt, key, check, d, False, stats)  # black-only: too few blacks
+        return False, -1
     stats[0] += 1
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                              n_colours, repeats, swaps, masks, symmetry)
@@ -1133,10 +1155,6 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     order_key = np.empty(m, dtype=np.int64)
     part_order = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
-    # Parts above cap secrets cannot be solved within d - 1 (the counting bound).
-    cap = 1
-    while cap < n and lb[d - 1, cap + 1] < INF:
-        cap += 1
     if _scan_rows(table, n):
         found = _wc_keys_blocked(S, guesses, table, cap, lb[d - 1], win, n_slots, in_s,
                                  order_key, stats)
@@ -1170,6 +1188,15 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             return True, g
     _wc_store(tt, use_tt, key, check, d, False, stats)
     return False, -1
+
+
+@njit(cache=True, inline="always")
+def _counting_cap(lb, d, n):
+    """The most secrets, up to ``n``, that ``d`` guesses can tell apart (at least 1)."""
+    cap = 1
+    while cap < n and lb[d, cap + 1] < INF:
+        cap += 1
+    return cap
 
 
 @njit(cache=True, inline="always")

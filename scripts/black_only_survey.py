@@ -9,33 +9,42 @@ what drives the branch and bound of the exact search:
 * the least, over every first guess, of its largest part: the balanced-tree bound
   assumes ``n / r`` secrets per answer, black-only answers are far from that;
 * the root's balanced-tree bound against the proven optimum (its *gap*), t*, and the
-  states the search expanded, where the table has them.
+  states the search expanded, where the table has them;
+* the root's skew-aware bound (:mod:`optimal_mm._skew_bound`, black-only games: the
+  blacks a guess can earn are capped by the per-position colour counts) and its gap.
 
-Usage::
+With ``--compare KEY ...`` it also solves those table entries again (``jobs=1``) and
+sets the states and seconds beside the table's, which were recorded before the
+skew-aware bound; the comparisons are kept in ``results/black_only.json`` and shown
+on every later run. Usage::
 
     python scripts/black_only_survey.py
+    python scripts/black_only_survey.py --compare p4c5b/any/expected p4c6b/any/expected
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "optimal_table.json"
 OUT = ROOT / "results" / "black_only.md"
+COMPARE = ROOT / "results" / "black_only.json"
 #: Solved black-only games from this many codes on are shown for comparison.
 SOLVED_FROM = 500
 
 
 def root_figures(spec: str) -> dict:
-    """Codes, ``r``, the least largest part over first guesses, the root bound."""
+    """Codes, ``r``, the least largest part over first guesses, the root bounds."""
     import numpy as np
 
     from optimal_mm import Game
     from optimal_mm._search_arrays import NO_CAP, lower_bound_table
+    from optimal_mm._skew_bound import skew_bound
     from optimal_mm.game import partition_counts
 
     game = Game.from_spec(spec)
@@ -44,12 +53,62 @@ def root_figures(spec: str) -> dict:
     counts = partition_counts(game, codes, codes).astype(np.int64)
     counts[:, game.win] = 0
     r = len(game.possible_answers) - 1
+    lb = lower_bound_table(n, r)
+    skew = (int(skew_bound(codes, np.ascontiguousarray(game.codes), game.colours, lb[NO_CAP],
+                           False)) if game.black_only else None)
     return {"codes": n, "r": r, "largest": int(counts.max(axis=1).min()),
-            "bound": int(lower_bound_table(n, r)[NO_CAP, n])}
+            "bound": int(lb[NO_CAP, n]), "skew": skew}
 
 
-def main() -> int:
+def compare(keys, entries, load_note) -> dict:
+    """Solve the table entries ``keys`` again; their figures beside the table's."""
+    from optimal_mm import Game
+    from optimal_mm.search import solve
+
+    solve(Game.from_spec("p2c3"), "expected", jobs=1)  # load the compiled search first
+    out = {}
+    for key in keys:
+        spec, guesses, objective = key.split("/")
+        start = time.perf_counter()
+        sol = solve(Game.from_spec(spec), objective, guesses, jobs=1)
+        old = entries[key]
+        out[key] = {"value": sol.value, "states": sol.stats.states,
+                    "seconds": round(time.perf_counter() - start, 1), "table_value": old["value"],
+                    "table_states": old["states"], "table_seconds": old["seconds"],
+                    "note": load_note}
+        print(f"{key}: {sol.value}, states {old['states']:,} -> {sol.stats.states:,}", flush=True)
+    return out
+
+
+def compare_lines(rows: dict) -> list[str]:
+    lines = ["", "## The skew-aware bound on entries that already solved", "",
+             "Made by `python scripts/black_only_survey.py --compare KEY ...`: each entry "
+             "solved again with the skew-aware bound (`jobs=1`), beside the states and "
+             "seconds the table recorded before it. The states do not depend on the "
+             "machine's load, the seconds do.", "",
+             "| entry | value | table value | states before | states after | change | "
+             "seconds before | seconds after | note |", "|---|---|---|---|---|---|---|---|---|"]
+    for key, r in sorted(rows.items()):
+        change = 100 * (r["states"] - r["table_states"]) / r["table_states"]
+        lines.append(f"| {key} | {r['value']} | {r['table_value']} | {r['table_states']:,} | "
+                     f"{r['states']:,} | {change:+.1f}% | {r['table_seconds']} | "
+                     f"{r['seconds']} | {r['note'] or ''} |")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--compare", nargs="*", default=[], metavar="KEY",
+                        help="table entries (spec/guesses/objective) to solve again")
+    parser.add_argument("--note", help="a remark on the machine's load for --compare")
+    args = parser.parse_args(argv)
+    from optimal_mm.outputs import atomic_write_text
+
     entries = json.loads(TABLE.read_text())["entries"]
+    rows = json.loads(COMPARE.read_text())["compare"] if COMPARE.exists() else {}
+    if args.compare:
+        rows.update(compare(args.compare, entries, args.note))
+        atomic_write_text(COMPARE, json.dumps({"compare": rows}, indent=1) + "\n")
     open_entries = sorted(k for k, e in entries.items() if e["status"] != "solved"
                           and e["objective"] in ("worst-case", "expected")
                           and e["codes"] <= 5000)
@@ -70,9 +129,10 @@ def main() -> int:
              "n / r); *bound* = the balanced-tree bound on the total at the root; "
              "*optimum*, *gap* (optimum over bound) and *states* (expanded by the "
              "expected search) where the table has the expected case solved (any "
-             "guesses).", "",
-             "| game | codes | r | largest | n / r | t* | bound | optimum | gap | states | "
-             "open |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "guesses); *skew* = the skew-aware bound at the root (black-only games) and "
+             "*skew gap* its gap.", "",
+             "| game | codes | r | largest | n / r | t* | bound | optimum | gap | skew | "
+             "skew gap | states | open |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for spec in [*specs, None, *solved]:
         if spec is None:
             lines += ["", f"Solved black-only games of {SOLVED_FROM} codes or more, and "
@@ -85,18 +145,20 @@ def main() -> int:
             ex = entries.get(f"{game}/any/expected", {})
             solved = ex.get("status") == "solved"
             gap = f"{100 * (ex['value'] - fig['bound']) / fig['bound']:.1f}%" if solved else ""
+            skew = fig["skew"] or ""
+            skew_gap = f"{100 * (ex['value'] - skew) / skew:.1f}%" if solved and skew else ""
             opened = ", ".join(k.split("/", 1)[1] for k in open_entries
                                if k.split("/")[0] == game)
             lines.append(
                 f"| {game} | {fig['codes']} | {fig['r']} | {fig['largest']} | "
                 f"{-(-fig['codes'] // fig['r'])} | {wc.get('value') or ''} | {fig['bound']} | "
-                f"{ex['value'] if solved else ''} | {gap} | "
+                f"{ex['value'] if solved else ''} | {gap} | {skew} | {skew_gap} | "
                 f"{format(ex['states'], ',') if solved and ex.get('states') else ''} | "
                 f"{opened} |")
+    if rows:
+        lines += compare_lines(rows)
     OUT.parent.mkdir(exist_ok=True)
-    tmp = OUT.with_suffix(".md.tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    os.replace(tmp, OUT)
+    atomic_write_text(OUT, "\n".join(lines) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)} ({len(specs)} games with open entries)")
     return 0
 

@@ -1,0 +1,228 @@
+"""The skew-aware lower bound of black-only games (:mod:`optimal_mm._skew_bound`).
+
+It must never exceed the optimum: checked against a plain-Python minimisation over
+every tree (its own scoring and recursion, nothing shared with the package) on the
+states of tiny games, and through the search, whose values on the black-only games
+of the optimal table must stay those recorded in ``results/optimal_table.json``.
+Its inner minimum (a Lagrangian dual) is checked against the exact minimum over every
+vector of part sizes.
+"""
+
+import itertools
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game
+from optimal_mm import _skew_bound
+from optimal_mm._search_arrays import INF, NO_CAP, lower_bound_table
+from optimal_mm.search import solve
+
+TABLE = Path(__file__).resolve().parent.parent / "results" / "optimal_table.json"
+
+
+def _exact_parts_minimum(need, budget, parts, row):
+    """``min sum_k row[m_k]`` over ``sum m_k = need``, ``sum k m_k <= budget``."""
+    best = INF
+    for rest in itertools.product(range(need + 1), repeat=parts - 1):
+        m0 = need - sum(rest)
+        if m0 < 0 or sum((k + 1) * m for k, m in enumerate(rest)) > budget:
+            continue
+        best = min(best, int(row[m0]) + sum(int(row[m]) for m in rest))
+    return best
+
+
+@pytest.mark.parametrize("r, parts, cap", [(3, 3, NO_CAP), (4, 4, NO_CAP), (4, 4, 3),
+                                           (5, 5, 3), (3, 3, 4)])
+def test_dual_is_below_the_exact_minimum(r, parts, cap):
+    # Weak duality: never above the exact constrained minimum; at budget "plenty" it
+    # is the unconstrained (balanced) minimum; and it does bind when blacks are few.
+    row = lower_bound_table(40, r)[cap]
+    q = np.lcm.reduce(np.arange(1, parts, dtype=np.int64))
+    values, sizes = np.empty(130, dtype=np.int64), np.empty(130, dtype=np.int64)
+    n_groups = _skew_bound._marginal_groups(row, 40, values, sizes)
+    ptr, used = np.empty(parts, dtype=np.int64), np.empty(parts, dtype=np.int64)
+    capacity = int(sizes[:n_groups].sum())
+    binding = 0
+    for need in range(1, 13 if parts < 5 else 9):
+        for budget in range(0, need * (parts - 1) + 1, 1 if parts < 4 else 2):
+            dual = _skew_bound._parts_minimum(need, budget, parts, q, values, sizes,
+                                              n_groups, capacity, ptr, used)
+            exact = _exact_parts_minimum(need, budget, parts, row)
+            assert dual <= exact
+            assert (dual >= INF) == (exact >= INF)
+            free = _exact_parts_minimum(need, need * parts, parts, row)
+            assert dual >= free or dual >= INF
+            binding += free < dual < INF
+    assert binding > 0
+
+
+def _answer(guess, secret):
+    return sum(g == s for g, s in zip(guess, secret))
+
+
+def _plain_values(spec):
+    """``value(S, d)`` by plain minimisation over every tree (``INF`` when impossible)."""
+    game = Game.from_spec(spec)
+    codes = [tuple(int(c) for c in game.codes[i]) for i in range(game.n_codes)]
+    pegs = len(codes[0])
+    n = len(codes)
+
+    @lru_cache(maxsize=None)
+    def value(secrets, d):
+        if len(secrets) == 1:
+            return 1 if d >= 1 else INF
+        if d <= 1:
+            return INF
+        best = INF
+        for g in range(n):
+            parts = {}
+            for s in secrets:
+                parts.setdefault(_answer(codes[g], codes[s]), []).append(s)
+            if len(parts) == 1 and g not in secrets:
+                continue  # no information
+            total = len(secrets)
+            for a, p in parts.items():
+                if a != pegs:
+                    total += value(tuple(p), d - 1)
+            best = min(best, total)
+        return best
+
+    return game, value
+
+
+def _states(game, rng, count):
+    """Sets of secrets consistent with random histories of one to three guesses."""
+    table = game.answer_table()
+    out = []
+    for _ in range(count):
+        S = np.arange(game.n_codes)
+        for _ in range(rng.integers(1, 4)):
+            g = rng.integers(game.n_codes)
+            S = S[table[g, S] == table[g, rng.choice(S)]]
+        if len(S) >= 3:
+            out.append(np.ascontiguousarray(S, dtype=np.int64))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["p2c4b", "p3c4nb", "p2c5b",
+                                  pytest.param("p3c3b", marks=pytest.mark.slow)])
+def test_never_above_the_plain_optimum(spec):
+    # On the whole game and on states met after random histories, under every cap:
+    # the bound never exceeds the least total, is infeasible only where the state is,
+    # and the worst-case test never rejects a state that is feasible.
+    game, value = _plain_values(spec)
+    r = len(game.possible_answers) - 1
+    lb = lower_bound_table(game.n_codes, r)
+    codes = np.ascontiguousarray(game.codes)
+    states = [np.arange(game.n_codes, dtype=np.int64)]
+    states += _states(game, np.random.default_rng(14), 60)
+    above_balanced = 0
+    for S in states:
+        for d in (2, 3, 4, 5, NO_CAP):
+            exact = value(tuple(int(x) for x in S), min(d, 12))
+            child = lb[d - 1] if d < NO_CAP else lb[NO_CAP]
+            bound = _skew_bound.skew_bound(S, codes, game.colours, child, False)
+            assert bound <= exact, (spec, S, d)
+            if exact < INF:
+                cap = max(int(np.sum(child[1:len(S) + 1] < INF)), 1)
+                assert _skew_bound.skew_feasible(S, codes, game.colours, cap, False)
+            above_balanced += bound > lb[d, len(S)]
+    assert above_balanced > 0  # it is stronger somewhere
+
+
+def test_consistent_bound_below_the_consistent_optimum():
+    # Only secrets as guesses: the bound with w = 1 against a plain minimisation that
+    # guesses only secrets.
+    game = Game.from_spec("p3c3b")
+    codes = [tuple(int(c) for c in game.codes[i]) for i in range(game.n_codes)]
+
+    @lru_cache(maxsize=None)
+    def value(secrets):
+        if len(secrets) == 1:
+            return 1
+        best = INF
+        for g in secrets:
+            parts = {}
+            for s in secrets:
+                if s != g:
+                    parts.setdefault(_answer(codes[g], codes[s]), []).append(s)
+            best = min(best, len(secrets) + sum(value(tuple(p)) for p in parts.values()))
+        return best
+
+    lb = lower_bound_table(game.n_codes, len(game.possible_answers) - 1)
+    stronger = 0
+    for S in [np.arange(27, dtype=np.int64)] + _states(game, np.random.default_rng(3), 80):
+        bound = _skew_bound.skew_bound(S, np.ascontiguousarray(game.codes), game.colours,
+                                       lb[NO_CAP], True)
+        assert bound <= value(tuple(int(x) for x in S))
+        stronger += bound > lb[NO_CAP, len(S)]
+    assert stronger > 0
+
+
+def _fast_black_only_entries(limit_states):
+    entries = json.loads(TABLE.read_text())["entries"]
+    return sorted(k for k, e in entries.items()
+                  if e["status"] == "solved" and e["spec"].endswith("b")
+                  and e["objective"] in ("expected", "worst-case")
+                  and e.get("states") and e["states"] <= limit_states and e["codes"] >= 20)
+
+
+@pytest.mark.parametrize("key", _fast_black_only_entries(3000))
+def test_table_values_unchanged(key):
+    entry = json.loads(TABLE.read_text())["entries"][key]
+    spec, guesses, objective = key.split("/")
+    assert solve(Game.from_spec(spec), objective, guesses, jobs=1).value == entry["value"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(set(_fast_black_only_entries(400_000))
+                                       - set(_fast_black_only_entries(3000))))
+def test_table_values_unchanged_bigger(key):
+    entry = json.loads(TABLE.read_text())["entries"][key]
+    spec, guesses, objective = key.split("/")
+    assert solve(Game.from_spec(spec), objective, guesses, jobs=1).value == entry["value"]
+
+
+@pytest.mark.parametrize("spec", ["p4c4b", "p3c6nb"])
+def test_search_cuts_with_it(spec):
+    # A budget between the balanced-tree bound and the skew-aware bound: the search
+    # answers at least the budget without expanding the state (no state counted),
+    # and with a budget above the optimum it still finds the exact value.
+    from optimal_mm.search import _Context
+
+    game = Game.from_spec(spec)
+    ctx = _Context(game, False, 100_000)
+    S = np.arange(game.n_codes, dtype=np.int64)
+    skew = _skew_bound.skew_bound(S, np.ascontiguousarray(game.codes), game.colours,
+                                  ctx.lb[NO_CAP], False)
+    assert skew > ctx.lb[NO_CAP, len(S)]
+    value, guess = ctx.exp(S, skew, NO_CAP)
+    assert value >= skew and guess == -1 and ctx.counters[0] == 0
+    exact, guess = ctx.exp(S, INF, NO_CAP)
+    assert skew <= exact < INF and guess >= 0
+
+
+def test_worst_case_refuted_without_expanding():
+    # A black-only state whose parts cannot fit the counting bound within its black
+    # budget, though the counting bound alone allows its size.
+    from optimal_mm.search import _Context
+
+    game = Game.from_spec("p4c4b")
+    ctx = _Context(game, False, 100_000)
+    codes = np.ascontiguousarray(game.codes)
+    refuted = 0
+    for d in (2, 3, 4):
+        cap = max(int(np.sum(ctx.lb[d - 1][1:game.n_codes + 1] < INF)), 1)
+        for S in _states(game, np.random.default_rng(d), 200):
+            if ctx.lb[d, len(S)] >= INF or _skew_bound.skew_feasible(S, codes, game.colours,
+                                                                     cap, False):
+                continue
+            before = int(ctx.counters[0])
+            assert not ctx.wc(S, d)
+            assert int(ctx.counters[0]) == before
+            refuted += 1
+    assert refuted > 0
