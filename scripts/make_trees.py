@@ -59,6 +59,26 @@ TREES_TO_MAKE = {
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
 
+# Values whose search is longer than one run: what is proven so far, the verified tree
+# that gives the best bound (if any, in results/trees/, its figures read from the file),
+# and the page that gives the estimate, how far the run got and how to resume it.
+OPEN_VALUES = [
+    {"game": "p5c8", "objective": "worst-case", "guesses": "any",
+     "proven": "6 <= t* <= 7: within 5 refuted by the search, within 7 found (this tree)",
+     "tree": "p5c8-worst-case-max7",
+     "page": "docs/LOGIK.md",
+     "open": "refute 6: 1,641 second-guess tasks, estimated 710-875 h on one core"},
+    {"game": "p5c8", "objective": "expected", "guesses": "consistent",
+     "proven": "total >= 167,231 (the search's root bound)",
+     "tree": None,
+     "page": "docs/LOGIK_EXPECTED.md",
+     "open": "the run resumes from results/checkpoints/p5c8-expected-consistent; "
+             "estimated 7.5-61 h on one core"},
+    {"game": "p5c8", "objective": "expected", "guesses": "any",
+     "proven": "not started: the runs above come first",
+     "tree": None, "page": "docs/LOGIK.md", "open": ""},
+]
+
 
 def command_line(game, objective, guesses, cap) -> str:
     cmd = f"optimal-mm solve {game} --objective {objective}"
@@ -172,6 +192,21 @@ def write_summary(entries: dict) -> None:
         lines.append(f"| [{name}](trees/{name}.json.gz) | {e['value']} | {e['total']} | "
                      f"{e['average']} | {e['max']} | {'/'.join(map(str, e['depth_counts']))} "
                      f"| {e['first_guess']} | {_seconds_cell(e)} | {pub} |")
+    lines += ["", "## Open values", "",
+              "Searches longer than one run, each with its page (estimate, how far it "
+              "got, how to resume). A tree here is verified but not proven optimal.", "",
+              "| game | objective | guesses | proven so far | tree | still open | page |",
+              "|---|---|---|---|---|---|---|"]
+    from optimal_mm.tree import Strategy
+
+    for v in OPEN_VALUES:
+        tree = ""
+        if v["tree"]:
+            stats = Strategy.load(TREES / f"{v['tree']}.json.gz").validate()
+            tree = (f"[{v['tree']}](trees/{v['tree']}.json.gz): max {stats.max}, "
+                    f"total {stats.total}")
+        lines.append(f"| {v['game']} | {v['objective']} | {v['guesses']} | {v['proven']} "
+                     f"| {tree} | {v['open']} | [{v['page']}](../{v['page']}) |")
     tmp = SUMMARY.with_suffix(".md.tmp")
     tmp.write_text("\n".join(lines) + "\n")
     os.replace(tmp, SUMMARY.with_suffix(".md"))
@@ -190,6 +225,9 @@ def main(argv=None) -> int:
                         help="copy the mastermind and bulls-and-cows expected trees into "
                              "optimal_mm/data/ for the player")
     parser.add_argument("--list", action="store_true", help="list the trees and exit")
+    parser.add_argument("--summary", action="store_true",
+                        help="solve nothing: rewrite the summary from its JSON and the "
+                             "open values")
     args = parser.parse_args(argv)
     if args.list:
         for name, (spec, obj, guesses, cap, *_rest) in TREES_TO_MAKE.items():
@@ -198,6 +236,9 @@ def main(argv=None) -> int:
     entries = {}
     if SUMMARY.with_suffix(".json").exists():
         entries = json.loads(SUMMARY.with_suffix(".json").read_text()).get("trees", {})
+    if args.summary:
+        write_summary(entries)
+        return 0
     for name in args.only or list(TREES_TO_MAKE):
         entries[name] = make(name, args.jobs, args.redo, args.checkpoint)
         write_summary(entries)
