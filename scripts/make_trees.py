@@ -72,8 +72,9 @@ OPEN_VALUES = [
      "proven": "total >= 167,231 (the search's root bound)",
      "tree": None,
      "page": "docs/LOGIK_EXPECTED.md",
-     "open": "the run resumes from results/checkpoints/p5c8-expected-consistent; "
-             "estimated 7.5-61 h on one core"},
+     "open": "217 tasks done (the first 200, 17 rivals of the 7051-secret part); the "
+             "run resumes from results/checkpoints/p5c8-expected-consistent; estimated "
+             "7.5-61 h on one core in all"},
     {"game": "p5c8", "objective": "expected", "guesses": "any",
      "proven": "not started: the runs above come first",
      "tree": None, "page": "docs/LOGIK.md", "open": ""},
