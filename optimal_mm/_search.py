@@ -949,6 +949,25 @@ def _wc_key(biggest, total, n, lb_next, in_s_g):
     return (biggest * (n * n + 1) + total) * 2 + (0 if in_s_g else 1)
 
 
+@njit(cache=True, inline="always")
+def _drain_parts(cnt, seen, n_seen, win, weight):
+    """The largest part but the win and the sum of ``weight[size]`` over those parts,
+    for the answers ``seen[:n_seen]`` counted in ``cnt`` by :func:`_score`; zeroes the
+    counts it reads, so ``cnt`` is ready for the next guess."""
+    biggest = 0
+    total = 0
+    for j in range(n_seen):
+        a = seen[j]
+        c = cnt[a]
+        cnt[a] = 0
+        if a == win:
+            continue
+        total += weight[c]
+        if c > biggest:
+            biggest = c
+    return biggest, total
+
+
 @njit(cache=True)
 def _wc_keys(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key, stats):
     """The order key (:func:`_wc_key`) of every guess of a worst-case node, one guess
@@ -960,6 +979,7 @@ def _wc_keys(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key, sta
     cnt = np.zeros(n_slots, dtype=np.int64)
     seen = np.empty(n_slots, dtype=np.int64)
     sub = _columns(table, S)
+    squares = np.arange(len(S) + 1, dtype=np.int64) ** 2
     for k in range(len(guesses)):
         g = guesses[k]
         n_seen = _score(table, sub, g, S, cnt, seen, cap, win)
@@ -967,17 +987,7 @@ def _wc_keys(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key, sta
         if n_seen < 0:
             order_key[k] = _TAKEN
             continue
-        biggest = 0
-        total = 0
-        for j in range(n_seen):
-            a = seen[j]
-            c = cnt[a]
-            cnt[a] = 0
-            if a == win:
-                continue
-            total += c * c
-            if c > biggest:
-                biggest = c
+        biggest, total = _drain_parts(cnt, seen, n_seen, win, squares)
         order_key[k] = _wc_key(biggest, total, n, lb_next, in_s[g])
         if biggest <= 1 and order_key[k] < _TAKEN:
             return k
@@ -1242,17 +1252,8 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
     for k in range(m):
         n_seen = _score(table, sub, guesses[k], S, cnt, seen, n, win)
         stats[2] += 1
-        total = n
-        biggest = 0
-        for j in range(n_seen):
-            a = seen[j]
-            c = cnt[a]
-            cnt[a] = 0
-            if a == win:
-                continue
-            total += lb[d - 1, c]
-            if c > biggest:
-                biggest = c
+        biggest, total = _drain_parts(cnt, seen, n_seen, win, lb[d - 1])
+        total += n
         if biggest == n or total >= INF:
             order_key[k] = -1
         else:
