@@ -51,7 +51,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm import Game  # noqa: E402
+from optimal_mm import Game
+from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm._search_arrays import INF, NO_CAP  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, SPLIT_SECRETS, Solver,  # noqa: E402
@@ -192,7 +193,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    game = Game.from_spec(args.game)
+    try:
+        game = Game.from_spec(args.game)
+    except OptimalMMError as exc:
+        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
+        return 2
     load_before = os.getloadavg()
     start = time.perf_counter()
     solver = Solver(game, args.guesses, jobs=1, table_entries=args.table_entries)

@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import numpy as np  # noqa: E402
 
 from optimal_mm import Game, kernels  # noqa: E402
+from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm._search_arrays import INF, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
@@ -195,7 +196,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    game = Game.from_spec(args.game)
+    try:
+        game = Game.from_spec(args.game)
+    except OptimalMMError as exc:
+        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
+        return 2
     first = game.code_index(args.first)
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
     if args.probe is not None and args.batch:
