@@ -30,6 +30,18 @@ Why nothing is trusted
     place), so a kill leaves either the old state or the complete new entry, never
     half of one.
 
+Results under another budget
+    Some tasks take a *budget* and answer relative to it (a rival guess's total if it
+    is below the budget, else "not better"). The budget of a rival depends on the
+    rivals searched before it in the same round, hence on the number of jobs, so a
+    run resumed with other ``--jobs`` asks for tasks that differ only in their
+    budget. Such a task function names its budget argument and a rule that turns a
+    result under one budget into the result under another, when it can
+    (``fn.checkpoint_reuse = (index, adapt)``); :meth:`Checkpoint.reuse` finds the
+    entries of the same task under any budget and applies the rule. An exact total
+    below both budgets, or "not better" under a budget at least as high, carries
+    over; anything else is computed again.
+
 Examples
 --------
 >>> import tempfile, numpy as np
@@ -105,6 +117,14 @@ def task_key(function_name: str, args) -> dict:
     {'array': '...', 'dtype': 'int64', 'shape': [2]}
     """
     return {"function": function_name, "args": _canonical(list(args))}
+
+
+def _budget_free(key: dict, index: int) -> str:
+    """The digest of task ``key`` with its argument ``index`` left out: tasks that
+    differ only in that argument (a budget) share it."""
+    args = list(key["args"])
+    args[index] = None
+    return _digest({"function": key["function"], "args": args})
 
 
 def _dumps(obj) -> str:
@@ -242,6 +262,9 @@ class Checkpoint:
         self._run_digest = _digest(self.run)
         self.loaded = self.stored = self.rejected = self.unsaved = 0
         self.unsaved_reason = ""
+        # (function, budget index) -> {budget-free digest: [(budget, result)]}: every
+        # entry of this run, read on the first :meth:`reuse` of that function.
+        self._alike: dict[tuple, dict] = {}
 
     def __repr__(self) -> str:
         return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
@@ -257,7 +280,16 @@ class Checkpoint:
 
     def get(self, key: dict):
         """The stored result of task ``key``, or ``None`` if missing, damaged or foreign."""
-        path = self.path(key)
+        found = self._read(self.path(key), json.loads(_dumps(key)))
+        if found is None:
+            return None
+        self.loaded += 1
+        return found[1]
+
+    def _read(self, path: Path, task=None):
+        """``(task key, result)`` of the entry at ``path`` if it belongs to this run (and
+        is task ``task``, when given) and is intact; else ``None`` (counted as rejected
+        unless the file is simply missing)."""
         try:
             raw = _read_regular(path)
         except FileNotFoundError:
@@ -271,15 +303,39 @@ class Checkpoint:
             entry = json.loads(raw.decode("utf-8"))
             body = {k: entry[k] for k in ("format", "run", "task", "result")}
             if (entry.get("sha256") != _digest(body) or body["format"] != FORMAT
-                    or body["run"] != self.run or body["task"] != json.loads(_dumps(key))):
+                    or body["run"] != self.run or (task is not None and body["task"] != task)):
                 raise ValueError("entry of another run or task, or altered")
-            result = result_from_json(body["result"])
+            return body["task"], result_from_json(body["result"])
         except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
                 RecursionError):  # RecursionError: an entry nested beyond anything we write
-            self.rejected += 1
+            if task is not None:
+                self.rejected += 1
             return None
-        self.loaded += 1
-        return result
+
+    def reuse(self, key: dict, index: int, adapt):
+        """The result of task ``key`` from an entry of the same task under another value
+        of its argument ``index`` (a budget): ``adapt(result, budget)`` gives the result
+        under ``key``'s own budget, or ``None`` when that entry does not settle it.
+        ``None`` if no entry does (see "Results under another budget" above)."""
+        group = (key["function"], index)
+        alike = self._alike.get(group)
+        if alike is None:
+            alike = self._alike[group] = {}
+            for path in self.entries():
+                found = self._read(path)
+                if found is not None and found[0].get("function") == key["function"]:
+                    self._remember(alike, found[0], index, found[1])
+        for budget, result in alike.get(_budget_free(key, index), ()):
+            adapted = adapt(result, budget)
+            if adapted is not None:
+                self.loaded += 1
+                return adapted
+        return None
+
+    @staticmethod
+    def _remember(alike: dict, task: dict, index: int, result) -> None:
+        with_budget = alike.setdefault(_budget_free(task, index), [])
+        with_budget.append((task["args"][index], result))
 
     def put(self, key: dict, result) -> None:
         """Store ``result`` for task ``key``, atomically (a kill never leaves half a file).
@@ -302,4 +358,7 @@ class Checkpoint:
             self.unsaved += 1
             return
         self.stored += 1
+        for (function, index), alike in self._alike.items():
+            if function == body["task"]["function"]:
+                self._remember(alike, body["task"], index, result)
 

@@ -335,6 +335,15 @@ class TaskRunner:
 
         keys = [task_key(fn.__name__, args) for args in arg_lists]
         results = [self.checkpoint.get(key) for key in keys]
+        # A task under another budget (checkpoint.py, "Results under another budget").
+        reuse = getattr(fn, "checkpoint_reuse", None)
+        if reuse is not None:
+            index, adapt = reuse
+            for i, args in enumerate(arg_lists):
+                if results[i] is None:
+                    results[i] = self.checkpoint.reuse(
+                        keys[i], index,
+                        lambda result, ran, wanted=args[index]: adapt(result, ran, wanted))
         self.resumed += sum(r is not None for r in results)
         return keys, results
 

@@ -458,6 +458,22 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
     return result, ctx.counters - before
 
 
+def _guess_result_under(result, ran, wanted):
+    """:func:`_exp_guess_task`'s result under budget ``wanted``, from its result under
+    budget ``ran``, or None when that does not settle it: a total (below ``ran``)
+    answers any budget; "not below ``ran``" answers any budget up to ``ran``."""
+    value, counters = result
+    if value is not None:
+        return (value if value < wanted else None), counters
+    return result if wanted <= ran else None
+
+
+# The budget (argument 5 after the common ones: ``bound``) of a rival depends on the
+# rivals before it in its round, hence on the number of jobs: a checkpoint answers
+# the same rival under another budget when it can (optimal_mm.checkpoint).
+_exp_guess_task.checkpoint_reuse = (5, _guess_result_under)
+
+
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
     """Whether ``part`` (the secrets of one answer to ``first``) can be solved within
     ``d`` guesses: ``(ok, subtree or None, counters)``."""
