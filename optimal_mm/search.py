@@ -41,7 +41,11 @@ How the work is split
     with the best bound is solved exactly, one task per part, which gives an upper
     bound ``U``; (2) every other first guess whose bound is below ``U`` is one task
     (:func:`_exp_guess_task`): more probes, then its parts in sequence, smallest
-    first, with budget ``U``; it is kept only if it proves strictly better.
+    first, with budget ``U``; it is kept only if it proves strictly better. A first
+    guess with parts of :data:`SPLIT_SECRETS` secrets or more is a chain of tasks
+    instead (Logik's would each run for hours, longer than a session): its small
+    parts together, then each big part by its second guesses, with the budget the
+    parts before leave it (:meth:`Solver._first_guess_by_parts`).
     A part of :data:`SPLIT_SECRETS` secrets or more would keep one worker busy long
     after the others (Bulls and Cows: 1440 secrets, 186 s of the 200 s the whole
     search takes in one process), so in phase (1) it is split by its own guesses the
@@ -998,30 +1002,34 @@ class Solver:
             proof.append(f"impossible within {d} guesses")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start, proof, self._runner.resumed)
-        # Phase 2: every other first guess whose bound is below the incumbent.
+        # Phase 2: every other first guess whose bound is below the incumbent: one task
+        # each, or a chain of tasks for one with big parts (_first_guess_by_parts).
         rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
-        args = []
-        for g in rivals:
-            parts = bounds[g][1]
-            args.append(((), g, [p for _, p in parts], bounds[g][2], n, best_value, child_d,
-                         weight))
+        chained = [g for g in rivals if any(len(p) >= SPLIT_SECRETS for _, p in bounds[g][1])]
+        whole = [g for g in rivals if g not in chained]
         # The proven bound is the least of the incumbent and of the rivals' own
         # bounds (their exact totals once known); it rises as rivals are refuted.
         open_bounds = {g: bounds[g][0] for g in rivals}
+        totals = {}
 
-        def rival_done(i, result):
-            value = result[0]
-            open_bounds[rivals[i]] = best_value if value is None else value
+        def rival_done(g, value):
+            totals[g] = value
+            open_bounds[g] = best_value if value is None else value
             self.progress.update(bound=figure(min([best_value, *open_bounds.values()])))
 
+        args = [((), g, [p for _, p in bounds[g][1]], bounds[g][2], n, best_value, child_d,
+                 weight) for g in whole]
         results = self._runner.run(_exp_guess_task, args,
-                            f"expected: {len(rivals)} rivals against {shown(best_value)}",
-                            rival_done)
-        improved = []
-        for g, (value, counters) in zip(rivals, results):
+                                   f"expected: {len(whole)} rivals against {shown(best_value)}",
+                                   lambda i, result: rival_done(whole[i], result[0]))
+        for _, counters in results:
             self.stats.add(counters)
-            if value is not None and value < best_value:
-                improved.append((value, order.index(g), g))
+        for g in chained:
+            rival_done(g, self._first_guess_by_parts(g, [p for _, p in bounds[g][1]],
+                                                     bounds[g][2], n, best_value, child_d,
+                                                     weight))
+        improved = [(totals[g], order.index(g), g) for g in rivals
+                    if totals[g] is not None and totals[g] < best_value]
         pruned = len(order) - 1 - len(rivals)
         proof.append(f"{len(order)} first-guess classes: {game.code_str(best_g)} solved "
                      f"exactly ({shown(best_value)}); {len(rivals)} searched against it, "
@@ -1109,31 +1117,15 @@ class Solver:
         so the choice is the compiled search's, whatever the number of workers.
         """
         d2 = d if d >= NO_CAP else d - 1
-        n = len(part)
-        best_g = plan[0][0]
-        best = n + sum(v for v, _ in incumbent.values())
+        best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
-        rest, pos, width = plan[1:], 0, self._runner.width()
-        while pos < len(rest) and rest[pos][1] < best:
-            batch = []
-            while pos < len(rest) and len(batch) < width and rest[pos][1] < best:
-                batch.append(rest[pos][0])
-                pos += 1
-            args = []
-            for rival in batch:
-                subs = [sub for _, sub in self._ctx.split(rival, part)]
-                lb = self._ctx.bounds(weight)[d2]
-                args.append(((g,), rival, subs, [int(lb[len(q)]) for q in subs], n, best, d2,
-                             weight))
-            results = self._runner.run(
-                _exp_guess_task, args,
-                f"expected: {len(batch)} rivals of {self.game.code_str(best_g)} "
-                f"({n} secrets after {self.game.code_str(g)}) against "
-                f"{_cost_text(best, weight)}")
-            for rival, (value, counters) in zip(batch, results):
-                self.stats.add(counters)
-                if value is not None and value < best:
-                    best, best_g, incumbent = value, rival, None
+        best, best_g = self._second_guess_rounds(
+            g, part, plan[1:], best, d, weight,
+            f"rivals of {self.game.code_str(plan[0][0])}")
+        if best_g is None:
+            best_g = plan[0][0]
+        else:
+            incumbent = None
         if best >= INF:
             return INF, None
         if incumbent is None:  # a rival won: its subtrees
@@ -1147,6 +1139,79 @@ class Solver:
                 self.stats.add(counters)
                 incumbent[a] = (value, tree)
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
+
+    def _second_guess_rounds(self, g, part, plan, best, d, weight, what):
+        """The least total below ``best`` of the second guesses ``plan`` (from
+        :meth:`_second_guesses`) at ``part`` (below first guess ``g``, ``d`` guesses
+        left), as ``(total, guess)``; ``(best, None)`` when none is below it.
+
+        The guesses are searched in rounds of one per worker (:func:`_exp_guess_task`),
+        each with the best total so far as budget, until the next one's bound reaches
+        it; a guess is kept only if strictly better (the earliest in order on a tie),
+        so the choice does not depend on the number of workers (their budgets do: a
+        checkpoint answers them across ``--jobs``, :mod:`optimal_mm.checkpoint`).
+        """
+        d2 = d if d >= NO_CAP else d - 1
+        n = len(part)
+        lb = self._ctx.bounds(weight)[d2]
+        best_g, pos, width = None, 0, self._runner.width()
+        while pos < len(plan) and plan[pos][1] < best:
+            batch = []
+            while pos < len(plan) and len(batch) < width and plan[pos][1] < best:
+                batch.append(plan[pos][0])
+                pos += 1
+            args = []
+            for rival in batch:
+                subs = [sub for _, sub in self._ctx.split(rival, part)]
+                args.append(((g,), rival, subs, [int(lb[len(q)]) for q in subs], n, best, d2,
+                             weight))
+            results = self._runner.run(
+                _exp_guess_task, args,
+                f"expected: {len(batch)} {what} ({n} secrets after "
+                f"{self.game.code_str(g)}) against {_cost_text(best, weight)}")
+            for rival, (value, counters) in zip(batch, results):
+                self.stats.add(counters)
+                if value is not None and value < best:
+                    best, best_g = value, rival
+        return best, best_g
+
+    def _first_guess_by_parts(self, g, parts, lbs, n, bound, d, weight):
+        """Total of first guess ``g`` (its ``parts`` of the ``n`` secrets, with lower
+        bounds ``lbs``) if below ``bound``, else None: :func:`_exp_guess_task`'s answer,
+        for a first guess with parts of :data:`SPLIT_SECRETS` secrets or more.
+
+        As one task, such a rival would run for hours (Logik: one to five hours each,
+        longer than a session, and lost whole when the run is killed). Here it is a
+        chain of tasks, each saved when done: one for its small parts together (the
+        big ones counted at their bounds), then each big part, smallest first, split
+        by its second guesses (:meth:`_second_guess_rounds`) with the budget that the
+        parts known so far leave it; the first part that reaches its budget refutes
+        the guess.
+        """
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= SPLIT_SECRETS),
+                     key=lambda i: (len(parts[i]), i))
+        small = [i for i in range(len(parts)) if i not in big]
+        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
+        if small:
+            (value, counters), = self._runner.run(
+                _exp_guess_task,
+                [((), g, [parts[i] for i in small], [lbs[i] for i in small], known, bound, d,
+                  weight)],
+                f"expected: rival {self.game.code_str(g)}, its {len(small)} small parts")
+            self.stats.add(counters)
+            if value is None:
+                return None
+            known = value
+        for i in big:
+            budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
+            plan = self._second_guesses(g, parts[i], d, weight)
+            value, guess = self._second_guess_rounds(
+                g, parts[i], plan, budget, d, weight,
+                f"second guesses of rival {self.game.code_str(g)}")
+            if guess is None:
+                return None
+            known += value - lbs[i]
+        return known
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""

@@ -1,0 +1,100 @@
+"""A rival first guess with big parts is refuted by a chain of tasks
+(``Solver._first_guess_by_parts``), not by one task that may outlast a session.
+
+The chain must give the one task's answer (:func:`optimal_mm.search._exp_guess_task`):
+the exact total when it is below the budget, else None; and a run stopped in the
+middle of a chain must resume from the tasks it saved.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from optimal_mm import Game, search
+from optimal_mm.search import NO_CAP, Solver
+
+SPLIT = 60  # mastermind's first guesses then have parts of 60 secrets or more
+
+
+def _first_guesses(solver):
+    """``{first guess: (parts, bounds, n)}`` for mastermind's first-guess classes."""
+    ctx = solver._ctx
+    secrets, reps = solver._root()
+    lb = ctx.bounds(0)[NO_CAP]
+    out = {}
+    for g in reps:
+        parts = [p for _, p in solver._parts(int(g), secrets)]
+        if len(parts) > 1:
+            out[int(g)] = (parts, [int(lb[len(p)]) for p in parts], len(secrets))
+    return out
+
+
+@pytest.fixture()
+def chained(monkeypatch):
+    monkeypatch.setattr(search, "SPLIT_SECRETS", SPLIT)
+    solver = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=60_001)
+    with solver._session("expected", None):
+        yield solver
+
+
+def test_chain_gives_the_exact_total_of_every_first_guess(chained):
+    # With no budget to speak of, the chain solves the first guess exactly: the sum
+    # of its parts' values, as the one-task search finds them; with the total as
+    # budget it is refuted, with one more it is the total again.
+    ctx = chained._ctx
+    for g, (parts, lbs, n) in _first_guesses(chained).items():
+        assert any(len(p) >= SPLIT for p in parts)
+        exact = n + sum(int(ctx.exp(p, search.INF, NO_CAP, None)[0]) for p in parts)
+        assert chained._first_guess_by_parts(g, parts, lbs, n, 10**9, NO_CAP, 0) == exact
+        assert chained._first_guess_by_parts(g, parts, lbs, n, exact, NO_CAP, 0) is None
+        assert chained._first_guess_by_parts(g, parts, lbs, n, exact + 1, NO_CAP, 0) == exact
+
+
+def test_chain_agrees_with_the_single_task(chained):
+    # Budgets around the totals: the chain and _exp_guess_task answer alike.
+    for g, (parts, lbs, n) in _first_guesses(chained).items():
+        for bound in (sum(lbs) + n + 1, 5625, 5700, 5800):
+            task, _ = search._exp_guess_task(chained.game, False, 60_001, True, (), g, parts,
+                                             lbs, n, bound, NO_CAP, 0)
+            assert chained._first_guess_by_parts(g, parts, lbs, n, bound, NO_CAP, 0) == task
+
+
+class StopAfter(search.Progress):
+    """Records the phase labels; raises KeyboardInterrupt after ``tasks`` tasks."""
+
+    def __init__(self, tasks=None):
+        self.left, self.labels, self.done = tasks, [], 0
+
+    def phase(self, label, total, done=0):
+        self.labels.append(label)
+
+    def advance(self, n=1):
+        self.done += n
+        if self.left is not None:
+            self.left -= n
+            if self.left <= 0:
+                raise KeyboardInterrupt
+
+
+def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
+    # Mastermind's 794 tasks with parts split from 60 secrets: the last ~110 are the
+    # chains of the rival first guesses 1122 and 1112; stopped inside the first.
+    monkeypatch.setattr(search, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    watch = StopAfter()
+    plain = Solver(game, jobs=1, table_entries=60_002, progress=watch).expected()
+    chain = [label for label in watch.labels if "of rival 1122" in label]
+    assert any("rival 1122, its 6 small parts" in label for label in watch.labels)
+    assert len(chain) >= 20
+    stop = StopAfter(watch.done - 50)
+    with pytest.raises(KeyboardInterrupt):
+        Solver(game, jobs=1, table_entries=60_003, checkpoint=tmp_path,
+               progress=stop).expected()
+    assert "of rival 1122" in stop.labels[-1]  # stopped inside a chain
+    saved = len(list(tmp_path.glob("task-*.json")))
+    again = Solver(game, jobs=1, table_entries=60_004, checkpoint=tmp_path)
+    sol = again.expected()
+    assert sol.value == plain.value == 5625
+    assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
+    assert again.checkpoint.loaded == saved == watch.done - 50
+    assert again.checkpoint.stored == 50
