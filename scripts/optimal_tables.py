@@ -61,6 +61,8 @@ def published(spec: str, pegs: int, colours: int, repeats: bool, scoring: str, g
     if objective == "fewest-at-worst":
         return None, None
     if objective == "worst-then-expected":
+        if spec == "p4c8":  # the tree of its solution-4-8-* file capped at 6 guesses
+            return 20473, "arfst23/Mastermind 2023"
         return (5626, "Koyama and Lai 1993") if spec == "p4c6" else (None, None)
     if objective == "expected":
         if spec in ("p4c8", "p4c8n"):  # totals of the trees in its solution-4-8-* files
