@@ -45,7 +45,7 @@ How the work is split
     guess with parts of :data:`SPLIT_SECRETS` secrets or more is a chain of tasks
     instead (Logik's would each run for hours, longer than a session): its small
     parts together, then each big part by its second guesses, with the budget the
-    parts before leave it (:meth:`Solver._first_guess_by_parts`).
+    parts before leave it (:meth:`Solver._guess_by_parts`).
     A part of :data:`SPLIT_SECRETS` secrets or more would keep one worker busy long
     after the others (Bulls and Cows: 1440 secrets, 186 s of the 200 s the whole
     search takes in one process), so in phase (1) it is split by its own guesses the
@@ -1031,7 +1031,7 @@ class Solver:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start, proof, self._runner.resumed)
         # Phase 2: every other first guess whose bound is below the incumbent: one task
-        # each, or a chain of tasks for one with big parts (_first_guess_by_parts).
+        # each, or a chain of tasks for one with big parts (_guess_by_parts).
         rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
         chained = [g for g in rivals if any(len(p) >= SPLIT_SECRETS for _, p in bounds[g][1])]
         whole = [g for g in rivals if g not in chained]
@@ -1053,9 +1053,8 @@ class Solver:
         for _, counters in results:
             self.stats.add(counters)
         for g in chained:
-            rival_done(g, self._first_guess_by_parts(g, [p for _, p in bounds[g][1]],
-                                                     bounds[g][2], n, best_value, child_d,
-                                                     weight))
+            rival_done(g, self._guess_by_parts((), g, [p for _, p in bounds[g][1]],
+                                               bounds[g][2], n, best_value, child_d, weight))
         improved = [(totals[g], order.index(g), g) for g in rivals
                     if totals[g] is not None and totals[g] < best_value]
         pruned = len(order) - 1 - len(rivals)
@@ -1094,7 +1093,7 @@ class Solver:
         d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
         for i, (_, part) in enumerate(parts):
-            plan = (self._second_guesses(g, part, d, weight) if len(part) >= SPLIT_SECRETS
+            plan = (self._second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
             if plan:
                 plans[i] = plan
@@ -1117,14 +1116,14 @@ class Solver:
                                                    weight)
         return values, trees
 
-    def _second_guesses(self, g, part, d, weight):
-        """The guesses at the node of ``part`` (below first guess ``g``, ``d`` guesses
-        left) as ``(guess, bound)``, in the order the compiled search tries them:
-        balanced-tree bound on the total, then guesses that may be the secret, then
-        index; wasted and infeasible guesses left out."""
+    def _second_guesses(self, history, part, d, weight):
+        """The guesses at the node of ``part`` (the secrets left after the guesses
+        ``history``, ``d`` guesses left) as ``(guess, bound)``, in the order the
+        compiled search tries them: balanced-tree bound on the total, then guesses
+        that may be the secret, then index; wasted and infeasible guesses left out."""
         game, ctx = self.game, self._ctx
         d2 = d if d >= NO_CAP else d - 1
-        top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
+        top = _part_guesses(game, tuple(history), part, self.consistent, self.symmetry)
         top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
         counts = partition_counts(game, top, part).astype(np.int64)
         counts[:, game.win] = 0
@@ -1148,7 +1147,7 @@ class Solver:
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
         best, best_g = self._second_guess_rounds(
-            g, part, plan[1:], best, d, weight,
+            (g,), part, plan[1:], best, d, weight,
             f"rivals of {self.game.code_str(plan[0][0])}")
         if best_g is None:
             best_g = plan[0][0]
@@ -1168,10 +1167,11 @@ class Solver:
                 incumbent[a] = (value, tree)
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
 
-    def _second_guess_rounds(self, g, part, plan, best, d, weight, what):
-        """The least total below ``best`` of the second guesses ``plan`` (from
-        :meth:`_second_guesses`) at ``part`` (below first guess ``g``, ``d`` guesses
-        left), as ``(total, guess)``; ``(best, None)`` when none is below it.
+    def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
+        """The least total below ``best`` of the guesses ``plan`` (from
+        :meth:`_second_guesses`) at ``part`` (the secrets left after the guesses
+        ``history``, ``d`` guesses left), as ``(total, guess)``; ``(best, None)`` when
+        none is below it.
 
         The guesses are searched in rounds of one per worker (:func:`_exp_guess_task`),
         each with the best total so far as budget, until the next one's bound reaches
@@ -1182,6 +1182,7 @@ class Solver:
         d2 = d if d >= NO_CAP else d - 1
         n = len(part)
         lb = self._ctx.bounds(weight)[d2]
+        after = " ".join(self.game.code_str(h) for h in history)
         best_g, pos, width = None, 0, self._runner.width()
         while pos < len(plan) and plan[pos][1] < best:
             batch = []
@@ -1191,22 +1192,25 @@ class Solver:
             args = []
             for rival in batch:
                 subs = [sub for _, sub in self._ctx.split(rival, part)]
-                args.append(((g,), rival, subs, [int(lb[len(q)]) for q in subs], n, best, d2,
-                             weight))
+                args.append((tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
+                             best, d2, weight))
             results = self._runner.run(
                 _exp_guess_task, args,
-                f"expected: {len(batch)} {what} ({n} secrets after "
-                f"{self.game.code_str(g)}) against {_cost_text(best, weight)}")
+                f"expected: {len(batch)} {what} ({n} secrets after {after}) against "
+                f"{_cost_text(best, weight)}")
             for rival, (value, counters) in zip(batch, results):
                 self.stats.add(counters)
                 if value is not None and value < best:
                     best, best_g = value, rival
         return best, best_g
 
-    def _first_guess_by_parts(self, g, parts, lbs, n, bound, d, weight):
-        """Total of first guess ``g`` (its ``parts`` of the ``n`` secrets, with lower
-        bounds ``lbs``) if below ``bound``, else None: :func:`_exp_guess_task`'s answer,
-        for a first guess with parts of :data:`SPLIT_SECRETS` secrets or more.
+    def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):
+        """Total of guess ``g`` played after ``history`` (its ``parts`` of the ``n``
+        secrets, with lower bounds ``lbs``, ``d`` guesses left in each) if below
+        ``bound``, else None: :func:`_exp_guess_task`'s answer, for a guess with parts
+        of :data:`SPLIT_SECRETS` secrets or more. The search uses it for rival first
+        guesses (``history`` empty); a rival second guess of a big part stays one task,
+        which is cheaper at that size (docs/LOGIK_EXPECTED.md, ``scripts/time_rival.py``).
 
         As one task, such a rival would run for hours (Logik: one to five hours each,
         longer than a session, and lost whole when the run is killed). Here it is a
@@ -1220,22 +1224,22 @@ class Solver:
                      key=lambda i: (len(parts[i]), i))
         small = [i for i in range(len(parts)) if i not in big]
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
         if small:
             (value, counters), = self._runner.run(
                 _exp_guess_task,
-                [((), g, [parts[i] for i in small], [lbs[i] for i in small], known, bound, d,
-                  weight)],
-                f"expected: rival {self.game.code_str(g)}, its {len(small)} small parts")
+                [(tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
+                  known, bound, d, weight)],
+                f"expected: rival {line}, its {len(small)} small parts")
             self.stats.add(counters)
             if value is None:
                 return None
             known = value
         for i in big:
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
-            plan = self._second_guesses(g, parts[i], d, weight)
+            plan = self._second_guesses((*history, g), parts[i], d, weight)
             value, guess = self._second_guess_rounds(
-                g, parts[i], plan, budget, d, weight,
-                f"second guesses of rival {self.game.code_str(g)}")
+                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
             if guess is None:
                 return None
             known += value - lbs[i]

@@ -1,5 +1,5 @@
 """A rival first guess with big parts is refuted by a chain of tasks
-(``Solver._first_guess_by_parts``), not by one task that may outlast a session.
+(``Solver._guess_by_parts``), not by one task that may outlast a session.
 
 The chain must give the one task's answer (:func:`optimal_mm.search._exp_guess_task`):
 the exact total when it is below the budget, else None; and a run stopped in the
@@ -7,6 +7,9 @@ middle of a chain must resume from the tasks it saved.
 """
 
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -45,9 +48,9 @@ def test_chain_gives_the_exact_total_of_every_first_guess(chained):
     for g, (parts, lbs, n) in _first_guesses(chained).items():
         assert any(len(p) >= SPLIT for p in parts)
         exact = n + sum(int(ctx.exp(p, search.INF, NO_CAP, None)[0]) for p in parts)
-        assert chained._first_guess_by_parts(g, parts, lbs, n, 10**9, NO_CAP, 0) == exact
-        assert chained._first_guess_by_parts(g, parts, lbs, n, exact, NO_CAP, 0) is None
-        assert chained._first_guess_by_parts(g, parts, lbs, n, exact + 1, NO_CAP, 0) == exact
+        assert chained._guess_by_parts((), g, parts, lbs, n, 10**9, NO_CAP, 0) == exact
+        assert chained._guess_by_parts((), g, parts, lbs, n, exact, NO_CAP, 0) is None
+        assert chained._guess_by_parts((), g, parts, lbs, n, exact + 1, NO_CAP, 0) == exact
 
 
 def test_chain_agrees_with_the_single_task(chained):
@@ -56,7 +59,7 @@ def test_chain_agrees_with_the_single_task(chained):
         for bound in (sum(lbs) + n + 1, 5625, 5700, 5800):
             task, _ = search._exp_guess_task(chained.game, False, 60_001, True, (), g, parts,
                                              lbs, n, bound, NO_CAP, 0)
-            assert chained._first_guess_by_parts(g, parts, lbs, n, bound, NO_CAP, 0) == task
+            assert chained._guess_by_parts((), g, parts, lbs, n, bound, NO_CAP, 0) == task
 
 
 class StopAfter(search.Progress):
@@ -98,3 +101,51 @@ def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
     assert again.checkpoint.loaded == saved == watch.done - 50
     assert again.checkpoint.stored == 50
+
+
+def test_chain_below_a_first_guess_agrees_with_the_single_task(chained):
+    # A second guess with a part of 60 secrets or more, after 1123 (its 276-secret
+    # part): the chain (history (1123,)) answers as the one task does.
+    game, ctx = chained.game, chained._ctx
+    first = game.code_index("1123")
+    part = [p for _, p in chained._parts(first, ctx.all_guesses) if len(p) == 276][0]
+    lb = ctx.bounds(0)[NO_CAP]
+    for second in ("2345", "1456", "1234", "4455"):
+        g = game.code_index(second)
+        subs = [q for _, q in ctx.split(g, part)]
+        assert any(len(q) >= SPLIT for q in subs)
+        lbs = [int(lb[len(q)]) for q in subs]
+        for bound in (980, 1000, 1020, 10**9):
+            task, _ = search._exp_guess_task(game, False, 60_001, True, (first,), g, subs,
+                                             lbs, len(part), bound, NO_CAP, 0)
+            assert chained._guess_by_parts((first,), g, subs, lbs, len(part), bound,
+                                           NO_CAP, 0) == task
+
+
+def _time_rival():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "time_rival.py"
+    spec = importlib.util.spec_from_file_location("time_rival", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", ["task", "chain"])
+def test_time_rival_script(capsys, mode):
+    script = _time_rival()
+    assert script.main(["mastermind", "--first", "1123", "--part", "276", "--rival", "2345",
+                        "--budget", "2000", "--mode", mode, "--table-entries", "100000"]) == 0
+    assert f"{mode}: 1008," in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["p9x", "--first", "1", "--part", "1", "--rival", "1", "--budget", "9"], "p9x"),
+    (["mastermind", "--first", "1123", "--part", "25", "--rival", "2345", "--budget", "9"],
+     "no part of 25 secrets"),
+    (["mastermind", "--first", "11234", "--part", "276", "--rival", "2345", "--budget", "9"],
+     "11234"),
+])
+def test_time_rival_bad_input(capsys, argv, message):
+    assert _time_rival().main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
