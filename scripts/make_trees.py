@@ -72,9 +72,11 @@ OPEN_VALUES = [
      "proven": "total >= 167,231 (the search's root bound)",
      "tree": None,
      "page": "docs/LOGIK_EXPECTED.md",
-     "open": "217 tasks done (the first 200, 17 rivals of the 7051-secret part); the "
-             "run resumes from results/checkpoints/p5c8-expected-consistent; estimated "
-             "7.5-61 h on one core in all"},
+     "open": "395 tasks done: the first 200; the 7051-secret part solved (33,367, second "
+             "guess 25646, all 88 rivals searched) and the 5432-secret part (25,145, "
+             "56135, 69 rivals); the run resumes from "
+             "results/checkpoints/p5c8-expected-consistent with the 5196-secret part's "
+             "rivals; estimated 7.5-61 h on one core in all"},
     {"game": "p5c8", "objective": "expected", "guesses": "any",
      "proven": "not started: the runs above come first",
      "tree": None, "page": "docs/LOGIK.md", "open": ""},
