@@ -97,13 +97,6 @@ BACKENDS = ("loky", "threading", "dask")
 LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
-#: How long an idle loky worker is kept (joblib's default is 300 s). A long search
-#: leaves one worker idle while the other finishes a round, or while the parent ranks
-#: the guesses of a big part; a worker ended then loses its warm transposition table
-#: (and loky warns that "a worker stopped"). Workers still end with their parent.
-LOKY_IDLE_SECONDS = 1800
-
-
 def _remote(fn, index, parent_pid, args):
     """Run one task away from the parent: ``(index, result)``.
 
@@ -389,8 +382,7 @@ class TaskRunner:
             pre_dispatch = "n_jobs"
         elif self.backend == "loky":
             config = parallel_config(backend="loky", initializer=_worker_start,
-                                     initargs=(os.getpid(),),
-                                     idle_worker_timeout=LOKY_IDLE_SECONDS)
+                                     initargs=(os.getpid(),))
             n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
             pre_dispatch = "2 * n_jobs"
         else:
