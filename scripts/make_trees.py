@@ -69,14 +69,16 @@ OPEN_VALUES = [
      "page": "docs/LOGIK.md",
      "open": "refute 6: 1,641 second-guess tasks, estimated 710-875 h on one core"},
     {"game": "p5c8", "objective": "expected", "guesses": "consistent",
-     "proven": "total >= 167,231 (the search's root bound)",
+     "proven": "167,231 <= total <= 180,053: the root bound, and first guess 11234 "
+               "solved exactly by the search (average 5.4947; its tree is written when "
+               "the run ends)",
      "tree": None,
      "page": "docs/LOGIK_EXPECTED.md",
-     "open": "395 tasks done: the first 200; the 7051-secret part solved (33,367, second "
-             "guess 25646, all 88 rivals searched) and the 5432-secret part (25,145, "
-             "56135, 69 rivals); the run resumes from "
-             "results/checkpoints/p5c8-expected-consistent with the 5196-secret part's "
-             "rivals; estimated 7.5-61 h on one core in all"},
+     "open": "1,081 tasks done: step 1 finished (11234 exactly 180,053, its 11 big parts "
+             "through all their rivals); step 2 under way: 11111 cut by its bound, rival "
+             "11223 a chain of tasks, 7 of its big parts solved, the 5504-secret one "
+             "started; then 12345, 11123, 11122, 11112. Resumes from "
+             "results/checkpoints/p5c8-expected-consistent"},
     {"game": "p5c8", "objective": "expected", "guesses": "any",
      "proven": "not started: the runs above come first",
      "tree": None, "page": "docs/LOGIK.md", "open": ""},
