@@ -68,3 +68,23 @@ def time_forked(run, limit: float) -> dict:
     finally:  # a child outlives neither its limit nor the script (SIGTERM included)
         proc.kill()
         proc.join()
+
+
+def start_sampler(spec: str, script: str):
+    """What both samplers do first: SIGTERM ends them with exit 143 (a forked child in
+    flight is ended with them), and their game is read from ``spec``. Returns the
+    :class:`~optimal_mm.Game`, or None after one line on standard error naming
+    ``script`` (the caller then exits 2)."""
+    import signal
+    import sys
+    from pathlib import Path
+
+    from optimal_mm import Game
+    from optimal_mm.errors import OptimalMMError
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        return Game.from_spec(spec)
+    except OptimalMMError as exc:
+        print(f"{Path(script).name}: {exc}", file=sys.stderr)
+        return None

@@ -40,7 +40,6 @@ import argparse
 import json
 import os
 import platform
-import signal
 import sys
 import time
 from pathlib import Path
@@ -51,13 +50,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm import Game
-from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm._search_arrays import INF, NO_CAP  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, SPLIT_SECRETS, Solver,  # noqa: E402
                                _exp_guess_task, _exp_part_task)
-from forked_timing import time_forked  # noqa: E402  (beside this script)
+from forked_timing import start_sampler, time_forked  # noqa: E402  (beside this script)
 
 
 def rank_first_guesses(solver, reps, limit):
@@ -191,12 +188,8 @@ def main(argv=None) -> int:
     parser.add_argument("-o", "--output",
                         help="default results/<game>-exp-<guesses>-sample.json")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
-    try:
-        game = Game.from_spec(args.game)
-    except OptimalMMError as exc:
-        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
+    game = start_sampler(args.game, __file__)
+    if game is None:
         return 2
     load_before = os.getloadavg()
     start = time.perf_counter()

@@ -38,7 +38,6 @@ import argparse
 import json
 import os
 import platform
-import signal
 import sys
 from pathlib import Path
 
@@ -48,12 +47,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm import Game, kernels  # noqa: E402
-from optimal_mm.errors import OptimalMMError  # noqa: E402
+from optimal_mm import kernels  # noqa: E402
 from optimal_mm._search_arrays import INF, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
-from forked_timing import time_forked  # noqa: E402  (beside this script)
+from forked_timing import start_sampler, time_forked  # noqa: E402  (beside this script)
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
                                _wc_part_task)
 
@@ -194,12 +192,8 @@ def main(argv=None) -> int:
     parser.add_argument("-o", "--output",
                         help="default results/<game>-wc-sample-<first>-depth<depth>.json")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
-    try:
-        game = Game.from_spec(args.game)
-    except OptimalMMError as exc:
-        print(f"{Path(__file__).name}: {exc}", file=sys.stderr)
+    game = start_sampler(args.game, __file__)
+    if game is None:
         return 2
     first = game.code_index(args.first)
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
