@@ -62,7 +62,9 @@ all black, and ``d`` guesses left:
   frequent colour at position ``p``), which keeps most secrets in the parts of few
   blacks: the least total of parts within that budget raises the node's bound before
   it is expanded, and in the worst case a state whose parts cannot fit the counting
-  bound within the budget is infeasible at once.
+  bound within the budget is infeasible at once. Positions where every secret of
+  ``S`` has the same colour are left out of the budget and of the labels: they move
+  every answer alike and split nothing.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -1133,6 +1135,9 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     use_tt = len(top_guesses) == 0
     in_s = _in_set(S, table.shape[1])
     if d == 2 and use_tt:
+        if n_slots == codes.shape[1] + 1 and not skew_feasible(
+                S, codes, n_colours, _counting_cap(lb, 1, n), consistent):
+            return False, -1  # black-only: too few blacks (below)
         if _scan_rows(table, n) and n_slots <= 64:
             return _two_guess_blocked(S, table, n_slots, consistent, stats)
         guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,

@@ -21,6 +21,18 @@ they share ``n`` secrets and at most ``B`` blacks. In particular the zero-black 
 keeps at least ``n - B`` secrets, whatever the guess. When only consistent guesses
 are allowed, ``w = 1`` always.
 
+Constant positions. A position where every secret of ``S`` has the same colour
+gives each of them the same black (or none): it shifts every answer alike and splits
+nothing, yet it would add ``n`` to ``B``. So blacks are counted on the other
+``P' = P - c`` positions only (``c`` constant ones): label a part by its blacks
+there, ``k' = k - (constant positions g matches)``. The counting above holds with
+``B'``, ``B'_S`` (the same sums over those positions) and ``P'``. A guessed secret
+matches every constant position, so the other secrets take labels ``0 .. P' - 1``
+and share ``B'_S - P'``; any other guess has labels ``0 .. P' - 1``, and also ``P'``
+if it misses a constant position (a secret agreeing everywhere else is then not
+found), sharing ``B'`` (:func:`_labels`). With ``c = 0`` this is the plain case.
+A state after a few guesses often has settled positions; the bound rises there.
+
 The bound. With ``L = LB[d - 1, .]`` the balanced-tree bound of a part (increasing
 and convex in its size: its increments are the depths of the greedy tree, which never
 decrease), every guess costs at least ``n + sum_k L(m_k)`` for its own part sizes,
@@ -28,6 +40,8 @@ hence at least::
 
     n + min over w in {0, 1} of  min { sum_{k<P} L(m_k) : m_k >= 0,
         sum_k m_k = n - w, sum_k k m_k <= B - P w },
+
+(written for ``c = 0``; with constant positions, the labels and budgets above),
 
 and so does the state's optimum, the least cost over its guesses. The inner
 minimum is bounded from below by Lagrangian relaxation (weak duality): for any
@@ -66,33 +80,45 @@ _MAX_GROUPS = 130
 
 @njit(cache=True)
 def position_blacks(S, codes, n_colours):
-    """The most blacks a guess can earn on ``S`` in total: ``(any code, a secret)``.
+    """The blacks a guess can earn on ``S`` where they tell secrets apart:
+    ``(any code, a secret, constant positions)``.
 
-    The first is ``B = sum_p F_p`` (``F_p`` the count of the most frequent colour at
-    position ``p``), the second the most ``sum_p f_p(s_p)`` over the secrets ``s``
-    (their own ``P`` blacks included)."""
+    A position where every secret of ``S`` has the same colour (a *constant* one) gives
+    all of them the same black or none, which moves every answer by the same amount
+    and splits nothing, so it is left out of the first two figures: the first is
+    ``B' = sum_p F_p`` over the other positions (``F_p`` the count of the most frequent
+    colour at ``p``), the second the most ``sum_p f_p(s_p)`` over the secrets ``s``
+    on those positions (a secret's own blacks there included); the third is the
+    number ``c`` of constant positions."""
     pegs = codes.shape[1]
+    n = len(S)
     counts = np.zeros((pegs, n_colours), dtype=np.int64)
-    for i_x in range(len(S)):
+    for i_x in range(n):
         x = S[i_x]
         for p in range(pegs):
             counts[p, codes[x, p]] += 1
     total = 0
+    constant = 0
     for p in range(pegs):
         most = 0
         for c in range(n_colours):
             if counts[p, c] > most:
                 most = counts[p, c]
-        total += most
+        if most == n:
+            constant += 1
+            for c in range(n_colours):
+                counts[p, c] = 0  # no secret counts blacks here
+        else:
+            total += most
     secret = 0
-    for i_x in range(len(S)):
+    for i_x in range(n):
         x = S[i_x]
         own = 0
         for p in range(pegs):
             own += counts[p, codes[x, p]]
         if own > secret:
             secret = own
-    return total, secret
+    return total, secret, constant
 
 
 @njit(cache=True)
@@ -191,6 +217,20 @@ def _parts_minimum(need, budget, parts, q, values, sizes, n_groups, cap, ptr, us
 
 
 @njit(cache=True)
+def _labels(pegs, constant, w, blacks, blacks_secret):
+    """``(parts, budget)``: how many part labels the secrets other than the guess can
+    take, and the blacks they share at most, counting blacks on the ``P' = P - c``
+    positions that are not constant (module docstring). A secret guessed (``w = 1``)
+    matches every constant position, so the others are labelled ``0 .. P' - 1`` and
+    share ``B'_S - P'``; any other guess has labels ``0 .. P' - 1``, and also ``P'``
+    when a constant position exists that it may miss, sharing ``B'``."""
+    free = pegs - constant
+    if w:
+        return free, blacks_secret - free
+    return free + (1 if constant > 0 else 0), blacks
+
+
+@njit(cache=True)
 def skew_bound(S, codes, n_colours, row, consistent):
     """Lower bound on the cost of the black-only state ``S`` whose parts have the
     bound row ``row`` (``LB[d - 1, .]``, ``d`` guesses left): ``n`` plus the least
@@ -199,7 +239,7 @@ def skew_bound(S, codes, n_colours, row, consistent):
     the secrets may be guessed (``w = 1``)."""
     n = len(S)
     pegs = codes.shape[1]
-    blacks, blacks_secret = position_blacks(S, codes, n_colours)
+    blacks, blacks_secret, constant = position_blacks(S, codes, n_colours)
     values = np.empty(_MAX_GROUPS, dtype=np.int64)
     sizes = np.empty(_MAX_GROUPS, dtype=np.int64)
     n_groups = _marginal_groups(row, n, values, sizes)
@@ -218,8 +258,8 @@ def skew_bound(S, codes, n_colours, row, consistent):
     used = np.empty(pegs, dtype=np.int64)
     best = np.int64(INF)
     for w in range(1 if consistent else 0, 2):
-        budget = blacks_secret - pegs if w else blacks
-        v = _parts_minimum(n - w, budget, pegs, q, values, sizes, n_groups, cap, ptr, used)
+        parts, budget = _labels(pegs, constant, w, blacks, blacks_secret)
+        v = _parts_minimum(n - w, budget, parts, q, values, sizes, n_groups, cap, ptr, used)
         if v < best:
             best = v
     if best >= INF:
@@ -235,9 +275,10 @@ def skew_feasible(S, codes, n_colours, cap, consistent):
     ``consistent`` only the secrets may be guessed."""
     n = len(S)
     pegs = codes.shape[1]
-    blacks, blacks_secret = position_blacks(S, codes, n_colours)
+    blacks, blacks_secret, constant = position_blacks(S, codes, n_colours)
     for w in range(1 if consistent else 0, 2):
-        least = _least_blacks(n - w, pegs, cap)
-        if 0 <= least <= (blacks_secret - pegs if w else blacks):
+        parts, budget = _labels(pegs, constant, w, blacks, blacks_secret)
+        least = _least_blacks(n - w, parts, cap)
+        if 0 <= least <= budget:
             return True
     return False

@@ -167,7 +167,8 @@ def _fast_black_only_entries(limit_states):
     entries = json.loads(TABLE.read_text())["entries"]
     return sorted(k for k, e in entries.items()
                   if e["status"] == "solved" and e["spec"].endswith("b")
-                  and e["objective"] in ("expected", "worst-case")
+                  and e["objective"] in ("expected", "worst-case", "fewest-at-worst",
+                                         "worst-then-expected")
                   and e.get("states") and e["states"] <= limit_states and e["codes"] >= 20)
 
 
@@ -226,3 +227,26 @@ def test_worst_case_refuted_without_expanding():
             assert int(ctx.counters[0]) == before
             refuted += 1
     assert refuted > 0
+
+
+def test_constant_positions_raise_the_bound():
+    # Secrets that differ at one position only (the other two settled): each guess
+    # tests one colour there, whatever it holds elsewhere, so the optimum is the
+    # linear 1 + 2 + ... + 6. Counting the settled positions' blacks would leave the
+    # balanced bound; without them the bound rises, and stays below the optimum.
+    game, value = _plain_values("p3c8nb")
+    codes = np.ascontiguousarray(game.codes)
+    S = np.array(sorted(i for i in range(game.n_codes)
+                        if tuple(codes[i, :2]) == (0, 1)), dtype=np.int64)
+    assert len(S) == 6
+    assert _skew_bound.position_blacks(S, codes, game.colours) == (1, 1, 2)
+    # A guessed secret leaves labels 0 .. P' - 1 = {0}, sharing B'_S - P' = 0 blacks;
+    # another guess may miss a settled position: labels {0, 1}, sharing B' = 1.
+    assert _skew_bound._labels(3, 2, 1, 1, 1) == (1, 0)
+    assert _skew_bound._labels(3, 2, 0, 1, 1) == (2, 1)
+    assert _skew_bound._labels(3, 0, 0, 5, 4) == (3, 5)  # none settled: as before
+    lb = lower_bound_table(game.n_codes, len(game.possible_answers) - 1)
+    bound = _skew_bound.skew_bound(S, codes, game.colours, lb[NO_CAP], False)
+    exact = value(tuple(int(x) for x in S), 12)
+    assert exact == 21
+    assert lb[NO_CAP, 6] < bound <= exact
