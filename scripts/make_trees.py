@@ -5,8 +5,9 @@ Each tree is solved by the project's exact search (``optimal_mm.search.solve``),
 replayed on every secret (``Strategy.validate``) and written atomically, with the
 command that made it, its value and the search time in the tree's ``meta``. A
 summary of every tree made so far goes to ``results/optimal_trees.md`` and
-``.json``. The expected-case trees of mastermind and bulls-and-cows are also copied
-into ``optimal_mm/data/`` (``--ship``), where ``optimal-mm play`` finds them.
+``.json``. The expected-case trees of mastermind and bulls-and-cows, and Logik's with
+consistent guesses only, are also copied into ``optimal_mm/data/`` (``--ship``), where
+``optimal-mm play`` finds them.
 
 Long runs lose no finished work: a tree already present (and valid) is kept, unless
 ``--redo``. Usage::
@@ -56,8 +57,12 @@ TREES_TO_MAKE = {
     "p4c7-fewest-at-worst": ("p4c7", "fewest-at-worst", "any", None, None, None),
     "bulls-and-cows-fewest-at-worst": ("bulls-and-cows", "fewest-at-worst", "any", None, None,
                                        None),
+    # Hours of search over several runs: made with --checkpoint results/checkpoints,
+    # which resumes from the committed checkpoint (docs/LOGIK_EXPECTED.md).
+    "p5c8-expected-consistent": ("p5c8", "expected", "consistent", None, None, None),
 }
-SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows"}
+SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
+           "p5c8-expected-consistent": "logik"}
 
 # Values whose search is longer than one run: what is proven so far, the verified tree
 # that gives the best bound (if any, in results/trees/, its figures read from the file),
@@ -149,6 +154,7 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
             "depth_counts": list(stats.depth_counts), "first_guess": strategy.root.guess,
             "seconds": seconds, "file": str(path.relative_to(ROOT)),
             "jobs": strategy.meta.get("jobs"), "load_at_start": strategy.meta.get("load_at_start"),
+            "resumed_tasks": strategy.meta.get("resumed_tasks") or None,
             "published": published, "source": source,
             "command": command_line(spec, objective, guesses, cap)}
 
@@ -162,6 +168,9 @@ def _seconds_cell(entry) -> str:
         if entry.get("load_at_start") is not None:
             seconds += f", load {entry['load_at_start']}"
         seconds += ")"
+    if entry.get("resumed_tasks"):
+        seconds += (f": the last run only, which read {entry['resumed_tasks']:,} finished "
+                    f"tasks of earlier runs from its checkpoint")
     return seconds
 
 

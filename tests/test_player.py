@@ -3,6 +3,7 @@
 import io
 import random
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -539,3 +540,15 @@ def test_unknown_player_named_in_one_line(monkeypatch, capsys):
                                                "--secret", "111"])
     assert_one_line_error(code, err)
     assert "'nope'" in err and "cp-sat" in err
+
+
+def test_play_names_the_guess_rule_of_its_tree(monkeypatch, capsys):
+    # A tree optimal among consistent-guess strategies says so; an any-guess one does not.
+    results = Path(__file__).resolve().parent.parent / "results" / "trees"
+    for name, rule in (("mastermind-expected-consistent", True), ("mastermind-expected", False)):
+        code, out, err = run(monkeypatch, capsys, ["play", "mastermind", "--secret", "1234",
+                                                   "--tree", str(results / f"{name}.json.gz")])
+        assert code == 0, err
+        header = out.splitlines()[0]
+        assert ("with consistent guesses only" in header) == rule, header
+        assert "proved optimal" in header

@@ -211,8 +211,9 @@ def _plural(n: int, word: str) -> str:
 
 def _tree_summary(strategy: Strategy) -> str:
     stats = strategy.validate()
+    rule = " with consistent guesses only" if strategy.guesses == "consistent" else ""
     proof = ", proved optimal" if strategy.optimal else ""
-    return (f"{escape_control(strategy.objective)}{proof}: average {stats.average:.4f}, "
+    return (f"{escape_control(strategy.objective)}{rule}{proof}: average {stats.average:.4f}, "
             f"at most {stats.max} guesses")
 
 
