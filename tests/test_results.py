@@ -102,3 +102,19 @@ def test_optimal_table_is_monotone_in_the_guess_rule():
             if caps[0] != caps[1]:
                 continue
         assert e["value"] <= other["value"], key
+
+
+def test_logik_ships_its_consistent_only_optimum():
+    # The tree `play logik` replays is the proven consistent-only optimum of p5c8 in
+    # results/ (the same file), and says that it holds for consistent guesses only.
+    summary = _load_json("optimal_trees.json")["trees"]
+    entry = summary.get("p5c8-expected-consistent")
+    if entry is None:
+        pytest.skip("Logik's consistent-only tree not made")
+    shipped = ROOT / "optimal_mm" / "data" / "logik.json.gz"
+    assert shipped.read_bytes() == (ROOT / entry["file"]).read_bytes()
+    strategy = load_shipped_strategy(Game.from_spec("logik"))
+    stats = strategy.validate()
+    assert strategy.optimal and strategy.guesses == "consistent"
+    assert (strategy.objective, strategy.max_guesses) == ("expected", None)
+    assert stats.secrets == 32768 and stats.total == entry["value"]
