@@ -74,12 +74,14 @@ OPEN_VALUES = [
      "page": "docs/LOGIK.md",
      "open": "refute 6: 1,641 second-guess tasks, estimated 710-875 h on one core"},
     {"game": "p5c8", "objective": "expected", "guesses": "any",
-     "proven": "158,315 <= total <= 179,929: the balanced-tree bound of the parts of "
-               "the best first guess (11234), and the consistent-only optimum (this tree: "
-               "consistent guesses are guesses too)",
+     "proven": "167,045 <= total <= 179,929: the search's root lower bound with any "
+               "guesses (first guess 11234, probed), and the consistent-only optimum (this "
+               "tree: consistent guesses are guesses too)",
      "tree": "p5c8-expected-consistent", "page": "docs/LOGIK_EXPECTED.md",
-     "open": "not started: to be estimated from a sample of its tasks first, like the "
-             "consistent-only run"},
+     "open": "not started: a first sample (results/p5c8-exp-any-sample.json) puts it at "
+             "least an order of magnitude above the consistent-only run (tasks of 481 "
+             "secrets and more over 90 s each, up to 578 rival second guesses per big "
+             "part against 88); the rivals' sample comes next"},
 ]
 
 
