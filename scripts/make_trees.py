@@ -78,8 +78,8 @@ OPEN_VALUES = [
                "guesses (first guess 11234, probed), and the consistent-only optimum (this "
                "tree: consistent guesses are guesses too)",
      "tree": "p5c8-expected-consistent", "page": "docs/LOGIK_EXPECTED.md",
-     "open": "not started: a first sample (results/p5c8-exp-any-sample.json) puts it at "
-             "least an order of magnitude above the consistent-only run (tasks of 481 "
+     "open": "not started: a first sample (results/p5c8-exp-any-sample.json) suggests a "
+             "run an order of magnitude longer than the consistent-only one (tasks of 481 "
              "secrets and more over 90 s each, up to 578 rival second guesses per big "
              "part against 88); the rivals' sample comes next"},
 ]
