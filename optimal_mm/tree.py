@@ -49,10 +49,10 @@ FORMAT_NAME = "optimal-mm-strategy"
 FORMAT_VERSION = 1
 GUESS_RULES = ("any", "consistent")
 #: The most bytes a tree file may hold, or inflate to when it is gzip-compressed,
-#: checked while reading: 256 MiB, about 1,480 times the largest tree shipped or
-#: kept in results/ (the Bulls and Cows trees: 181,388 bytes of JSON, 5,040 secrets),
-#: so room for trees of games with over a million secrets, while ``/dev/zero`` or a
-#: gzip bomb costs at most that much memory.
+#: checked while reading: 256 MiB, about 236 times the largest tree shipped (Logik's
+#: consistent-only tree: 1,137,550 bytes of JSON for 32,768 secrets, about 35 bytes a
+#: secret), so room for trees of games with several million secrets, while
+#: ``/dev/zero`` or a gzip bomb costs at most that much memory.
 MAX_TREE_BYTES = 256 * 2**20
 
 
