@@ -45,7 +45,9 @@ How the work is split
     guess with parts of :data:`SPLIT_SECRETS` secrets or more is a chain of tasks
     instead (Logik's would each run for hours, longer than a session): its small
     parts together, then each big part by its second guesses, with the budget the
-    parts before leave it (:meth:`Solver._guess_by_parts`).
+    parts before leave it (:meth:`Solver._guess_by_parts`); the chains run one after
+    another, each with ``U`` or the best total of the rivals finished before it as
+    budget.
     A part of :data:`SPLIT_SECRETS` secrets or more would keep one worker busy long
     after the others (Bulls and Cows: 1440 secrets, 186 s of the 200 s the whole
     search takes in one process), so in phase (1) it is split by its own guesses the
@@ -1040,21 +1042,35 @@ class Solver:
         open_bounds = {g: bounds[g][0] for g in rivals}
         totals = {}
 
-        def rival_done(g, value):
+        def rival_done(g, value, budget):
             totals[g] = value
-            open_bounds[g] = best_value if value is None else value
+            open_bounds[g] = budget if value is None else value
             self.progress.update(bound=figure(min([best_value, *open_bounds.values()])))
+
+        def chain_budget(g):
+            # A chain runs after the rivals before it have finished, so it need only
+            # beat the best of them: their totals, plus one for those after it in
+            # the order (a tie goes to the first in order, as below). The budgets
+            # follow from the order alone, not from --jobs.
+            budget = best_value
+            for r, value in totals.items():
+                if value is not None:
+                    budget = min(budget, value + (order.index(g) < order.index(r)))
+            return budget
 
         args = [((), g, [p for _, p in bounds[g][1]], bounds[g][2], n, best_value, child_d,
                  weight) for g in whole]
         results = self._runner.run(_exp_guess_task, args,
                                    f"expected: {len(whole)} rivals against {shown(best_value)}",
-                                   lambda i, result: rival_done(whole[i], result[0]))
+                                   lambda i, result: rival_done(whole[i], result[0],
+                                                                best_value))
         for _, counters in results:
             self.stats.add(counters)
         for g in chained:
+            budget = chain_budget(g)
             rival_done(g, self._guess_by_parts((), g, [p for _, p in bounds[g][1]],
-                                               bounds[g][2], n, best_value, child_d, weight))
+                                               bounds[g][2], n, budget, child_d, weight),
+                       budget)
         improved = [(totals[g], order.index(g), g) for g in rivals
                     if totals[g] is not None and totals[g] < best_value]
         pruned = len(order) - 1 - len(rivals)

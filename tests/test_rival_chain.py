@@ -103,6 +103,35 @@ def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     assert again.checkpoint.stored == 50
 
 
+def test_later_chains_take_the_best_total_so_far_as_budget(monkeypatch):
+    # p5c4, fewest secrets at the worst depth: 11123 is solved first, then the rival
+    # 11223 beats it; the chains after it need only beat 11223, so their budget is
+    # its cost (plus one for a rival earlier in the order, which wins a tie). The
+    # value and the tree are those of the search without chains.
+    game = Game.from_spec("p5c4")
+    plain = Solver(game, jobs=1).fewest_at_worst()
+    assert any("11223 proved better" in line for line in plain.proof)
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    calls, chain = [], Solver._guess_by_parts
+
+    def spy(self, history, g, parts, lbs, n, bound, d, weight):
+        value = chain(self, history, g, parts, lbs, n, bound, d, weight)
+        calls.append((g, bound, value))
+        return value
+
+    monkeypatch.setattr(Solver, "_guess_by_parts", spy)
+    sol = Solver(game, jobs=1).fewest_at_worst()
+    assert sol.value == plain.value and sol.proof == plain.proof
+    assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
+    incumbent = calls[0][1]
+    assert len(calls) >= 3
+    ranks = {g: rank for rank, g in enumerate(g for g, _, _ in calls)}
+    for i, (g, bound, _) in enumerate(calls):  # the chains run in the order
+        done = [(value, ranks[r]) for r, _, value in calls[:i] if value is not None]
+        assert bound == min([incumbent, *(v + (ranks[g] < rank) for v, rank in done)])
+    assert any(bound < incumbent for _, bound, _ in calls)
+
+
 def test_chain_below_a_first_guess_agrees_with_the_single_task(chained):
     # A second guess with a part of 60 secrets or more, after 1123 (its 276-secret
     # part): the chain (history (1123,)) answers as the one task does.
