@@ -20,6 +20,14 @@ recompute). Usage::
     python scripts/optimal_tables.py --max-codes 500 --time-limit 30   # a quick pass
     python scripts/optimal_tables.py --time-limit 60 \
         --objectives fewest-at-worst worst-then-expected        # the two later columns
+
+An entry that needs more than one sitting runs with ``--checkpoint DIR``: its finished
+tasks are saved under ``DIR/<spec>-<guesses>-<objective>`` as it goes (a timeout
+kills the worker, never a saved task), and a retry reads them back, so an entry may
+take several limits, or sessions, to finish (``--retry-timeouts --checkpoint DIR``).
+A run of ``optimal-mm solve SPEC --objective OBJ --guesses G --checkpoint D`` is the
+same search: an entry resumes from ``D`` moved to its name. The table marks the time
+of such an entry as that of its last sitting.
 """
 
 from __future__ import annotations
@@ -126,32 +134,41 @@ def eligible(entries, spec, guesses, objective) -> bool:
     return bool(ex and ex["status"] == "solved" and ex["tree_max"] > wc["value"])
 
 
-def _worker(spec, objective, guesses, queue):
+def checkpoint_dir(root, spec, guesses, objective) -> str:
+    """Where ``--checkpoint root`` keeps the finished tasks of one entry."""
+    return str(Path(root) / f"{spec}-{guesses}-{objective}")
+
+
+def _worker(spec, objective, guesses, checkpoint, queue):
     from optimal_mm import Game
     from optimal_mm.search import solve
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
+    options = {"jobs": 1}
+    if checkpoint:
+        options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
     start = time.perf_counter()
-    sol = solve(Game.from_spec(spec), objective, guesses, jobs=1)
+    sol = solve(Game.from_spec(spec), objective, guesses, **options)
     seconds = time.perf_counter() - start
     stats = sol.strategy.validate() if sol.strategy else None
     queue.put({"value": sol.value, "seconds": round(seconds, 3),
                "tree_total": stats.total if stats else None,
                "tree_max": stats.max if stats else None,
                "first_guess": sol.strategy.root.guess if sol.strategy else None,
-               "states": sol.stats.states})
+               "states": sol.stats.states, "resumed_tasks": sol.resumed or None})
 
 
 class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
-    def __init__(self, key, spec, objective, guesses, time_limit):
+    def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
-        self.proc = ctx.Process(target=_worker, args=(spec, objective, guesses, self.queue),
+        self.proc = ctx.Process(target=_worker,
+                                args=(spec, objective, guesses, checkpoint, self.queue),
                                 daemon=True)
         self.start = time.perf_counter()
         self.proc.start()
@@ -227,7 +244,8 @@ def markdown(entries, meta) -> str:
                 return "", ""
             if e["status"] != "solved":
                 return f"({e['status']})", f"> {e['seconds']}" if e["status"] == "timeout" else ""
-            return str(e[key]), f"{e['seconds']:.2f}"
+            resumed = "†" if e.get("resumed_tasks") else ""
+            return str(e[key]), f"{e['seconds']:.2f}{resumed}"
 
         t, ts = cell(wc, "value")
         tot, es = cell(ex, "value")
@@ -244,6 +262,10 @@ def markdown(entries, meta) -> str:
                 notes.append(f"{e['published']} {mark} ({e['source']})")
         lines.append(f"| {spec} | {codes} | {guesses} | {t} | {ts} | {tot} | {avg} | {es} | "
                      f"{at_worst} | {fs} | {capped} | {ws} | {'; '.join(notes)} |")
+    if any(e.get("resumed_tasks") for e in entries.values()):
+        lines += ["", "† the last sitting of an entry solved over several "
+                  "(`--checkpoint`): it read the tasks finished before from its checkpoint; "
+                  "the runs above give the whole time."]
     missing = [f"{spec}/{guesses}/{objective}" for spec in games(meta.get("max_codes", 5000))
                for guesses in ("any", "consistent") for objective in OBJECTIVES
                if f"{spec}/{guesses}/{objective}" not in entries
@@ -298,6 +320,10 @@ def main(argv=None) -> int:
                         help="entries solved at a time, each in its own process (default 1)")
     parser.add_argument("--retry-errors", action="store_true",
                         help="recompute entries whose worker failed")
+    parser.add_argument("--checkpoint", metavar="DIR",
+                        help="save each entry's finished tasks under DIR/<spec>-<guesses>-"
+                             "<objective> and resume from them (an entry may then span "
+                             "several runs)")
     args = parser.parse_args(argv)
     # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
     # every entry finished so far is already saved.
@@ -347,7 +373,8 @@ def main(argv=None) -> int:
     while todo or running:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
-            running.append((Entry(key, spec, objective, guesses, args.time_limit),
+            running.append((Entry(key, spec, objective, guesses, args.time_limit,
+                                  args.checkpoint),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

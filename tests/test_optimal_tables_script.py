@@ -1,0 +1,59 @@
+"""``scripts/optimal_tables.py --checkpoint``: a table entry that needs more than one
+sitting resumes from the tasks its earlier sittings saved, and the table says so."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("optimal_tables",
+                                                  ROOT / "scripts" / "optimal_tables.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Queue:
+    def __init__(self):
+        self.items = []
+
+    def put(self, item):
+        self.items.append(item)
+
+
+def test_an_entry_resumes_from_its_checkpoint(tmp_path):
+    script = _script()
+    first, again, plain = _Queue(), _Queue(), _Queue()
+    script._worker("p3c4", "expected", "any", str(tmp_path), first)
+    saved = list(Path(script.checkpoint_dir(tmp_path, "p3c4", "any", "expected")).glob("task-*"))
+    assert saved  # the entry's own directory holds its finished tasks
+    script._worker("p3c4", "expected", "any", str(tmp_path), again)
+    script._worker("p3c4", "expected", "any", None, plain)
+    (a,), (b,), (c,) = first.items, again.items, plain.items
+    assert a["value"] == b["value"] == c["value"] == 206  # Goddard's total, proven anew
+    assert a["resumed_tasks"] is None and c["resumed_tasks"] is None
+    assert b["resumed_tasks"] >= len(saved)
+    assert b["first_guess"] == a["first_guess"] and b["tree_total"] == a["tree_total"]
+
+
+def test_the_table_marks_a_resumed_entry():
+    script = _script()
+    base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
+            "published": None, "source": None}
+    entries = {
+        "p3c4/any/worst-case": {**base, "objective": "worst-case", "value": 4,
+                                "seconds": 0.5, "resumed_tasks": None},
+        "p3c4/any/expected": {**base, "objective": "expected", "value": 206,
+                              "seconds": 1.25, "resumed_tasks": 12, "tree_max": 4},
+    }
+    meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64}
+    text = script.markdown(entries, meta)
+    row = next(line for line in text.splitlines() if line.startswith("| p3c4 |"))
+    assert "| 0.50 |" in row and "| 1.25† |" in row
+    assert "† the last sitting" in text
+    del entries["p3c4/any/expected"]["resumed_tasks"]
+    assert "†" not in script.markdown(entries, meta)
