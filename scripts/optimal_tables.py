@@ -22,7 +22,7 @@ recompute). Usage::
         --objectives fewest-at-worst worst-then-expected        # the two later columns
 
 An entry that needs more than one sitting runs with ``--checkpoint DIR``: its finished
-tasks are saved under ``DIR/<spec>-<guesses>-<objective>`` as it goes (a timeout
+tasks are saved under ``DIR/<spec>-<objective>[-consistent]`` as it goes (a timeout
 kills the worker, never a saved task), and a retry reads them back, so an entry may
 take several limits, or sessions, to finish (``--retry-timeouts --checkpoint DIR``).
 A run of ``optimal-mm solve SPEC --objective OBJ --guesses G --checkpoint D`` is the
@@ -135,8 +135,11 @@ def eligible(entries, spec, guesses, objective) -> bool:
 
 
 def checkpoint_dir(root, spec, guesses, objective) -> str:
-    """Where ``--checkpoint root`` keeps the finished tasks of one entry."""
-    return str(Path(root) / f"{spec}-{guesses}-{objective}")
+    """Where ``--checkpoint root`` keeps the finished tasks of one entry: the name
+    ``scripts/make_trees.py`` gives the same search (``p5c8n-worst-case``,
+    ``p4c7-expected-consistent``), so that a tree and a table entry share one run."""
+    return str(Path(root) / (f"{spec}-{objective}"
+                             + ("-consistent" if guesses == "consistent" else "")))
 
 
 def _worker(spec, objective, guesses, checkpoint, queue):
@@ -321,8 +324,8 @@ def main(argv=None) -> int:
     parser.add_argument("--retry-errors", action="store_true",
                         help="recompute entries whose worker failed")
     parser.add_argument("--checkpoint", metavar="DIR",
-                        help="save each entry's finished tasks under DIR/<spec>-<guesses>-"
-                             "<objective> and resume from them (an entry may then span "
+                        help="save each entry's finished tasks under DIR/<spec>-<objective>"
+                             "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
     args = parser.parse_args(argv)
     # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
