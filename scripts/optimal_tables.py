@@ -136,8 +136,9 @@ def eligible(entries, spec, guesses, objective) -> bool:
 
 def checkpoint_dir(root, spec, guesses, objective) -> str:
     """Where ``--checkpoint root`` keeps the finished tasks of one entry: the name
-    ``scripts/make_trees.py`` gives the same search (``p5c8n-worst-case``,
-    ``p4c7-expected-consistent``), so that a tree and a table entry share one run."""
+    ``scripts/make_trees.py`` gives a tree of the same search named by its spec
+    (``p5c8n-worst-case``, ``p4c7-expected-consistent``), so that the tree and the
+    table entry share one run."""
     return str(Path(root) / (f"{spec}-{objective}"
                              + ("-consistent" if guesses == "consistent" else "")))
 
