@@ -63,6 +63,8 @@ TREES_TO_MAKE = {
     # 22 minutes of search, in results/checkpoints as well (the optimal table's entry
     # p5c8n/any/worst-case reads the same checkpoint).
     "p5c8n-worst-case": ("p5c8n", "worst-case", "any", None, None, None),
+    # Two hours over two sittings (docs/LONG_RUNS.md), from results/checkpoints too.
+    "p8c3-worst-case": ("p8c3", "worst-case", "any", None, None, None),
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
            "p5c8-expected-consistent": "logik"}
