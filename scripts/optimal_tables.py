@@ -329,6 +329,13 @@ def main(argv=None) -> int:
                              "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
     args = parser.parse_args(argv)
+    if args.checkpoint is not None:  # refused here, before any entry is touched
+        try:
+            Path(args.checkpoint).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"optimal_tables.py: cannot use --checkpoint {args.checkpoint}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
     # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
     # every entry finished so far is already saved.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

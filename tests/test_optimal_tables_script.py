@@ -57,3 +57,18 @@ def test_the_table_marks_a_resumed_entry():
     assert "† the last sitting" in text
     del entries["p3c4/any/expected"]["resumed_tasks"]
     assert "†" not in script.markdown(entries, meta)
+
+
+def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypatch):
+    script = _script()
+    table = tmp_path / "optimal_table.json"
+    table.write_text('{"meta": {}, "entries": {}}\n')
+    monkeypatch.setattr(script, "JSON_PATH", table)
+    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code = script.main(["--only", "p2c3", "--redo", "--checkpoint", str(blocker / "sub")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "cannot use --checkpoint" in err
+    assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
+    assert not (tmp_path / "optimal_table.md").exists()
