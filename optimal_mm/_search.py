@@ -1113,6 +1113,81 @@ def _two_guess_blocked(S, table, n_slots, consistent, stats):
     return False, -1
 
 
+#: The colour-overlap filter runs where the codes are at least this many times the
+#: colour multisets (one partition per multiset must cost well below one per guess).
+_OVERLAP_CODES_PER_MULTISET = 4
+
+
+@njit(cache=True, inline="always")
+def _overlap_applies(n_slots, pegs, masks):
+    """Whether the worst case filters guesses by colour overlap: black-and-white
+    scoring, and few multisets for the codes (:data:`_OVERLAP_CODES_PER_MULTISET`)."""
+    n_codes = masks.shape[0]
+    return (n_slots == (pegs + 1) * (pegs + 1)
+            and masks[(n_codes - 1) // _OVERLAP_CODES_PER_MULTISET, 3] < 0)
+
+
+@njit(cache=True)
+def _overlap_pass(S, table, masks, cap, pegs, win, ok):
+    """The colour-overlap filter of the worst case: sets ``ok[i]`` to whether a guess
+    of colour multiset ``i`` may leave no part of ``S`` above ``cap`` secrets, and
+    returns how many multisets may (0: ``S`` cannot be split within ``cap``).
+
+    Blacks plus whites, ``k = b + w``, is the number of colours guess and secret
+    share: it depends on their colour multisets alone, so every guess of one
+    multiset sends the same number ``h(k)`` of secrets to the answers with
+    ``b + w = k``. There are at most ``k + 1`` such answers (``b = 0 .. k``) for
+    ``k < P``, and for ``k = P`` only ``P - 1`` besides the win (``b = P - 1`` is
+    impossible: the last peg's colour would be a black), the win holding the guess
+    alone. A guess whose ``h(k)`` exceeds ``(k + 1) cap`` (``(P - 1) cap + 1`` for
+    ``k = P``) therefore has a part above ``cap``, by pigeonhole: the filter never
+    drops a guess the full scoring would keep, and costs one partition (that stops
+    at the first overflow) per multiset instead of one per guess. On the sets below
+    a Logik refutation (200 to 400 secrets within 3 guesses, at most 20 a part) it
+    refutes the set outright (docs/LOGIK.md).
+    """
+    n = len(S)
+    base = pegs + 1
+    overlap = np.empty(base * base, dtype=np.int64)
+    for a in range(base * base):
+        overlap[a] = a // base + a % base
+    room = np.empty(base, dtype=np.int64)
+    for k in range(pegs):
+        room[k] = (k + 1) * cap
+    room[pegs] = (pegs - 1) * cap + 1
+    h = np.zeros(base, dtype=np.int64)
+    passed = 0
+    i = 0
+    while i < masks.shape[0] and masks[i, 3] >= 0:
+        row = table[masks[i, 3]]
+        for k in range(base):
+            h[k] = 0
+        fits = True
+        for j in range(n):
+            k = overlap[row[S[j]]]
+            h[k] += 1
+            if h[k] > room[k]:
+                fits = False
+                break
+        ok[i] = fits
+        if fits:
+            passed += 1
+        i += 1
+    return passed
+
+
+@njit(cache=True)
+def _overlap_keep(guesses, masks, ok):
+    """The guesses whose colour multiset passed :func:`_overlap_pass`, in order."""
+    out = np.empty(len(guesses), dtype=np.int64)
+    m = 0
+    for g in guesses:
+        if ok[masks[g, 2]]:
+            out[m] = g
+            m += 1
+    return out[:m]
+
+
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
               tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
@@ -1138,6 +1213,10 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         if n_slots == codes.shape[1] + 1 and not skew_feasible(
                 S, codes, n_colours, _counting_cap(lb, 1, n), consistent):
             return False, -1  # black-only: too few blacks (below)
+        if _overlap_applies(n_slots, codes.shape[1], masks):
+            ok_two = np.empty(masks.shape[0], dtype=np.bool_)
+            if _overlap_pass(S, table, masks, 1, codes.shape[1], win, ok_two) == 0:
+                return False, -1  # no multiset can separate S (below)
         if _scan_rows(table, n) and n_slots <= 64:
             return _two_guess_blocked(S, table, n_slots, consistent, stats)
         guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
@@ -1163,9 +1242,17 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                                                            consistent):
         _wc_store(tt, use_tt, key, check, d, False, stats)  # black-only: too few blacks
         return False, -1
+    overlap = _overlap_applies(n_slots, codes.shape[1], masks)
+    ok_multisets = np.empty(masks.shape[0] if overlap else 0, dtype=np.bool_)
+    if overlap and _overlap_pass(S, table, masks, cap, codes.shape[1], win,
+                                 ok_multisets) == 0:
+        _wc_store(tt, use_tt, key, check, d, False, stats)  # no guess keeps parts in cap
+        return False, -1
     stats[0] += 1
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                              n_colours, repeats, swaps, masks, symmetry)
+    if overlap:
+        guesses = _overlap_keep(guesses, masks, ok_multisets)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
     part_order = np.empty(n_slots, dtype=np.int64)

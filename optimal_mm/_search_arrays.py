@@ -93,16 +93,28 @@ MASK_COLOURS = 11
 
 
 def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
-    """``(N, 2)`` int64: the colours each code uses (bit ``c``), and its *inversions*:
-    bit ``p`` for the ``p``-th pair of colours ``a < b`` (lexicographic, as in
-    :func:`colour_swaps`) when the code uses both and ``b`` first appears before
-    ``a``. Inversions are left empty above :data:`MASK_COLOURS` colours."""
+    """``(N, 4)`` int64, one row of facts per code:
+
+    * column 0: the colours the code uses (bit ``c``);
+    * column 1: its *inversions*: bit ``p`` for the ``p``-th pair of colours
+      ``a < b`` (lexicographic, as in :func:`colour_swaps`) when the code uses both
+      and ``b`` first appears before ``a`` (left empty above :data:`MASK_COLOURS`
+      colours);
+    * column 2: its colour multiset, numbered in order of first appearance (code 0
+      has multiset 0, the first code with another multiset has 1, ...);
+    * column 3, row ``i``: the first code of multiset ``i``, its representative; -1 in
+      the rows past the last multiset.
+
+    The multisets serve the worst case's colour-overlap filter
+    (:func:`optimal_mm._search._overlap_pass`): the blacks plus whites of two codes
+    depend on their multisets alone.
+    """
     n, pegs = codes.shape
     first = np.full((n, n_colours), pegs, dtype=np.int64)
     for i in range(pegs - 1, -1, -1):
         first[np.arange(n), codes[:, i]] = i
     used = first < pegs
-    out = np.zeros((n, 2), dtype=np.int64)
+    out = np.zeros((n, 4), dtype=np.int64)
     for c in range(n_colours):
         out[:, 0] |= used[:, c].astype(np.int64) << c
     if n_colours <= MASK_COLOURS:
@@ -112,6 +124,15 @@ def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
                 inverted = used[:, a] & used[:, b] & (first[:, b] < first[:, a])
                 out[:, 1] |= inverted.astype(np.int64) << p
                 p += 1
+    counts = np.zeros((n, n_colours), dtype=np.int64)
+    for i in range(pegs):
+        counts[np.arange(n), codes[:, i]] += 1
+    _, firsts, inverse = np.unique(counts, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(len(firsts), dtype=np.int64)
+    rank[np.argsort(firsts)] = np.arange(len(firsts))
+    out[:, 2] = rank[inverse.ravel()]
+    out[:, 3] = -1
+    out[:len(firsts), 3] = np.sort(firsts)
     return out
 
 
