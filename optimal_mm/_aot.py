@@ -39,7 +39,8 @@ import numpy as np
 _HERE = Path(__file__).resolve().parent
 
 #: The sources whose text the machine code depends on.
-SOURCES = ("_search.py", "_search_arrays.py", "_skew_bound.py", "_kernels.py", "_aot.py")
+SOURCES = ("_search.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
+           "_aot.py")
 
 class Array:
     """A C-contiguous, aligned array argument: numpy dtype name, number of dimensions,

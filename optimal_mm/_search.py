@@ -65,6 +65,14 @@ all black, and ``d`` guesses left:
   bound within the budget is infeasible at once. Positions where every secret of
   ``S`` has the same colour are left out of the budget and of the labels: they move
   every answer alike and split nothing.
+* *Colour-overlap filter and bound* (black-and-white scoring,
+  :mod:`optimal_mm._overlap`). Blacks plus whites depends on the colour multisets of
+  guess and secret alone, so one partition per multiset bounds the parts of every
+  guess of that multiset: the secrets sharing ``k`` colours with it fill at most
+  ``k + 1`` answers. The worst case drops the multisets with a part necessarily
+  above the counting bound (a state where all are dropped is infeasible at once);
+  the expected case raises the node's bound to the least over the multisets, and
+  skips the partition of a guess whose multiset's bound already fails the budget.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -108,6 +116,7 @@ from ._numba import njit
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
     INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,
     position_swaps)
+from ._overlap import overlap_applies, overlap_bound, overlap_keep, overlap_pass
 from ._skew_bound import skew_bound, skew_feasible
 
 _PAYLOAD_BITS = 31
@@ -190,6 +199,11 @@ def _tt_rehash(slots, links, heads, meta, buckets):
         b = slots[i, 0] & (buckets - 1)
         links[i] = heads[b]
         heads[b] = i + 1
+
+
+#: The expected case's colour-overlap bound runs at states of this many secrets or
+#: more (below, scoring every guess costs little more than the bound).
+_OVERLAP_SECRETS = 15
 
 
 #: Largest copy of answer rows made by :func:`_columns` (bytes).
@@ -699,6 +713,17 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if bound >= beta:
                 _store(tt, use_tt, key, check, bound, False, stats)
                 return bound, -1
+    # Black-and-white scoring: the colour-overlap bound, per multiset of guesses.
+    overlap = use_tt and n >= _OVERLAP_SECRETS and overlap_applies(n_slots, codes.shape[1],
+                                                                  masks)
+    multiset_bound = np.empty(masks.shape[0] if overlap else 0, dtype=np.int64)
+    if overlap:
+        ob = overlap_bound(S, table, masks, lb[child_d], codes.shape[1], multiset_bound)
+        if ob > bound:
+            bound = ob
+            if bound >= beta:
+                _store(tt, use_tt, key, check, bound, False, stats)
+                return bound, -1
     stats[0] += 1
     in_s = _in_set(S, table.shape[1])
     lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
@@ -745,6 +770,11 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                     _store(tt, use_tt, key, check, bound, False, stats)
                     return bound, -1
         g = guesses[k]
+        if overlap and multiset_bound[masks[g, 2]] >= beta:
+            # Its multiset's bound already fails: no partition needed.
+            qb[k] = multiset_bound[masks[g, 2]]
+            order_key[k] = qb[k] * 2 + (0 if in_s[g] else 1)
+            continue
         stats[2] += 1
         if few:
             # Every part size c has LB = 2c - 1, so the bound depends only on how
@@ -1113,81 +1143,6 @@ def _two_guess_blocked(S, table, n_slots, consistent, stats):
     return False, -1
 
 
-#: The colour-overlap filter runs where the codes are at least this many times the
-#: colour multisets (one partition per multiset must cost well below one per guess).
-_OVERLAP_CODES_PER_MULTISET = 4
-
-
-@njit(cache=True, inline="always")
-def _overlap_applies(n_slots, pegs, masks):
-    """Whether the worst case filters guesses by colour overlap: black-and-white
-    scoring, and few multisets for the codes (:data:`_OVERLAP_CODES_PER_MULTISET`)."""
-    n_codes = masks.shape[0]
-    return (n_slots == (pegs + 1) * (pegs + 1)
-            and masks[(n_codes - 1) // _OVERLAP_CODES_PER_MULTISET, 3] < 0)
-
-
-@njit(cache=True)
-def _overlap_pass(S, table, masks, cap, pegs, win, ok):
-    """The colour-overlap filter of the worst case: sets ``ok[i]`` to whether a guess
-    of colour multiset ``i`` may leave no part of ``S`` above ``cap`` secrets, and
-    returns how many multisets may (0: ``S`` cannot be split within ``cap``).
-
-    Blacks plus whites, ``k = b + w``, is the number of colours guess and secret
-    share: it depends on their colour multisets alone, so every guess of one
-    multiset sends the same number ``h(k)`` of secrets to the answers with
-    ``b + w = k``. There are at most ``k + 1`` such answers (``b = 0 .. k``) for
-    ``k < P``, and for ``k = P`` only ``P - 1`` besides the win (``b = P - 1`` is
-    impossible: the last peg's colour would be a black), the win holding the guess
-    alone. A guess whose ``h(k)`` exceeds ``(k + 1) cap`` (``(P - 1) cap + 1`` for
-    ``k = P``) therefore has a part above ``cap``, by pigeonhole: the filter never
-    drops a guess the full scoring would keep, and costs one partition (that stops
-    at the first overflow) per multiset instead of one per guess. On the sets below
-    a Logik refutation (200 to 400 secrets within 3 guesses, at most 20 a part) it
-    refutes the set outright (docs/LOGIK.md).
-    """
-    n = len(S)
-    base = pegs + 1
-    overlap = np.empty(base * base, dtype=np.int64)
-    for a in range(base * base):
-        overlap[a] = a // base + a % base
-    room = np.empty(base, dtype=np.int64)
-    for k in range(pegs):
-        room[k] = (k + 1) * cap
-    room[pegs] = (pegs - 1) * cap + 1
-    h = np.zeros(base, dtype=np.int64)
-    passed = 0
-    i = 0
-    while i < masks.shape[0] and masks[i, 3] >= 0:
-        row = table[masks[i, 3]]
-        for k in range(base):
-            h[k] = 0
-        fits = True
-        for j in range(n):
-            k = overlap[row[S[j]]]
-            h[k] += 1
-            if h[k] > room[k]:
-                fits = False
-                break
-        ok[i] = fits
-        if fits:
-            passed += 1
-        i += 1
-    return passed
-
-
-@njit(cache=True)
-def _overlap_keep(guesses, masks, ok):
-    """The guesses whose colour multiset passed :func:`_overlap_pass`, in order."""
-    out = np.empty(len(guesses), dtype=np.int64)
-    m = 0
-    for g in guesses:
-        if ok[masks[g, 2]]:
-            out[m] = g
-            m += 1
-    return out[:m]
-
-
 @njit(cache=True)
 def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consistent,
               tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
@@ -1213,9 +1168,9 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         if n_slots == codes.shape[1] + 1 and not skew_feasible(
                 S, codes, n_colours, _counting_cap(lb, 1, n), consistent):
             return False, -1  # black-only: too few blacks (below)
-        if _overlap_applies(n_slots, codes.shape[1], masks):
+        if overlap_applies(n_slots, codes.shape[1], masks):
             ok_two = np.empty(masks.shape[0], dtype=np.bool_)
-            if _overlap_pass(S, table, masks, 1, codes.shape[1], win, ok_two) == 0:
+            if overlap_pass(S, table, masks, 1, codes.shape[1], win, ok_two) == 0:
                 return False, -1  # no multiset can separate S (below)
         if _scan_rows(table, n) and n_slots <= 64:
             return _two_guess_blocked(S, table, n_slots, consistent, stats)
@@ -1242,9 +1197,9 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                                                            consistent):
         _wc_store(tt, use_tt, key, check, d, False, stats)  # black-only: too few blacks
         return False, -1
-    overlap = _overlap_applies(n_slots, codes.shape[1], masks)
+    overlap = overlap_applies(n_slots, codes.shape[1], masks)
     ok_multisets = np.empty(masks.shape[0] if overlap else 0, dtype=np.bool_)
-    if overlap and _overlap_pass(S, table, masks, cap, codes.shape[1], win,
+    if overlap and overlap_pass(S, table, masks, cap, codes.shape[1], win,
                                  ok_multisets) == 0:
         _wc_store(tt, use_tt, key, check, d, False, stats)  # no guess keeps parts in cap
         return False, -1
@@ -1252,7 +1207,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                              n_colours, repeats, swaps, masks, symmetry)
     if overlap:
-        guesses = _overlap_keep(guesses, masks, ok_multisets)
+        guesses = overlap_keep(guesses, masks, ok_multisets)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
     part_order = np.empty(n_slots, dtype=np.int64)
