@@ -38,6 +38,7 @@ import argparse
 import json
 import os
 import platform
+import time
 import sys
 from pathlib import Path
 
@@ -134,7 +135,8 @@ def time_batch(game, ctx, first, path, depth, count, every=1):
     each of the first ``count`` guesses of the node that :func:`probe_node` takes
     apart (every ``every``-th of them, in the search's order, to sample the whole
     node), searched within the guesses then left, in this process, each with a
-    fresh transposition table (made before the clock starts)."""
+    fresh transposition table (made before the clock starts). None when the counting
+    bound leaves no guess at that node (nothing to time)."""
     part = largest_part(ctx, first, np.arange(game.n_codes, dtype=np.int64))
     for guess in path:
         part = largest_part(ctx, guess, part)
@@ -149,6 +151,8 @@ def time_batch(game, ctx, first, path, depth, count, every=1):
             if biggest[k] < len(part) and ctx.lb[left - 1, biggest[k]] < INF]
     kept = sorted(kept, key=lambda k: (biggest[k], squares[k], not in_part[k], candidates[k]))
     sets = [largest_part(ctx, int(candidates[k]), part) for k in kept[::every][:count]]
+    if not sets:
+        return None
     tables = [new_table(1 << 16) for _ in sets]
     stats = np.zeros(4, dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
@@ -199,8 +203,12 @@ def main(argv=None) -> int:
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
     if args.probe is not None and args.batch:
         path = [game.code_index(g) for g in args.probe]
-        print(json.dumps(time_batch(game, ctx, first, path, args.depth, args.batch,
-                                    args.every)))
+        row = time_batch(game, ctx, first, path, args.depth, args.batch, args.every)
+        if row is None:
+            print("error: no guess at that node leaves parts the counting bound allows "
+                  "within the guesses left (raise --depth)", file=sys.stderr)
+            return 2
+        print(json.dumps(row))
         return 0
     if args.probe is not None:
         path = [game.code_index(g) for g in args.probe]

@@ -100,3 +100,19 @@ def test_worst_case_sampler_on_the_shared_timing(tmp_path):
     rows = json.loads(out.read_text())["tasks"]
     assert rows and all(r["finished"] and r["feasible"] is True for r in rows)
     assert sum(r["secrets"] for r in rows) == 64 - 1
+
+
+def test_worst_case_batch_probe_counts_its_sets(capsys):
+    # --probe with --batch times the largest parts below a node in this process.
+    # Mastermind within 5: after 1123 and 1234, 2 guesses are left for the parts of
+    # each third guess, so only parts of at most 14 secrets are sampled.
+    sampler = _script("sample_wc_tasks")
+    assert sampler.main(["p4c6", "--first", "1123", "--depth", "5", "--probe", "1234",
+                         "--batch", "6"]) == 0
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert row["sets"] == 6 and 0 <= row["feasible"] <= 6
+    assert 2 <= row["secrets"][0] <= row["secrets"][1] <= 14
+    # Within 4 no third guess leaves parts one guess can tell apart: one line, exit 2.
+    assert sampler.main(["p4c6", "--first", "1123", "--depth", "4", "--probe", "1234",
+                         "--batch", "6"]) == 2
+    assert "no guess at that node" in capsys.readouterr().err
