@@ -176,6 +176,9 @@ def main(argv=None) -> int:
                                         "(default: the one the search tries first)")
     parser.add_argument("--count", type=int, default=12, help="tasks of phase (1) to time")
     parser.add_argument("--seed", type=int, default=1, help="of the random sample")
+    parser.add_argument("--min-secrets", type=int, default=0, metavar="N",
+                        help="sample only the tasks of at least N secrets (the big ones, "
+                             "which decide an estimate, with a longer --limit)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per task")
     parser.add_argument("--rivals", type=int, metavar="SIZE",
                         help="also take the part of SIZE secrets through phase (1), "
@@ -201,8 +204,14 @@ def main(argv=None) -> int:
         print(json.dumps(row), flush=True)
     first = game.code_index(args.first or ranking[0]["guess"])
     tasks, splits = phase_one_tasks(solver, first)
+    eligible = [i for i, (_, _, part) in enumerate(tasks) if len(part) >= args.min_secrets]
+    if not eligible:
+        print(f"error: no task of {game.code_str(first)} has {args.min_secrets} secrets or "
+              f"more (the largest has {max(len(p) for _, _, p in tasks)})", file=sys.stderr)
+        return 2
     rng = np.random.default_rng(args.seed)
-    picked = sorted(rng.choice(len(tasks), size=min(args.count, len(tasks)), replace=False))
+    picked = sorted(int(eligible[k]) for k in rng.choice(
+        len(eligible), size=min(args.count, len(eligible)), replace=False))
     rows = []
     for i in picked:
         kind, history, part = tasks[i]
@@ -214,6 +223,7 @@ def main(argv=None) -> int:
         "command": "python scripts/sample_exp_tasks.py " + " ".join(argv or sys.argv[1:]),
         "game": game.spec, "guesses": args.guesses, "split_secrets": SPLIT_SECRETS,
         "limit_s": args.limit, "table_entries": args.table_entries, "seed": args.seed,
+        "min_secrets": args.min_secrets,
         "setup_s": setup,
         "first_guesses": ranking,
         "root_lower_bound": min(r["probed_bound"] or r["balanced_bound"] for r in ranking),

@@ -116,3 +116,22 @@ def test_worst_case_batch_probe_counts_its_sets(capsys):
     assert sampler.main(["p4c6", "--first", "1123", "--depth", "4", "--probe", "1234",
                          "--batch", "6"]) == 2
     assert "no guess at that node" in capsys.readouterr().err
+
+
+def test_sample_of_the_big_tasks_only(tmp_path, capsys):
+    # --min-secrets keeps the sample to the tasks that decide an estimate: on
+    # mastermind (first guess 1123, parts up to 276 secrets) only those of 100 or
+    # more; above the largest part, one line and exit 2, nothing written.
+    sampler = _script("sample_exp_tasks")
+    out = tmp_path / "big.json"
+    assert sampler.main(["mastermind", "--guesses", "consistent", "--count", "100",
+                         "--min-secrets", "100", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    parts = doc["first_guesses"][0]["parts"]
+    assert sorted(r["secrets"] for r in doc["sample"]) == sorted(p for p in parts if p >= 100)
+    assert doc["min_secrets"] == 100
+    none = tmp_path / "none.json"
+    assert sampler.main(["mastermind", "--guesses", "consistent", "--min-secrets", "5000",
+                         "-o", str(none)]) == 2
+    assert "no task of 1123 has 5000 secrets or more" in capsys.readouterr().err
+    assert not none.exists()
