@@ -81,10 +81,10 @@ OPEN_VALUES = [
                "guesses (first guess 11234, probed), and the consistent-only optimum (this "
                "tree: consistent guesses are guesses too)",
      "tree": "p5c8-expected-consistent", "page": "docs/LOGIK_EXPECTED.md",
-     "open": "not started: a first sample (results/p5c8-exp-any-sample.json) suggests a "
-             "run an order of magnitude longer than the consistent-only one (tasks of 481 "
-             "secrets and more over 90 s each, up to 578 rival second guesses per big "
-             "part against 88); the rivals' sample comes next"},
+     "open": "not started: samples (results/p5c8-exp-any-sample.json, -big.json) put "
+             "the first guess's own 195 tasks at about 1.5-3 h on one core (the 22 of "
+             "400 secrets or more take 2-5 min each); the rivals (up to 578 second "
+             "guesses per big part) are not yet timed, and decide the estimate"},
 ]
 
 
