@@ -347,11 +347,15 @@ class TaskRunner:
         self.resumed += sum(r is not None for r in results)
         return keys, results
 
-    def execute(self, fn, arg_lists, indices, keys, sink) -> None:
+    def execute(self, fn, arg_lists, indices, keys, sink, cost=None) -> None:
         """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
 
         Each result is saved to the checkpoint (in this process) before anything else
-        happens to it, and counted as progress.
+        happens to it, and counted as progress. With ``cost`` (a function of a task's
+        arguments, larger for a longer task), workers take the costliest tasks first:
+        a long task dispatched last would keep one worker busy while the others idle
+        (longest-processing-time-first scheduling). The order changes when results
+        arrive, never what they are, and in-process tasks keep the batch's order.
         """
         common = self.common
 
@@ -374,6 +378,8 @@ class TaskRunner:
             return
         from joblib import Parallel, delayed, parallel_config
 
+        if cost is not None:
+            indices = sorted(indices, key=lambda i: -cost(arg_lists[i]))
         if self._client is not None:
             config = parallel_config(backend="dask", client=self._client)
             n_jobs = self.width()
@@ -436,11 +442,12 @@ class TaskRunner:
                                f"{str(cp.directory)!r}: rerun the same command to resume "
                                f"(with fewer --jobs or a --memory-limit if memory ran out)")
 
-    def run(self, fn, arg_lists, label: str | None = None, on_result=None):
+    def run(self, fn, arg_lists, label: str | None = None, on_result=None, cost=None):
         """Run tasks (each a tuple of arguments after the common ones), results in order.
 
         With ``label``, the batch is a progress phase. ``on_result(i, result)`` is
-        called for each task read back or finished, in the order they come.
+        called for each task read back or finished, in the order they come. ``cost``:
+        see :meth:`execute`.
         """
         keys, results = self.known(fn, arg_lists)
         missing = [i for i, r in enumerate(results) if r is None]
@@ -456,5 +463,5 @@ class TaskRunner:
             for i, r in enumerate(results):
                 if r is not None:
                     on_result(i, r)
-        self.execute(fn, arg_lists, missing, keys, sink)
+        self.execute(fn, arg_lists, missing, keys, sink, cost)
         return results

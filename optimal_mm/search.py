@@ -443,6 +443,12 @@ def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d
     return int(value), tree, ctx.counters - before
 
 
+def _part_size(args) -> int:
+    """How many secrets an :func:`_exp_part_task` searches (arguments after the common
+    ones): its cost grows steeply with it, so a batch dispatches the largest first."""
+    return len(args[1])
+
+
 #: Rounds of null-window probes on every part before a rival first guess is searched.
 PROBE_ROUNDS = 2
 
@@ -1119,7 +1125,7 @@ class Solver:
             else:
                 args.append(((g,), part, INF, d, True, weight))
                 owners.append((i, None))
-        results = self._runner.run(_exp_part_task, args, label)
+        results = self._runner.run(_exp_part_task, args, label, cost=_part_size)
         values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
         for (i, a), (value, tree, counters) in zip(owners, results):
             self.stats.add(counters)
@@ -1176,7 +1182,8 @@ class Solver:
             results = self._runner.run(_exp_part_task,
                                        [((g, best_g), sub, INF, d2, True, weight)
                                         for _, sub in subs],
-                                       f"expected: {self.game.code_str(best_g)} tree")
+                                       f"expected: {self.game.code_str(best_g)} tree",
+                                       cost=_part_size)
             incumbent = {}
             for (a, _), (value, tree, counters) in zip(subs, results):
                 self.stats.add(counters)

@@ -1,0 +1,47 @@
+"""The task runner's dispatch order: costliest tasks first, results in batch order."""
+
+import threading
+import time
+
+from optimal_mm.progress import Progress
+from optimal_mm.runner import TaskRunner
+
+_started: list[int] = []
+_lock = threading.Lock()
+
+
+def _task(i, cost):
+    with _lock:
+        _started.append(i)
+    time.sleep(0.01)
+    return i * 10 + cost
+
+
+COSTS = [1, 5, 3, 6, 2, 4]
+
+
+def _run(jobs, backend, cost):
+    _started.clear()
+    runner = TaskRunner(jobs=jobs, backend=backend, scheduler=None,
+                        progress=Progress())
+    args = [(i, c) for i, c in enumerate(COSTS)]
+    results = runner.run(_task, args, cost=cost)
+    return results, list(_started)
+
+
+def test_workers_take_the_costliest_tasks_first():
+    results, started = _run(2, "threading", cost=lambda a: a[1])
+    # Results come back in the batch's order, whatever order the tasks ran in.
+    assert results == [i * 10 + c for i, c in enumerate(COSTS)]
+    # Dispatched in decreasing cost: the two workers start with the two costliest,
+    # and the cheapest starts last.
+    assert set(started[:2]) == {3, 1}
+    assert started[-1] == 0
+    assert sorted(started) == list(range(len(COSTS)))
+
+
+def test_without_cost_and_in_process_the_batch_order_is_kept():
+    _, started = _run(1, "loky", cost=lambda a: a[1])
+    assert started == list(range(len(COSTS)))
+    _, started = _run(2, "threading", cost=None)
+    assert set(started[:2]) == {0, 1}
