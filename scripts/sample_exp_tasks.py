@@ -21,13 +21,17 @@ can be estimated before it is started (docs/LOGIK_EXPECTED.md does it for p5c8).
 With ``--rivals SIZE``, the part of that size is taken through (1) as the search
 does with a big part: all the tasks of its first second guess, then its first
 ``--rival-count`` rivals against the incumbent (and, with ``--exact-rivals``, each
-rival's parts solved exactly too, for comparison).
+rival's parts solved exactly too, for comparison); with ``--rival-budget TOTAL``,
+against TOTAL instead, without the incumbent's tasks (for a part whose incumbent
+alone would take hours).
 ``scripts/estimate_exp_run.py`` extrapolates the run from these files.
 
 Usage::
 
     python scripts/sample_exp_tasks.py p5c8 --guesses consistent --count 12 --limit 120
     python scripts/sample_exp_tasks.py p5c8 --guesses consistent --count 0 --rivals 429
+    python scripts/sample_exp_tasks.py p5c8 --guesses any --count 0 --rivals 7051 \
+        --rival-budget 33367 --rival-count 2 --limit 1800
 
 Timings are as the machine's load allows: the output records the load average
 before and after, each task's processor time beside its wall time, and the counts
@@ -118,11 +122,18 @@ def time_part(solver, history, part, limit):
     return time_forked(run, limit)
 
 
-def time_rivals(solver, first, size, count, limit, exact=False):
+def time_rivals(solver, first, size, count, limit, exact=False, budget=None):
     """The part of ``size`` secrets below ``first`` through phase (1) as if it were big
-    (it is split whatever its size): every task of its first second guess, then up to ``count`` rivals, each against the best total
-    so far (``Solver._split_part``); with ``exact``, each rival's parts are also
-    solved exactly, one task each, for comparison."""
+    (it is split whatever its size): every task of its first second guess, then up
+    to ``count`` rivals, each against the best total so far
+    (``Solver._split_part``); with ``exact``, each rival's parts are also solved
+    exactly, one task each, for comparison.
+
+    With ``budget`` (a total the part is known to reach, e.g. from another tree),
+    the first second guess's tasks are not run: the rivals are timed against
+    ``budget`` instead, which is what they face once the incumbent costs that much
+    (the run's own incumbent is at most as good as the part's optimum, so a budget
+    from a tree of the part is an upper bound on the budget the run gives them)."""
     game, ctx = solver.game, solver._ctx
     part = next((p for _, p in solver._parts(first, ctx.all_guesses) if len(p) == size), None)
     if part is None:
@@ -130,13 +141,17 @@ def time_rivals(solver, first, size, count, limit, exact=False):
     plan = solver._second_guesses((first,), part, NO_CAP, 0)
     second = plan[0][0]
     rows, best = [], size
-    for _, sub in ctx.split(second, part):
+    for _, sub in ctx.split(second, part) if budget is None else ():
         row = {"secrets": len(sub), **time_part(solver, (first, second), sub, limit)}
         rows.append(row)
         print(json.dumps(row), flush=True)
         best = None if best is None or not row["finished"] else best + row["result"]
+    if budget is not None:
+        best = budget
     out = {"secrets": size, "first_second_guess": game.code_str(second),
-           "second_guesses": len(plan), "tasks": rows, "incumbent": best, "rivals": []}
+           "second_guesses": len(plan), "tasks": rows,
+           "incumbent": None if budget is not None else best, "budget_given": budget,
+           "rivals": []}
     if best is None:
         return out
     out["rivals_below_incumbent_before_search"] = sum(1 for _, b in plan[1:] if b < best)
@@ -187,10 +202,16 @@ def main(argv=None) -> int:
                         help="with --rivals: how many rivals to time")
     parser.add_argument("--exact-rivals", action="store_true",
                         help="with --rivals: also solve each rival's parts exactly")
+    parser.add_argument("--rival-budget", type=int, metavar="TOTAL",
+                        help="with --rivals: time the rivals against TOTAL (a total the "
+                             "part is known to reach) without solving the first second "
+                             "guess's tasks")
     parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
     parser.add_argument("-o", "--output",
                         help="default results/<game>-exp-<guesses>-sample.json")
     args = parser.parse_args(argv)
+    if args.rival_budget is not None and (args.rivals is None or args.rival_budget < 1):
+        parser.error("--rival-budget needs --rivals and a positive total")
     game = start_sampler(args.game, __file__)
     if game is None:
         return 2
@@ -235,7 +256,7 @@ def main(argv=None) -> int:
     }
     if args.rivals is not None:
         out["rivals"] = time_rivals(solver, first, args.rivals, args.rival_count, args.limit,
-                                    args.exact_rivals)
+                                    args.exact_rivals, args.rival_budget)
     out["machine"] = {"cpus": os.cpu_count(), "processor": platform.processor() or None,
                       "load_before": [round(x, 2) for x in load_before],
                       "load_after": [round(x, 2) for x in os.getloadavg()]}

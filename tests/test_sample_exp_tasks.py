@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -71,6 +73,30 @@ def test_sample_of_every_task_adds_up_to_the_proven_total(tmp_path):
             assert r["exact"]["total"] >= r["budget"]
         else:
             assert r["result"] == r["exact"]["total"] < r["budget"]
+
+
+def test_rivals_against_a_given_budget(tmp_path):
+    # --rival-budget skips the incumbent's tasks and searches the rivals against the
+    # total given: against the part's exact optimum plus one, the best rival found
+    # is the optimum itself or none beats it (when the first second guess is best).
+    sampler = _script("sample_exp_tasks")
+    exact_out, out = tmp_path / "exact.json", tmp_path / "budget.json"
+    assert sampler.main(["mastermind", "--guesses", "consistent", "--count", "0",
+                         "--rivals", "276", "--rival-count", "100", "-o",
+                         str(exact_out)]) == 0
+    exact = json.loads(exact_out.read_text())["rivals"]["best"]
+    assert sampler.main(["mastermind", "--guesses", "consistent", "--count", "0",
+                         "--rivals", "276", "--rival-count", "100", "--rival-budget",
+                         str(exact + 1), "-o", str(out)]) == 0
+    part = json.loads(out.read_text())["rivals"]
+    assert part["tasks"] == [] and part["incumbent"] is None
+    assert part["budget_given"] == exact + 1 and part["rivals"][0]["budget"] == exact + 1
+    assert part["best"] in (exact, exact + 1)
+    assert all(r["result"] is None or r["result"] >= exact for r in part["rivals"])
+    # Bad input: a budget without --rivals is refused in one line.
+    with pytest.raises(SystemExit) as exc:
+        sampler.main(["mastermind", "--rival-budget", "100"])
+    assert exc.value.code == 2
 
 
 def test_estimate_doctest_and_range(tmp_path):
