@@ -1110,7 +1110,23 @@ class Solver:
         Each part is one task, except the parts of :data:`SPLIT_SECRETS` secrets or
         more, which would each keep one worker busy long after the others are done:
         they are split once more (:meth:`_split_part`). All the tasks that need no
-        bound go out in one batch.
+        bound go out in one batch (:meth:`_first_batch`).
+        """
+        values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
+        for i, plan in plans.items():
+            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d,
+                                                   weight)
+        return values, trees
+
+    def _first_batch(self, g, parts, d, label, weight):
+        """The batch of :meth:`_solve_parts`: each small part of first guess ``g``
+        solved exactly, and each big part split by its most promising second guess
+        (``plans[i][0]``), whose parts are solved exactly.
+
+        Returns ``(values, trees, plans, incumbents)``: ``values[i]`` and ``trees[i]``
+        for the small parts (0 and None at the big ones), ``plans[i]`` the second
+        guesses of big part ``i`` (:meth:`_second_guesses`), ``incumbents[i]`` its
+        first second guess's ``{answer: (value, tree)}``.
         """
         d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
@@ -1133,10 +1149,69 @@ class Solver:
                 values[i], trees[i] = value, tree
             else:
                 incumbents.setdefault(i, {})[a] = (value, tree)
-        for i, plan in plans.items():
-            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d,
-                                                   weight)
-        return values, trees
+        return values, trees, plans, incumbents
+
+    def expected_upper_bound(self, first=None) -> Solution:
+        """The strategy of the expected search's first batch, without its rivals: an
+        upper bound on the optimal total, **not** a proof of optimality.
+
+        The exact search (:meth:`expected`) first solves the most promising first
+        guess's batch (:meth:`_first_batch`): every small part exactly, every big
+        part below its most promising second guess exactly. Those trees together are
+        a complete strategy, as good as the optimum wherever the search made no
+        choice yet, and usually close to it; the search then spends most of its time
+        on rivals (other second guesses, other first guesses) that may only lower
+        it. On a game whose rivals take days (Logik with any guesses,
+        docs/LOGIK_EXPECTED.md) this is the best strategy known so far and its total
+        the best upper bound; with a checkpoint it shares the run's tasks both ways.
+
+        ``first`` (a code string) replaces the first guess the search would try.
+        The value is the tree's total; ``strategy.optimal`` is False.
+        """
+        with self._session("expected", None):
+            start = time.perf_counter()
+            game = self.game
+            secrets, reps = self._root()
+            if first is None:
+                n = len(secrets)
+                lb_child = self._ctx.bounds(0)[NO_CAP]
+                ranked = []
+                for g in reps:
+                    parts = self._parts(int(g), secrets)
+                    if len(parts) == 1 and len(parts[0][1]) == n:
+                        continue
+                    lbs = [int(lb_child[len(p)]) for _, p in parts]
+                    if len(reps) > 1:
+                        lbs = [self._probe(int(g), p, lb, NO_CAP, 0)
+                               for (_, p), lb in zip(parts, lbs)]
+                    ranked.append((n + sum(lbs), int(g)))
+                if not ranked:
+                    raise InfeasibleError("no first guess splits the secrets")
+                g = min(ranked)[1]
+            else:
+                g = game.code_index(first)
+            parts = self._parts(g, secrets)
+            values, trees, plans, incumbents = self._first_batch(
+                g, parts, NO_CAP, f"expected: first guess {game.code_str(g)}, first batch", 0)
+            for i, plan in plans.items():
+                values[i] = len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
+                trees[i] = (plan[0][0], {a: t for a, (_, t) in incumbents[i].items()})
+            total = len(secrets) + sum(values)
+            seconds = time.perf_counter() - start
+            strategy = self._strategy(
+                "expected", None, (g, {a: t for (a, _), t in zip(parts, trees)}), False,
+                seconds, {"upper_bound": "the expected search's first batch, without its "
+                                         "rivals: not proven optimal"})
+            cost = strategy.declared.total
+            if cost != total:  # a broken invariant, never user input
+                raise AssertionError(f"tree total {cost} != batch total {total}")
+            split = ", ".join(f"{len(parts[i][1])} secrets after "
+                              f"{game.code_str(plan[0][0])}" for i, plan in plans.items())
+            proof = [f"upper bound: first guess {game.code_str(g)}, {len(parts)} parts solved "
+                     f"exactly" + (f", big parts below their first second guess ({split})"
+                                   if plans else "") + "; rivals not searched"]
+            return Solution(game, "expected", self.guesses, None, total, strategy, self.stats,
+                            seconds, proof, self._runner.resumed)
 
     def _second_guesses(self, history, part, d, weight):
         """The guesses at the node of ``part`` (the secrets left after the guesses
