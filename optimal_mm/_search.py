@@ -73,6 +73,11 @@ all black, and ``d`` guesses left:
   above the counting bound (a state where all are dropped is infeasible at once);
   the expected case raises the node's bound to the least over the multisets, and
   skips the partition of a guess whose multiset's bound already fails the budget.
+* *Enhanced transposition cutoff* (expected case). Before a guess is searched, each
+  of its parts' bounds is raised to what the transposition table already holds for
+  that set (reached before by another order of guesses): a guess whose raised sum
+  fails is skipped without solving any part, and the others search with tighter
+  budgets.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -851,7 +856,15 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # sooner and the table keep a stronger bound.
     fail_low = np.int64(INF)
     part_order = np.empty(n_slots, dtype=np.int64)
+    part_lb = np.empty(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
+    # Enhanced transposition cutoff: before a guess is searched, each part's bound is
+    # raised to what the table already holds for it (a bound or an exact value from
+    # another path to the same set), at the cost of hashing the part. A guess whose
+    # raised sum fails is skipped without solving its small parts; the others search
+    # with tighter budgets (measured: p4c8 expected 37.4 -> 32.1 s of processor time,
+    # p4c7 5.07 -> 4.76 s, the same values and trees).
+    cap_weight = _cap_weight(lb)
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(2, dtype=np.int64)
     keys = order_key[:m]
@@ -870,13 +883,29 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
         # then fail soon (measured: several times fewer guesses evaluated than
         # largest first on mastermind).
         n_parts = _parts_by_size(starts, win, part_order, False)
+        raised = n
+        for j in range(n_parts):
+            a = part_order[j]
+            c = starts[a + 1] - starts[a]
+            pb = lb_child[c]
+            if c >= 3 and pb < INF:
+                ckey, ccheck = _hash(parts[starts[a]:starts[a + 1]], child_d, cap_weight)
+                entry = _tt_find(tt, ckey, ccheck)
+                if entry >= 0 and (entry >> 1) > pb:
+                    pb = entry >> 1
+            part_lb[j] = pb
+            raised = min(raised + pb, INF)
+        if raised >= best:
+            if best_guess < 0 and raised < fail_low:
+                fail_low = raised
+            continue
         acc = n
-        rem = qb[idx] - n
+        rem = raised - n
         failed = False
         for j in range(n_parts):
             a = part_order[j]
             c = starts[a + 1] - starts[a]
-            rem -= lb_child[c]
+            rem -= part_lb[j]
             part = parts[starts[a]:starts[a + 1]]
             budget = best - acc - rem
             v, _ = exp_search(part, budget, child_d, empty, table, all_guesses, lb, win,
