@@ -976,6 +976,31 @@ class Solver:
         self.stats.add(self._ctx.counters - before)
         return max(lb, int(value))
 
+    def _first_guess_bounds(self, secrets, reps, d, weight):
+        """Each first guess of ``reps`` (wasted ones left out) as ``{g: (bound, parts,
+        part bounds)}``, and the guesses in the order the search tries them: least
+        bound first (ties by index). The bound of a part (``d`` guesses left in it) is
+        its balanced-tree bound raised by one null-window probe (a search with budget
+        bound + 1, cheap, whose fail-soft value is a better bound or the part's exact
+        cost); with a single first-guess class (Bulls and Cows) nothing is probed:
+        there is nothing to rank."""
+        n = len(secrets)
+        lb_child = self._ctx.bounds(weight)[d]
+        bounds = {}
+        for g in reps:
+            g = int(g)
+            parts = self._parts(g, secrets)
+            if len(parts) == 1 and len(parts[0][1]) == n:
+                continue
+            lbs = [int(lb_child[len(p)]) for _, p in parts]
+            if len(reps) > 1:
+                lbs = [self._probe(g, p, lb, d, weight) for (_, p), lb in zip(parts, lbs)]
+            bounds[g] = (n + sum(lbs), parts, lbs)
+        order = sorted(bounds, key=lambda g: (bounds[g][0], g))
+        if not order:
+            raise InfeasibleError("no first guess splits the secrets")
+        return bounds, order
+
     def _expected(self, max_guesses, weight=0):
         """The expected case under the cap ``max_guesses``; with a ``weight``, the
         lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost)."""
@@ -985,7 +1010,6 @@ class Solver:
         n = len(secrets)
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
-        lb_child = ctx.bounds(weight)[child_d]
 
         def shown(value):  # for messages and proof lines
             return _cost_text(value, weight)
@@ -999,23 +1023,7 @@ class Solver:
                             self.stats, time.perf_counter() - start,
                             [f"{d} guesses: impossible by the counting bound"],
                             self._runner.resumed)
-        # Order first guesses by a bound on their total: the balanced-tree bound of
-        # each part, raised by one null-window probe (a search with budget bound + 1,
-        # cheap, whose fail-soft value is a better bound or the part's exact cost).
-        # With a single first-guess class (Bulls and Cows) there is nothing to rank.
-        bounds = {}
-        for g in reps:
-            g = int(g)
-            parts = self._parts(g, secrets)
-            if len(parts) == 1 and len(parts[0][1]) == n:
-                continue
-            lbs = [int(lb_child[len(p)]) for _, p in parts]
-            if len(reps) > 1:
-                lbs = [self._probe(g, p, lb, child_d, weight) for (_, p), lb in zip(parts, lbs)]
-            bounds[g] = (n + sum(lbs), parts, lbs)
-        order = sorted(bounds, key=lambda g: (bounds[g][0], g))
-        if not order:
-            raise InfeasibleError("no first guess splits the secrets")
+        bounds, order = self._first_guess_bounds(secrets, reps, child_d, weight)
         self.progress.reset()
         self.progress.update(bound=figure(bounds[order[0]][0]))
         # Phase 1: the most promising first guess, solved exactly, part by part.
@@ -1173,24 +1181,11 @@ class Solver:
             game = self.game
             secrets, reps = self._root()
             if first is None:
-                n = len(secrets)
-                lb_child = self._ctx.bounds(0)[NO_CAP]
-                ranked = []
-                for g in reps:
-                    parts = self._parts(int(g), secrets)
-                    if len(parts) == 1 and len(parts[0][1]) == n:
-                        continue
-                    lbs = [int(lb_child[len(p)]) for _, p in parts]
-                    if len(reps) > 1:
-                        lbs = [self._probe(int(g), p, lb, NO_CAP, 0)
-                               for (_, p), lb in zip(parts, lbs)]
-                    ranked.append((n + sum(lbs), int(g)))
-                if not ranked:
-                    raise InfeasibleError("no first guess splits the secrets")
-                g = min(ranked)[1]
+                bounds, order = self._first_guess_bounds(secrets, reps, NO_CAP, 0)
+                g, parts = order[0], bounds[order[0]][1]
             else:
                 g = game.code_index(first)
-            parts = self._parts(g, secrets)
+                parts = self._parts(g, secrets)
             values, trees, plans, incumbents = self._first_batch(
                 g, parts, NO_CAP, f"expected: first guess {game.code_str(g)}, first batch", 0)
             for i, plan in plans.items():

@@ -81,10 +81,12 @@ OPEN_VALUES = [
                "guesses (first guess 11234, probed), and the consistent-only optimum (this "
                "tree: consistent guesses are guesses too)",
      "tree": "p5c8-expected-consistent", "page": "docs/LOGIK_EXPECTED.md",
-     "open": "not started: samples (results/p5c8-exp-any-sample.json, -big.json) put "
-             "the first guess's own 195 tasks at about 1.5-3 h on one core (the 22 of "
-             "400 secrets or more take 2-5 min each); the rivals (up to 578 second "
-             "guesses per big part) are not yet timed, and decide the estimate"},
+     "open": "run started with --checkpoint results/checkpoints/p5c8-expected-any "
+             "(2026-11-24; the same command resumes it), but estimated at weeks on 2 "
+             "cores: each big part has about 560 rival second guesses within the "
+             "bound's 7 % gap, and one rival of the 7051-secret part was not refuted "
+             "in 1,472 s of processor time (results/p5c8-exp-any-rivals-7051.json); "
+             "it needs a stronger bound at depth 2-3 or a cluster"},
 ]
 
 
