@@ -84,8 +84,9 @@ OPEN_VALUES = [
      "open": "run started with --checkpoint results/checkpoints/p5c8-expected-any "
              "(2026-11-24; the same command resumes it), but estimated at weeks on 2 "
              "cores: each big part has about 560 rival second guesses within the "
-             "bound's 7 % gap, and one rival of the 7051-secret part was not refuted "
-             "in 1,472 s of processor time (results/p5c8-exp-any-rivals-7051.json); "
+             "bound's 7 % gap, and the two rivals of the 7051-secret part timed were "
+             "not refuted in 1,400 s of processor time each "
+             "(results/p5c8-exp-any-rivals-7051.json); "
              "it needs a stronger bound at depth 2-3 or a cluster"},
 ]
 
