@@ -86,6 +86,8 @@ EXPORTS = {
                   (_I1, "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
     "wc_pick": ("_search", "wc_pick", "int64",
                 (_I1, "int64", *_SEARCH, _TT, _STATS, *_RULES)),
+    "exp_tree_nodes": ("_search", "exp_tree_nodes", f"UniTuple({_I1.numba()}, 3)",
+                       (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
     "candidates": ("_search", "_candidates", f"Tuple(({_I1.numba()}, int64))",
                    (_I1, _B1, _I1, _I1, "boolean", *_RULES)),
     "score_rows": ("_kernels", "score_rows", _U1.numba(), (_U1, _U2, "int64", "boolean")),

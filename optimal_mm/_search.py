@@ -1353,3 +1353,83 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
         if ok:
             return g
     return -1
+
+
+@njit(cache=True)
+def exp_tree_nodes(S, d, value, top_guesses, table, all_guesses, lb, win, n_slots,
+                   consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
+    """An optimal subtree of the feasible state ``S`` (``d`` guesses left) as three
+    arrays over its nodes in depth-first order, children by increasing answer:
+    ``(guess, parent, answer)`` (the root's parent and answer are -1). Empty arrays
+    when a node has no guess within its budget (the caller's error).
+
+    It reads what :func:`exp_search` left in the table ``tt`` and picks, at each
+    node of three or more secrets, the first guess in index order that meets the
+    node's optimum among its candidates (``top_guesses`` at the root if given, else
+    one per class of the node's own symmetry, :func:`_candidates`): the search for
+    the optimum runs with budget ``value + 1`` (``value``, the root's cost when
+    known, else -1 to read it from the table), which cuts every worse guess at
+    its bound. A node of one or two secrets guesses its first. The same choices as
+    the node-by-node build in Python (``search._Context.exp_tree``), without a
+    Python call per node.
+    """
+    no_guess = np.empty(0, dtype=np.int64)
+    no_budget = np.int64(INF)
+    cap_nodes = 2 * len(S)  # a node that guesses a secret or splits: 2n - 1 at most
+    guess = np.empty(cap_nodes, dtype=np.int64)
+    parent = np.empty(cap_nodes, dtype=np.int64)
+    answer = np.empty(cap_nodes, dtype=np.int64)
+    # The stack of nodes still to build: their secrets, parent, answer, guesses left.
+    stack_sets = [S]
+    stack_info = [(np.int64(-1), np.int64(-1), np.int64(d))]
+    n_nodes = 0
+    while len(stack_sets) > 0:
+        T = stack_sets.pop()
+        par, ans, left = stack_info.pop()
+        if len(T) <= 2:
+            g = T[0]
+        else:
+            if n_nodes == 0 and len(top_guesses) > 0:
+                guesses = top_guesses
+            elif not symmetry:
+                guesses = T if consistent else all_guesses
+            else:
+                in_s = _in_set(T, table.shape[1])
+                reps, _ = _candidates(T, in_s, no_guess, all_guesses, consistent, codes,
+                                      n_colours, repeats, swaps, masks, symmetry)
+                guesses = np.sort(reps)
+            v = value if n_nodes == 0 else -1
+            if v < 0:
+                v, _ = exp_search(T, no_budget, left, no_guess, table, all_guesses, lb, win,
+                                  n_slots, consistent, tt, stats, codes, n_colours, repeats,
+                                  swaps, masks, symmetry)
+            budget = v + 1 if v < no_budget else no_budget
+            _, g = exp_search(T, budget, left, guesses, table, all_guesses, lb, win, n_slots,
+                              consistent, tt, stats, codes, n_colours, repeats, swaps, masks,
+                              symmetry)
+            if g < 0:
+                return no_guess, no_guess, no_guess
+        if n_nodes == len(guess):  # only a tree with idle guesses outgrows 2n - 1
+            guess = _grown(guess)
+            parent = _grown(parent)
+            answer = _grown(answer)
+        guess[n_nodes] = g
+        parent[n_nodes] = par
+        answer[n_nodes] = ans
+        me = np.int64(n_nodes)
+        n_nodes += 1
+        parts, starts = _split(table[g], T, n_slots)
+        child_left = left if left >= NO_CAP else left - 1
+        for a in range(n_slots - 1, -1, -1):  # pushed last first: popped by answer
+            if a != win and starts[a + 1] > starts[a]:
+                stack_sets.append(parts[starts[a]:starts[a + 1]].copy())
+                stack_info.append((me, np.int64(a), np.int64(child_left)))
+    return guess[:n_nodes], parent[:n_nodes], answer[:n_nodes]
+
+
+@njit(cache=True)
+def _grown(a):
+    """``a`` in an array twice as long (its first ``len(a)`` items kept)."""
+    out = np.empty(2 * len(a) + 1, dtype=a.dtype)
+    out[:len(a)] = a
+    return out

@@ -41,6 +41,7 @@ _DIRECT = {
     "exp_search": ("_search", "exp_search"),
     "wc_search": ("_search", "wc_search"),
     "wc_pick": ("_search", "wc_pick"),
+    "exp_tree_nodes": ("_search", "exp_tree_nodes"),
     "candidates": ("_search", "_candidates"),
     "score_rows": ("_kernels", "score_rows"),
 }

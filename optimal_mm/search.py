@@ -322,45 +322,35 @@ class _Context:
 
     def exp_tree(self, S, d, top=None, weight=0, value=None):
         """``(guess, {answer: subtree})`` of an optimal subtree (``S`` must be feasible)
-        for the cost of cap weight ``weight`` (0: the total). ``value``, the cost of
-        ``S`` when known, is the budget (plus one) of the search that picks the guess:
-        every worse guess is then cut at its bound, and the guess picked is the same
-        (the first in order that meets the optimum, whatever the budget above it)."""
-        if len(S) <= 2:
-            g = int(S[0])
-        else:
-            guesses = top if top is not None else self._tree_guesses(S)
-            if value is None:  # from the table, where the search left every exact part
-                value, _ = self.exp(S, INF, d, None, weight)
-            v, g = self.exp(S, value + 1 if value < INF else INF, d, guesses, weight)
-            if g < 0:
-                raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
-        child_d = d if d >= NO_CAP else d - 1
-        return (int(g), {a: self.exp_tree(part, child_d, None, weight)
-                         for a, part in self.split(g, S)})
+        for the cost of cap weight ``weight`` (0: the total), built by the compiled
+        :func:`~optimal_mm._search.exp_tree_nodes` from what the search left in the
+        transposition table. ``top`` restricts the root's guesses (the caller's
+        symmetry representatives); ``value``, the cost of ``S`` when known, is the
+        budget (plus one) of the search that picks the root's guess: every worse guess
+        is then cut at its bound, and the guess picked is the same (the first in
+        index order that meets the optimum, whatever the budget above it).
 
-    def _tree_guesses(self, S):
-        """The guesses :meth:`exp_tree` tries at ``S``, in index order: every guess
-        allowed, or (with the symmetry reduction) the first in index order of each
-        class of guesses that a renaming fixing ``S`` or a change of dead pegs maps onto
-        each other, the compiled search's own representatives.
-
-        The tree takes the first guess in index order among those of least bound that
-        meets the optimum; the guesses of one class share their parts' sizes, their
-        value and whether they may win, and the first of a class in index order is its
-        representative (the representative is the least code of its class: each colour
-        class renamed to its smallest colours in order of first appearance, each dead
-        peg the smallest dead colour, under black-only scoring each position's colours
-        too), so trying the representatives alone chooses the same guess, at a
-        fraction of the partitions.
+        Below the root, each node tries the first code in index order of each class
+        of guesses that a renaming fixing its secrets or a change of dead pegs maps
+        onto each other (the compiled search's own representatives; every guess
+        allowed without the symmetry reduction). The guesses of one class share their
+        parts' sizes, their value and whether they may win, and the representative is
+        the least code of its class (each colour class renamed to its smallest colours
+        in order of first appearance, each dead peg the smallest dead colour, under
+        black-only scoring each position's colours too), so trying the representatives
+        alone chooses the same guess as trying every guess, at a fraction of the
+        partitions (tests/test_tree_guesses.py checks both against a node-by-node build).
         """
-        if not self.rules[-1]:  # the symmetry switch
-            return S if self.consistent else self.all_guesses
-        in_s = np.zeros(self.game.n_codes, dtype=np.bool_)
-        in_s[S] = True
-        reps, _ = kernels.candidates(S, in_s, self.all_guesses[:0], self.all_guesses,
-                                     self.consistent, *self.rules)
-        return np.sort(reps)
+        guess, parent, answer = kernels.exp_tree_nodes(
+            np.asarray(S, dtype=np.int64), d, -1 if value is None else int(value),
+            self._top(top), self.table, self.all_guesses, self.bounds(weight), self.win,
+            self.n_slots, self.consistent, self.exp_tt, self.counters, *self.rules)
+        if len(guess) == 0:
+            raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
+        nodes = [(g, {}) for g in guess.tolist()]
+        for node, up, a in zip(nodes[1:], parent[1:].tolist(), answer[1:].tolist()):
+            nodes[up][1][a] = node
+        return nodes[0]
 
     def wc_guess(self, S, d) -> int:
         """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total."""

@@ -92,7 +92,8 @@ def _states(game, count=12):
 @pytest.mark.parametrize("spec", ["p3c4", "p4c4b", "p4c5n", "p3c5nb"])
 @pytest.mark.parametrize("consistent", [False, True])
 def test_search_kernels_agree(aot, spec, consistent):
-    """Same values, same chosen guesses and the same work (statistics) with both."""
+    """Same values, same chosen guesses, same trees and the same work (statistics)
+    with both."""
     game = Game.from_spec(spec)
     ctx = _context(game, consistent, 1 << 16)
     args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, consistent)
@@ -104,14 +105,17 @@ def test_search_kernels_agree(aot, spec, consistent):
             results = []
             for module in (_search, aot):
                 stats = np.zeros(4, dtype=np.int64)
-                exp = module.exp_search(S, _search.INF, d, none, *args,
-                                        _search.new_table(1 << 12), stats, *ctx.rules)
+                tt = _search.new_table(1 << 12)
+                exp = module.exp_search(S, _search.INF, d, none, *args, tt, stats, *ctx.rules)
+                tree = (tuple(a.tolist() for a in module.exp_tree_nodes(
+                    S, d, exp[0], none, *args, tt, stats, *ctx.rules))
+                    if exp[0] < _search.INF else None)
                 wc = module.wc_search(S, d, none, *args, _search.new_table(1 << 12), stats,
                                       *ctx.rules)
                 pick = module.wc_pick(S, d, ctx.table, ctx.all_guesses, ctx.lb, ctx.win,
                                       ctx.n_slots, consistent, _search.new_table(1 << 12),
                                       stats, *ctx.rules) if wc[0] else -1
-                results.append((tuple(exp), tuple(wc), pick, tuple(stats)))
+                results.append((tuple(exp), tree, tuple(wc), pick, tuple(stats)))
             assert results[0] == results[1], (spec, consistent, len(S), d)
         guesses = ctx.all_guesses
         mine = _search._candidates(S, in_s, none, guesses, consistent, *ctx.rules)
