@@ -269,3 +269,12 @@ def test_parallel_kernels_survive_a_fork():
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_tree_node_arrays_grow_keeping_their_items():
+    """The compiled tree build's arrays double when a tree outgrows ``2n - 1`` nodes
+    (only a tree with guesses that neither split nor win could)."""
+    a = np.array([5, 7, 9], dtype=np.int64)
+    grown = _search._grown(a)
+    assert len(grown) > 2 * len(a) and grown.dtype == a.dtype
+    assert grown[:3].tolist() == [5, 7, 9]
