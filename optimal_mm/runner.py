@@ -132,6 +132,43 @@ def _worker_start(parent_pid: int) -> None:
         os._exit(1)
 
 
+#: The modules whose resource tracker processes :func:`_start_trackers` starts.
+TRACKERS = ("multiprocessing.resource_tracker", "joblib.externals.loky.backend.resource_tracker")
+
+
+def _start_trackers() -> None:
+    """Start the resource tracker processes, told to clean up without warning.
+
+    A resource tracker is a helper process that unlinks the semaphores and folders
+    that processes which ended badly left registered. Ending workers on Ctrl-C
+    (``kill_workers``) is such an end: a worker killed while it held a reference to
+    one of the pool's semaphores never tells the tracker it let go, so the tracker,
+    exiting after the parent, finds it "leaked", unlinks it (or finds it already
+    gone) and would print a two-line ``UserWarning`` after the command's one-line
+    message (docs/RELIABILITY.md, "Exit codes and messages"). The cleanup is the tracker's job and
+    still happens; only its warnings are filtered, by a ``PYTHONWARNINGS`` entry for
+    the tracker's own module, set while its process starts (it inherits the
+    environment) and restored at once.
+    """
+    quiet = ",".join(f"ignore::UserWarning:{module}" for module in TRACKERS)
+    before = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = f"{before},{quiet}" if before else quiet
+    try:
+        with contextlib.suppress(Exception):
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+        with contextlib.suppress(Exception):
+            from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+            loky_tracker.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = before
+
+
 @contextlib.contextmanager
 def _sigint_blocked():
     """Block SIGINT in this thread (the main one) while worker processes are started.
@@ -145,14 +182,7 @@ def _sigint_blocked():
         return
     # Start the resource trackers first: starting its tracker, the standard library
     # (Python < 3.12) unblocks SIGINT in this thread, which would end the window early.
-    with contextlib.suppress(Exception):
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
-    with contextlib.suppress(Exception):
-        from joblib.externals.loky.backend import resource_tracker as loky_tracker
-
-        loky_tracker.ensure_running()
+    _start_trackers()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -186,7 +186,48 @@ def _ctrl_c(tmp_path, when):
     err = (tmp_path / "err.txt").read_text()
     assert "Traceback" not in err and "Fatal Python error" not in err, err
     assert proc.returncode == 130
-    assert err.splitlines()[-1].startswith("optimal-mm")
+    assert err.splitlines()[-1].startswith("optimal-mm"), err
+
+
+LEAK_AFTER_START = """
+import sys
+from joblib.externals.loky.backend import resource_tracker as loky_tracker
+from multiprocessing import resource_tracker
+from optimal_mm import runner
+if sys.argv[1] == "runner":
+    runner._start_trackers()
+else:
+    resource_tracker.ensure_running()
+    loky_tracker.ensure_running()
+# What a killed worker leaves: names the trackers still count, already unlinked.
+loky_tracker.register("/optimal-mm-test-gone", "semlock")
+resource_tracker.register("/optimal-mm-test-gone", "semaphore")
+print("registered", flush=True)
+"""
+
+
+@needs_proc
+@pytest.mark.parametrize("start", ["runner", "plain"])
+def test_resource_trackers_started_by_the_runner_clean_up_without_warning(tmp_path, start):
+    # Both trackers exit after this process (their pipe closes) and clean up the names
+    # left registered; the ones the runner starts say nothing, plain ones warn (the
+    # control: the leak is real and warned of). This is what a worker killed by Ctrl-C
+    # leaves behind, after the command's one-line message.
+    err_path = tmp_path / "err.txt"
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen([sys.executable, "-c", LEAK_AFTER_START, start],
+                                stdout=subprocess.PIPE, stderr=err, text=True,
+                                start_new_session=True)
+    try:
+        assert proc.communicate(timeout=60)[0] == "registered\n"
+        assert wait_for(lambda: not group_members(proc.pid), 30)
+    finally:
+        kill_group(proc)
+    err = err_path.read_text()
+    if start == "runner":
+        assert err == ""
+    else:
+        assert "leaked semlock" in err and "leaked semaphore" in err, err
 
 
 @needs_proc
