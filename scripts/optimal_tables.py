@@ -28,6 +28,13 @@ take several limits, or sessions, to finish (``--retry-timeouts --checkpoint DIR
 A run of ``optimal-mm solve SPEC --objective OBJ --guesses G --checkpoint D`` is the
 same search: an entry resumes from ``D`` moved to its name. The table marks the time
 of such an entry as that of its last sitting.
+
+An entry that times out still says what its search had proven when it was stopped
+(worst case and expected only): the proven lower bound (``>= L``; for the worst case,
+one more than the last depth refuted) and, for the expected case, the total of the
+best complete tree found (``<= U``), as the search reported them to its progress
+display (:func:`_bounds_progress`). Every retry keeps the best of the bounds of all its runs:
+each is a proof on its own.
 """
 
 from __future__ import annotations
@@ -143,6 +150,47 @@ def checkpoint_dir(root, spec, guesses, objective) -> str:
                              + ("-consistent" if guesses == "consistent" else "")))
 
 
+#: The objectives whose progress reports plain numbers as best and bound (the other
+#: two run a worst-case search first, and fewest-at-worst reports pairs as text).
+BOUNDED = ("worst-case", "expected")
+
+
+def _bounds_progress(queue):
+    """A :class:`~optimal_mm.progress.Progress` that sends each new best and bound to
+    ``queue`` as ``{"partial": True, "best": ..., "bound": ...}``, for :class:`Entry`
+    to keep in case the entry times out. The search reports, per objective:
+
+    * worst case: ``bound`` the counting bound, then one more than each depth refuted;
+      ``best`` the depth found feasible (the entry is then solved);
+    * expected: ``bound`` the least first-guess bound, rising as first guesses are
+      refuted or solved; ``best`` the total of the best complete tree so far.
+    """
+    from optimal_mm.progress import Progress
+
+    class Bounds(Progress):
+        def __init__(self):
+            self.best = self.bound = None
+
+        def update(self, best=None, bound=None):
+            if best is not None:
+                self.best = best
+            if bound is not None:
+                self.bound = bound
+            queue.put({"partial": True, "best": self.best, "bound": self.bound})
+
+    return Bounds()
+
+
+def merge_bounds(old, new) -> dict:
+    """The bounds of two runs of one entry, each a proof on its own: the greater lower
+    bound and the lesser upper bound (``None`` where neither run had one)."""
+    out = {}
+    for key, pick in (("bound", max), ("best", min)):
+        known = [e[key] for e in (old or {}, new) if e.get(key) is not None]
+        out[key] = pick(known) if known else None
+    return out
+
+
 def _worker(spec, objective, guesses, checkpoint, queue):
     from optimal_mm import Game
     from optimal_mm.search import solve
@@ -150,6 +198,8 @@ def _worker(spec, objective, guesses, checkpoint, queue):
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
     options = {"jobs": 1}
+    if objective in BOUNDED:
+        options["progress"] = _bounds_progress(queue)
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
     start = time.perf_counter()
@@ -175,18 +225,26 @@ class Entry:
                                 args=(spec, objective, guesses, checkpoint, self.queue),
                                 daemon=True)
         self.start = time.perf_counter()
+        self.bounds = {}
         self.proc.start()
 
     def poll(self):
         """The result once known (a timeout or an error included), else None.
 
         The limit counts from the start of the process; start-up and the warm-up (a
-        second or two) are granted on top.
+        second or two) are granted on top. The worker's partial reports (best and
+        bound so far) are kept and go into a timeout's result.
         """
-        try:
-            result = self.queue.get(timeout=0.2)
-        except Exception:  # queue.Empty
-            result = None
+        result = None
+        while True:
+            try:
+                item = self.queue.get(timeout=0.2)
+            except Exception:  # queue.Empty
+                break
+            if not item.pop("partial", False):
+                result = item
+                break
+            self.bounds = item
         elapsed = time.perf_counter() - self.start
         if result is None and self.proc.is_alive() and elapsed < self.time_limit + 10:
             return None
@@ -195,8 +253,11 @@ class Entry:
             self.proc.kill()
             self.proc.join()
         if result is None:
-            return {"status": "timeout" if self.proc.exitcode in (None, -9) else "error",
-                    "seconds": round(elapsed, 1)}
+            status = "timeout" if self.proc.exitcode in (None, -9) else "error"
+            result = {"status": status, "seconds": round(elapsed, 1)}
+            if status == "timeout":
+                result.update({k: v for k, v in self.bounds.items() if v is not None})
+            return result
         result["status"] = "solved"
         return result
 
@@ -210,6 +271,15 @@ def save(entries, meta):
     tmp = MD_PATH.with_suffix(".md.tmp")
     tmp.write_text(markdown(entries, meta))
     os.replace(tmp, MD_PATH)
+
+
+def bounds_text(entry) -> str:
+    """A cell of an entry that is not solved: ``(timeout)``, and what its searches
+    had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``)."""
+    text = f"({entry['status']})"
+    known = [f"{sign} {entry[key]}" for key, sign in (("bound", "≥"), ("best", "≤"))
+             if entry.get(key) is not None]
+    return text + (" " + ", ".join(known) if known else "")
 
 
 def markdown(entries, meta) -> str:
@@ -227,7 +297,10 @@ def markdown(entries, meta) -> str:
         "with the optimal worst case (`--objective fewest-at-worst`; the least total among "
         "those trees follows the slash); *total ≤ t\\** = least total within t\\* guesses "
         "(`--objective worst-then-expected`), run where the optimal expected tree needs "
-        "more than t\\* guesses (blank elsewhere: there it equals *total*). Agreement with "
+        "more than t\\* guesses (blank elsewhere: there it equals *total*). An entry "
+        "that timed out shows what its search had proven when stopped (worst case and "
+        "expected, runs since 2026-11-25): ≥ its lower bound, ≤ the total of the best "
+        "complete tree it had found. Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
         *([meta["note"], ""] if meta.get("note") else []),
@@ -247,7 +320,7 @@ def markdown(entries, meta) -> str:
             if not e:
                 return "", ""
             if e["status"] != "solved":
-                return f"({e['status']})", f"> {e['seconds']}" if e["status"] == "timeout" else ""
+                return bounds_text(e), f"> {e['seconds']}" if e["status"] == "timeout" else ""
             resumed = "†" if e.get("resumed_tasks") else ""
             return str(e[key]), f"{e['seconds']:.2f}{resumed}"
 
@@ -398,6 +471,11 @@ def main(argv=None) -> int:
                                       game.scoring, guesses, objective)
             result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
                            "objective": objective, "published": value, "source": source})
+            if result["status"] == "timeout":
+                old = entries.get(entry.key)
+                kept = merge_bounds(old if old and old["status"] == "timeout" else None,
+                                    result)
+                result.update({k: v for k, v in kept.items() if v is not None})
             entries[entry.key] = result
             save(entries, meta)
             print(f"{entry.key}: {result['status']} {result.get('value', '')} "

@@ -25,6 +25,13 @@ class _Queue:
         self.items.append(item)
 
 
+def _final(queue):
+    """The worker's one result, after its partial reports (best and bound so far)."""
+    final = [item for item in queue.items if not item.get("partial")]
+    assert len(final) == 1 and queue.items[-1] is final[0]
+    return final
+
+
 def test_an_entry_resumes_from_its_checkpoint(tmp_path):
     script = _script()
     first, again, plain = _Queue(), _Queue(), _Queue()
@@ -33,8 +40,13 @@ def test_an_entry_resumes_from_its_checkpoint(tmp_path):
     assert saved  # the entry's own directory holds its finished tasks
     script._worker("p3c4", "expected", "any", str(tmp_path), again)
     script._worker("p3c4", "expected", "any", None, plain)
-    (a,), (b,), (c,) = first.items, again.items, plain.items
+    (a,), (b,), (c,) = (_final(q) for q in (first, again, plain))
     assert a["value"] == b["value"] == c["value"] == 206  # Goddard's total, proven anew
+    for q in (first, again, plain):  # what a timeout would have kept: proofs, all of them
+        partial = [item for item in q.items if item.get("partial")]
+        assert partial and all(p["bound"] is None or p["bound"] <= 206 for p in partial)
+        assert all(p["best"] is None or p["best"] >= 206 for p in partial)
+        assert partial[-1]["best"] == 206
     assert a["resumed_tasks"] is None and c["resumed_tasks"] is None
     assert b["resumed_tasks"] >= len(saved)
     assert b["first_guess"] == a["first_guess"] and b["tree_total"] == a["tree_total"]
@@ -72,3 +84,64 @@ def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypa
     assert code == 2 and "\n" not in err and "cannot use --checkpoint" in err
     assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
     assert not (tmp_path / "optimal_table.md").exists()
+
+
+def test_a_worst_case_worker_reports_its_refuted_depths():
+    script = _script()
+    queue = _Queue()
+    script._worker("p3c5b", "worst-case", "any", None, queue)
+    (final,) = _final(queue)
+    bounds = [item["bound"] for item in queue.items if item.get("partial")]
+    # The counting bound first, then one more than each refuted depth, up to t*.
+    assert bounds == sorted(bounds) and bounds[-1] == final["value"]
+    assert len(set(bounds)) >= 2
+
+
+class _DeadlineQueue:
+    """What a timed-out worker left in its queue: partial reports, no result."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def get(self, timeout):
+        if not self.items:
+            raise TimeoutError  # as queue.Empty would
+        return self.items.pop(0)
+
+
+class _Stuck:
+    """A worker process still running past its limit."""
+    exitcode = None
+
+    def __init__(self):
+        self.killed = False
+
+    def is_alive(self):
+        return not self.killed
+
+    def join(self, timeout=None):
+        pass
+
+    def kill(self):
+        self.killed = True
+
+
+def test_a_timeout_keeps_the_bounds_its_search_had_proven():
+    script = _script()
+    entry = script.Entry.__new__(script.Entry)
+    entry.key, entry.time_limit, entry.bounds = "p4c7b/any/expected", 1.0, {}
+    entry.start = script.time.perf_counter() - 100
+    entry.proc = _Stuck()
+    entry.queue = _DeadlineQueue([{"partial": True, "best": None, "bound": 18000},
+                                  {"partial": True, "best": 18763, "bound": 18100}])
+    result = entry.poll()
+    assert entry.proc.killed
+    assert result["status"] == "timeout" and result["bound"] == 18100
+    assert result["best"] == 18763 and result["seconds"] >= 100
+    # A retry keeps the best of both runs' proofs; the table prints them.
+    kept = script.merge_bounds({"status": "timeout", "bound": 18200, "best": 18900},
+                               {"status": "timeout", "bound": 18100, "best": 18763})
+    assert kept == {"bound": 18200, "best": 18763}
+    assert script.merge_bounds(None, {"status": "timeout"}) == {"bound": None, "best": None}
+    assert script.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
+    assert script.bounds_text({"status": "error"}) == "(error)"
