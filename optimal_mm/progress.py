@@ -12,7 +12,11 @@ that is shown depends on where it goes:
   total, elapsed and ETA, with the best value and bound after it;
 * in a log file or a pipe, :class:`LogProgress` writes a line when a phase starts,
   then at most one line every ``interval`` seconds, and one when it ends;
-* with ``--quiet``, the base :class:`Progress` says nothing.
+* with ``--quiet``, :class:`QuietProgress` says nothing.
+
+Every display but the base class keeps the last best value and bound
+(:meth:`so_far`), which the command line prints when a search is interrupted: what
+had been proven by then.
 
 :func:`make_progress` picks one. The ETA counts only tasks computed in this run (not
 those read back from a checkpoint), so that a resumed run does not promise too much.
@@ -62,6 +66,10 @@ class Progress:
     def message(self, text: str) -> None:
         """A one-line remark (a first guess solved, a depth refuted)."""
 
+    def so_far(self) -> str:
+        """The best value and bound last reported, as text (none kept here: ``""``)."""
+        return ""
+
     def close(self) -> None:
         """The search is over (or interrupted): finish the display."""
 
@@ -108,6 +116,11 @@ class _Counting(Progress):
     def reset(self):
         self.best = self.bound = None
 
+    def so_far(self) -> str:
+        """The best value and the bound last reported (``"best 2961, bound 7885"``;
+        ``""`` before any)."""
+        return self._values()
+
     def _values(self) -> str:
         parts = []
         if self.best is not None:
@@ -115,6 +128,10 @@ class _Counting(Progress):
         if self.bound is not None:
             parts.append(f"bound {self.bound}")
         return ", ".join(parts)
+
+
+class QuietProgress(_Counting):
+    """Says nothing (``--quiet``), but keeps the best value and bound (:meth:`so_far`)."""
 
 
 class LogProgress(_Counting):
@@ -225,10 +242,10 @@ def make_progress(quiet: bool = False, stream=None, interval: float = 30.0) -> P
     >>> type(make_progress(stream=io.StringIO())).__name__
     'LogProgress'
     >>> type(make_progress(quiet=True)).__name__
-    'Progress'
+    'QuietProgress'
     """
     if quiet:
-        return Progress()
+        return QuietProgress()
     stream = stream if stream is not None else sys.stderr
     isatty = getattr(stream, "isatty", None)
     if isatty is not None and isatty():

@@ -241,6 +241,10 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
     lines = [ln for ln in err.splitlines() if "interrupted" in ln]
     assert len(lines) == 1 and err.rstrip().endswith(lines[0])
     assert str(folder) in lines[0] and "rerun the same command to resume" in lines[0]
+    # What had been proven: a lower bound on the total, at most Ville's 11228.
+    so_far = re.search(r"interrupted \(so far: (?:best (\d+), )?bound (\d+)\)", lines[0])
+    assert so_far, lines[0]
+    assert int(so_far.group(2)) <= 11228 <= int(so_far.group(1) or 11228)
     assert not (tmp_path / "tree.json").exists()
     deadline = time.monotonic() + 30
     while _processes_with(marker) and time.monotonic() < deadline:

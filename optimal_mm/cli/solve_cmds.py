@@ -122,6 +122,9 @@ def run_solve(args) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (cli.Terminated)
         progress.close()
         what = "interrupted" if interrupted_status(exc) == 130 else "terminated"
+        so_far = progress.so_far()  # what the search had proven: its bound, best tree
+        if so_far:
+            what += f" (so far: {so_far})"
         cp = solver.checkpoint
         if cp is not None:
             n = cp.loaded + cp.stored
