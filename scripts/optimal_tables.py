@@ -33,8 +33,8 @@ An entry that times out still says what its search had proven when it was stoppe
 (worst case and expected only): the proven lower bound (``>= L``; for the worst case,
 one more than the last depth refuted) and, for the expected case, the total of the
 best complete tree found (``<= U``), as the search reported them to its progress
-display (:func:`_bounds_progress`). Every retry keeps the best of the bounds of all its runs:
-each is a proof on its own.
+display (:func:`_bounds_progress`). A retry keeps the best bounds of all its runs
+(each is a proof on its own) and the longest time limit it was given.
 """
 
 from __future__ import annotations
@@ -189,6 +189,18 @@ def merge_bounds(old, new) -> dict:
         known = [e[key] for e in (old or {}, new) if e.get(key) is not None]
         out[key] = pick(known) if known else None
     return out
+
+
+def keep_proofs(old, result) -> dict:
+    """A timed-out ``result`` with what an earlier timeout of its entry (``old``) had
+    proven: the best bounds of both (:func:`merge_bounds`) and the longer time, since
+    the cell says "not solved in more than so many seconds"."""
+    result = dict(result)
+    old = old if old and old["status"] == "timeout" else None
+    result.update({k: v for k, v in merge_bounds(old, result).items() if v is not None})
+    if old:
+        result["seconds"] = max(result["seconds"], old["seconds"])
+    return result
 
 
 def _worker(spec, objective, guesses, checkpoint, queue):
@@ -472,10 +484,7 @@ def main(argv=None) -> int:
             result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
                            "objective": objective, "published": value, "source": source})
             if result["status"] == "timeout":
-                old = entries.get(entry.key)
-                kept = merge_bounds(old if old and old["status"] == "timeout" else None,
-                                    result)
-                result.update({k: v for k, v in kept.items() if v is not None})
+                result = keep_proofs(entries.get(entry.key), result)
             entries[entry.key] = result
             save(entries, meta)
             print(f"{entry.key}: {result['status']} {result.get('value', '')} "

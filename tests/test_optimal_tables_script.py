@@ -143,5 +143,12 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
                                {"status": "timeout", "bound": 18100, "best": 18763})
     assert kept == {"bound": 18200, "best": 18763}
     assert script.merge_bounds(None, {"status": "timeout"}) == {"bound": None, "best": None}
+    retried = script.keep_proofs({"status": "timeout", "seconds": 610.0, "bound": 18200},
+                                 {"status": "timeout", "seconds": 300.2, "bound": 18100,
+                                  "best": 18763})
+    assert retried == {"status": "timeout", "seconds": 610.0, "bound": 18200, "best": 18763}
+    solved_before = {"status": "solved", "seconds": 5.0, "value": 1}
+    assert script.keep_proofs(solved_before, {"status": "timeout", "seconds": 9.0}) == {
+        "status": "timeout", "seconds": 9.0}
     assert script.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
     assert script.bounds_text({"status": "error"}) == "(error)"
