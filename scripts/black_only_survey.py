@@ -11,7 +11,12 @@ what drives the branch and bound of the exact search:
 * the root's balanced-tree bound against the proven optimum (its *gap*), t*, and the
   states the search expanded, where the table has them;
 * the root's skew-aware bound (:mod:`optimal_mm._skew_bound`, black-only games: the
-  blacks a guess can earn are capped by the per-position colour counts) and its gap.
+  blacks a guess can earn are capped by the per-position colour counts) and its gap;
+* for an open expected entry, where the optimum lies: at least the best of those
+  bounds and of the bound the table's timed-out search had proven, at most the least
+  total of the one-move-lookahead heuristics' complete trees (any guesses, each
+  verified by replaying every secret), so the branch and bound still has that
+  bracket to close.
 
 With ``--compare KEY ...`` it also solves those table entries again (``jobs=1``) and
 sets the states and seconds beside the table's, which were recorded before the
@@ -58,6 +63,21 @@ def root_figures(spec: str) -> dict:
                            False)) if game.black_only else None)
     return {"codes": n, "r": r, "largest": int(counts.max(axis=1).min()),
             "bound": int(lb[NO_CAP, n]), "skew": skew}
+
+
+#: The heuristics whose trees give an open game its upper bound (any guesses).
+UPPER_HEURISTICS = ("knuth", "entropy", "most-parts", "expected-size")
+
+
+def best_tree(spec: str) -> tuple[int, str]:
+    """The least total of the :data:`UPPER_HEURISTICS` trees of ``spec`` (each
+    validated: every secret replayed) and the heuristic that builds it."""
+    from optimal_mm import Game
+    from optimal_mm.heuristics import build_strategy
+
+    game = Game.from_spec(spec)
+    return min((build_strategy(game, name).validate().total, name)
+               for name in UPPER_HEURISTICS)
 
 
 def compare(keys, entries, load_note) -> dict:
@@ -130,7 +150,12 @@ def main(argv=None) -> int:
              "*optimum*, *gap* (optimum over bound) and *states* (expanded by the "
              "expected search) where the table has the expected case solved (any "
              "guesses); *skew* = the skew-aware bound at the root (black-only games) and "
-             "*skew gap* its gap.", "",
+             "*skew gap* its gap. Where the expected case (any guesses) is open, "
+             "*optimum* gives where it lies: at least the best of those bounds and of the "
+             "bound the table's timed-out search had proven (≥), at most the least total "
+             "of the heuristic trees (" + ", ".join(UPPER_HEURISTICS) + "; any guesses, "
+             "each verified by replaying every secret; ≤, with the heuristic), and *gap* "
+             "the upper over the lower.", "",
              "| game | codes | r | largest | n / r | t* | bound | optimum | gap | skew | "
              "skew gap | states | open |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for spec in [*specs, None, *solved]:
@@ -145,6 +170,12 @@ def main(argv=None) -> int:
             ex = entries.get(f"{game}/any/expected", {})
             solved = ex.get("status") == "solved"
             gap = f"{100 * (ex['value'] - fig['bound']) / fig['bound']:.1f}%" if solved else ""
+            optimum = ex["value"] if solved else ""
+            if ex.get("status") == "timeout":  # bracket the open optimum
+                low = max(v for v in (fig["bound"], fig["skew"], ex.get("bound")) if v)
+                high, name = best_tree(game)
+                optimum = f"≥ {low}, ≤ {high} ({name})"
+                gap = f"{100 * (high - low) / low:.1f}%"
             skew = fig["skew"] or ""
             skew_gap = f"{100 * (ex['value'] - skew) / skew:.1f}%" if solved and skew else ""
             opened = ", ".join(k.split("/", 1)[1] for k in open_entries
@@ -152,7 +183,7 @@ def main(argv=None) -> int:
             lines.append(
                 f"| {game} | {fig['codes']} | {fig['r']} | {fig['largest']} | "
                 f"{-(-fig['codes'] // fig['r'])} | {wc.get('value') or ''} | {fig['bound']} | "
-                f"{ex['value'] if solved else ''} | {gap} | {skew} | {skew_gap} | "
+                f"{optimum} | {gap} | {skew} | {skew_gap} | "
                 f"{format(ex['states'], ',') if solved and ex.get('states') else ''} | "
                 f"{opened} |")
     if rows:

@@ -1,0 +1,32 @@
+"""``scripts/black_only_survey.py``: the brackets it prints around an open optimum are
+sound, checked on small games whose optimum the search proves here."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.search import solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("black_only_survey",
+                                                  ROOT / "scripts" / "black_only_survey.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p3c5nb"])
+def test_the_bracket_holds_the_proven_optimum(spec):
+    script = _script()
+    figures = script.root_figures(spec)
+    optimum = solve(Game.from_spec(spec), "expected", jobs=1).value
+    upper, name = script.best_tree(spec)
+    assert figures["bound"] <= figures["skew"] <= optimum <= upper
+    assert name in script.UPPER_HEURISTICS
