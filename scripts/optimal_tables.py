@@ -285,13 +285,37 @@ def save(entries, meta):
     os.replace(tmp, MD_PATH)
 
 
-def bounds_text(entry) -> str:
+def bounds_text(entry, twin=None) -> str:
     """A cell of an entry that is not solved: ``(timeout)``, and what its searches
-    had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``)."""
+    had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``).
+
+    ``twin``, the same game and objective under the other guess rule, adds what its
+    solved value implies, marked ``*``: a strategy of consistent guesses is also one
+    of any guesses, so the optimum with any guesses is at most the consistent one,
+    and the consistent one at least the optimum with any guesses (worst case and
+    expected; ``(timeout) ≥ 8, ≤ 9*``).
+    """
     text = f"({entry['status']})"
-    known = [f"{sign} {entry[key]}" for key, sign in (("bound", "≥"), ("best", "≤"))
-             if entry.get(key) is not None]
+    low, high = entry.get("bound"), entry.get("best")
+    low_text = high_text = ""
+    if low is not None:
+        low_text = f"≥ {low}"
+    if high is not None:
+        high_text = f"≤ {high}"
+    if (twin and twin.get("status") == "solved" and entry.get("status") == "timeout"
+            and entry["objective"] in ("worst-case", "expected")):
+        value = twin["value"]
+        if entry["guesses"] == "any" and (high is None or value < high):
+            high_text = f"≤ {value}*"
+        if entry["guesses"] == "consistent" and (low is None or value > low):
+            low_text = f"≥ {value}*"
+    known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
+
+
+IMPLIED_NOTE = ("* implied by the solved entry of the other guess rule: a strategy of "
+                "consistent guesses is also one of any guesses, so the optimum with any "
+                "guesses is at most the consistent one.")
 
 
 def markdown(entries, meta) -> str:
@@ -332,7 +356,10 @@ def markdown(entries, meta) -> str:
             if not e:
                 return "", ""
             if e["status"] != "solved":
-                return bounds_text(e), f"> {e['seconds']}" if e["status"] == "timeout" else ""
+                other = "consistent" if guesses == "any" else "any"
+                twin = entries.get(f"{spec}/{other}/{e['objective']}")
+                return (bounds_text(e, twin),
+                        f"> {e['seconds']}" if e["status"] == "timeout" else "")
             resumed = "†" if e.get("resumed_tasks") else ""
             return str(e[key]), f"{e['seconds']:.2f}{resumed}"
 
@@ -351,6 +378,8 @@ def markdown(entries, meta) -> str:
                 notes.append(f"{e['published']} {mark} ({e['source']})")
         lines.append(f"| {spec} | {codes} | {guesses} | {t} | {ts} | {tot} | {avg} | {es} | "
                      f"{at_worst} | {fs} | {capped} | {ws} | {'; '.join(notes)} |")
+    if any("*" in line for line in lines[-len(by_key):]):
+        lines += ["", IMPLIED_NOTE]
     if any(e.get("resumed_tasks") for e in entries.values()):
         lines += ["", "† the last sitting of an entry solved over several "
                   "(`--checkpoint`): it read the tasks finished before from its checkpoint; "

@@ -152,3 +152,33 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
         "status": "timeout", "seconds": 9.0}
     assert script.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
     assert script.bounds_text({"status": "error"}) == "(error)"
+
+
+def test_the_other_guess_rule_bounds_an_open_entry():
+    script = _script()
+    base = {"spec": "p6c7nb", "objective": "worst-case", "status": "timeout",
+            "seconds": 915.4}
+    any_open = {**base, "guesses": "any", "bound": 8}
+    consistent = {**base, "guesses": "consistent", "status": "solved", "value": 9}
+    # Any guesses never need more than consistent ones: at most 9.
+    assert script.bounds_text(any_open, consistent) == "(timeout) ≥ 8, ≤ 9*"
+    # A consistent optimum is at least the one with any guesses: at least 8 (but the
+    # entry's own bound 9 is better).
+    assert script.bounds_text({**base, "guesses": "consistent", "bound": 7},
+                              {**base, "guesses": "any", "status": "solved", "value": 8}
+                              ) == "(timeout) ≥ 8*"
+    assert script.bounds_text({**base, "guesses": "consistent", "bound": 9},
+                              {**base, "guesses": "any", "status": "solved", "value": 8}
+                              ) == "(timeout) ≥ 9"
+    # Nothing implied by a twin that is open itself, nor for the capped objectives.
+    assert script.bounds_text(any_open, {**consistent, "status": "timeout"}) == "(timeout) ≥ 8"
+    fewest = {**any_open, "objective": "fewest-at-worst"}
+    assert script.bounds_text(fewest, {**consistent, "objective": "fewest-at-worst"}) == \
+        "(timeout) ≥ 8"
+    entries = {"p6c7nb/any/worst-case": {**any_open, "codes": 5040, "published": None,
+                                         "source": None},
+               "p6c7nb/consistent/worst-case": {**consistent, "codes": 5040,
+                                                "published": None, "source": None}}
+    text = script.markdown(entries, {"machine": "2 CPUs", "time_limit": 900,
+                                     "max_codes": 100})
+    assert "| (timeout) ≥ 8, ≤ 9* |" in text and script.IMPLIED_NOTE in text
