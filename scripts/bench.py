@@ -241,6 +241,30 @@ def side_by_side(exe: Path, games, repeat: int, timeout: int) -> list[dict]:
     return rows
 
 
+PATH_OPTIONS = ("--cpp-solver", "--cpp-build")
+
+
+def recorded_command(argv) -> str:
+    """The command line to record beside the figures, with local paths as ``DIR``.
+
+    Where the C++ checkout and its build lie says nothing to a reader of
+    ``results/`` (and differs from machine to machine), so the values of
+    ``--cpp-solver`` and ``--cpp-build`` are written as ``DIR``, as the README
+    does.
+    """
+    words, hide = [], False
+    for word in argv:
+        option = word.split("=", 1)[0]
+        if hide:
+            words.append("DIR")
+        elif option in PATH_OPTIONS and "=" in word:
+            words.append(option + "=DIR")
+        else:
+            words.append(word)
+        hide = word in PATH_OPTIONS
+    return " ".join(["python scripts/bench.py", *words])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="*", default=None, choices=sorted(CASES))
@@ -347,7 +371,7 @@ def main(argv=None) -> int:
               "no_symmetry_timeout_s": args.no_symmetry_timeout,
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
               "symmetry": symmetry_rows, "depth3_tree": tree_rows, "side_by_side": compare,
-              "command": "python scripts/bench.py " + " ".join(argv or sys.argv[1:])}
+              "command": recorded_command(argv or sys.argv[1:])}
     if args.merge and (RESULTS / "bench.json").exists():
         # Keep the earlier figures of every case not measured now.
         old = json.loads((RESULTS / "bench.json").read_text())
