@@ -215,14 +215,25 @@ def run_cpp(exe: Path, rules: str | None, timeout: int) -> dict:
     return {"wall_s": wall, "value": int(total.group(1)) if total else None}
 
 
+def python_floor(timeout: int) -> float:
+    """Wall time of ``python -c "import numpy"``: what any command of a Python package
+    built on numpy pays before its own first line runs (the interpreter, its site
+    set-up and numpy's import)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import numpy"], check=True, timeout=timeout)
+    return time.perf_counter() - start
+
+
 def side_by_side(exe: Path, games, repeat: int, timeout: int) -> list[dict]:
-    """Ours (``--jobs 1``) and the C++ solver on each game, interleaved run by run."""
-    runs = {g: {"ours": [], "cpp": [], "cpp_startup": []} for g in games}
+    """Ours (``--jobs 1``) and the C++ solver on each game, interleaved run by run,
+    with the Python and numpy floor (:func:`python_floor`) measured between them."""
+    runs = {g: {"ours": [], "cpp": [], "cpp_startup": [], "floor": []} for g in games}
     for _ in range(repeat):
         for game in games:
             runs[game]["ours"].append(run_once(game, "expected", [], 1, timeout))
             runs[game]["cpp"].append(run_cpp(exe, SIDE_BY_SIDE[game], timeout))
             runs[game]["cpp_startup"].append(run_cpp(exe, None, timeout))
+            runs[game]["floor"].append(python_floor(timeout))
     rows = []
     for game in games:
         r = runs[game]
@@ -236,7 +247,8 @@ def side_by_side(exe: Path, games, repeat: int, timeout: int) -> list[dict]:
                      "ours_wall_s": round(ours_wall, 3), "ours_search_s": round(ours_search, 3),
                      "ours_startup_s": round(ours_start, 3), "cpp_wall_s": round(cpp_wall, 3),
                      "cpp_search_s": round(cpp_wall - cpp_start, 3),
-                     "cpp_startup_s": round(cpp_start, 4)})
+                     "cpp_startup_s": round(cpp_start, 4),
+                     "python_numpy_floor_s": round(statistics.median(r["floor"]), 3)})
         print(f"{game}: ours {ours_wall:.3f} s, C++ {cpp_wall:.3f} s", file=sys.stderr)
     return rows
 
@@ -480,12 +492,15 @@ def markdown(report) -> str:
                   "and tree as the command reports them; the C++ solver's, its whole time "
                   "less its start-up; *start-up*: ours, Python, imports, the kernels, the "
                   "answer table and the output (whole less search); the C++ solver's, "
-                  "`mmstrat -v`. *load*: the machine's load average (1, 5, 15 min) before "
-                  "and after; figures taken under load are slower for both.", "",
+                  "`mmstrat -v`. *Python + numpy*: the wall time of `python -c \"import "
+                  "numpy\"`, measured between the runs: the floor under any command of a "
+                  "Python package built on numpy, ours included. *load*: the machine's "
+                  "load average (1, 5, 15 min) before and after; figures taken under load "
+                  "are slower for both.", "",
                   "| game | value | runs | whole s (ours) | whole s (C++) | search s (ours, "
                   "jobs 1) | search s (C++, 1 thread) | start-up s (ours) | start-up s (C++) "
-                  "| load before / after |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "| Python + numpy s | load before / after |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in report["side_by_side"]:
             value = (f"{r['value']}" if r["value"] == r["cpp_value"]
                      else f"{r['value']} (C++: {r['cpp_value']})")
@@ -493,6 +508,7 @@ def markdown(report) -> str:
             lines.append(f"| {r['game']} | {value} | {r['runs']} | {r['ours_wall_s']} | "
                          f"{r['cpp_wall_s']} | {r['ours_search_s']} | {r['cpp_search_s']} | "
                          f"{r['ours_startup_s']} | {r['cpp_startup_s']} | "
+                         f"{r.get('python_numpy_floor_s', '')} | "
                          f"{'/'.join(map(str, load[:3]))} ; {'/'.join(map(str, load[3:]))} |")
     for t in report.get("depth3_tree", []):
         lines += ["", "## The depth-3 guess tree", "",
