@@ -3,7 +3,6 @@ sound, checked on small games whose optimum the search proves here."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -11,15 +10,13 @@ import pytest
 from optimal_mm import Game
 from optimal_mm.search import solve
 
+from script_loader import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("black_only_survey",
-                                                  ROOT / "scripts" / "black_only_survey.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("black_only_survey")
 
 
 @pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p3c5nb"])

@@ -1,7 +1,6 @@
 """The large-n strategies of seed 004: detecting matrices, coin weighing, blocks."""
 
 import doctest
-import importlib.util
 import io
 import itertools
 import json
@@ -22,6 +21,8 @@ from optimal_mm.largen import coin_weighing, oracle, weighing
 from optimal_mm.largen.weighing import (SEED_WEIGHINGS, DetectingMatrix, cover,
                                         lindstrom_family, seed_family, total_family,
                                         weighings_needed)
+
+from script_loader import load_script
 
 
 # ------------------------------------------------------------ detecting matrices
@@ -245,10 +246,7 @@ def test_shipped_largen_results_hold():
 
 
 def test_benchmark_script_writes_table_and_json(tmp_path):
-    spec = importlib.util.spec_from_file_location("bench_largen",
-                                                  ROOT / "scripts" / "bench_largen.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench_largen")
     assert bench.main(["--results", str(tmp_path), "--sizes", "8", "32", "--secrets", "2",
                        "--consistent-max-pegs", "0"]) == 0
     doc = json.loads((tmp_path / "largen.json").read_text())

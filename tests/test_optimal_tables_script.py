@@ -3,18 +3,15 @@ sitting resumes from the tasks its earlier sittings saved, and the table says so
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("optimal_tables",
-                                                  ROOT / "scripts" / "optimal_tables.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("optimal_tables")
 
 
 class _Queue:

@@ -8,13 +8,12 @@ middle of a chain must resume from the tasks it saved.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from optimal_mm import Game, search
 from optimal_mm.search import NO_CAP, Solver
+
+from script_loader import load_script
 
 SPLIT = 60  # mastermind's first guesses then have parts of 60 secrets or more
 
@@ -153,11 +152,7 @@ def test_chain_below_a_first_guess_agrees_with_the_single_task(chained):
 
 
 def _time_rival():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "time_rival.py"
-    spec = importlib.util.spec_from_file_location("time_rival", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("time_rival")
 
 
 @pytest.mark.parametrize("mode", ["task", "chain"])

@@ -5,25 +5,17 @@ it reports are checked against the total the search proves.
 """
 
 import doctest
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from script_loader import load_script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _script(name):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return module
+_script = load_script
 
 
 def test_forked_timing_doctest():

@@ -7,6 +7,8 @@ from optimal_mm.game import Game
 from optimal_mm.search import Solver, solve
 from optimal_mm.tree import Strategy
 
+from script_loader import load_script
+
 
 @pytest.mark.parametrize("spec, guesses, split", [
     ("mastermind", "any", 400),   # no part is big: the batch is the first guess solved
@@ -57,13 +59,7 @@ def test_first_guess_can_be_given():
 
 
 def test_script_writes_a_verified_tree_and_refuses_bad_input(tmp_path, capsys):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "scripts" / "expected_upper_bound.py"
-    spec = importlib.util.spec_from_file_location("expected_upper_bound", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("expected_upper_bound")
     out = tmp_path / "p3c4.json.gz"
     assert script.main(["p3c4", "--jobs", "1", "--quiet", "-o", str(out)]) == 0
     tree = Strategy.load(out)
