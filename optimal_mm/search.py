@@ -1005,7 +1005,7 @@ class Solver:
             return _cost_text(value, weight)
 
         def figure(value):  # for the progress display's best and bound
-            return shown(value) if weight else value
+            return CappedCost.of(value, weight) if weight and value < INF else value
 
         proof = []
         if ctx.lb[d, n] >= INF:
@@ -1393,6 +1393,33 @@ def _tree_cost(stats, cap, weight) -> int:
     return stats.total + weight * at_cap
 
 
+@dataclass(frozen=True)
+class CappedCost:
+    """A ``fewest-at-worst`` cost as the progress display receives it: the secrets
+    found by the cap-th guess and the total, which it prints as people read them,
+    kept as numbers for a caller that records them (the optimal table keeps what a
+    timed-out entry had proven: ``at_cap`` of the bound and of the best tree).
+
+    The search minimises ``weight * at_cap + total`` with ``total < weight``
+    (:func:`cap_weight`), so a bound ``B`` on that cost gives ``at_cap >= B // weight``
+    and a tree of cost ``U`` has ``U // weight`` secrets at the cap.
+
+    >>> c = CappedCost.of(3 * 6481 + 5800, 6481)
+    >>> c.at_cap, c.total, str(c)
+    (3, 5800, '3 at the cap, total 5800')
+    """
+    at_cap: int
+    total: int
+
+    @classmethod
+    def of(cls, value: int, weight: int) -> "CappedCost":
+        """The cost ``value`` of the search under ``weight``, split."""
+        return cls(*divmod(int(value), weight))
+
+    def __str__(self) -> str:
+        return f"{self.at_cap} at the cap, total {self.total}"
+
+
 def _cost_text(value, weight) -> str:
     """A cost as people read it: the total, or the secrets at the cap and the total.
 
@@ -1401,8 +1428,7 @@ def _cost_text(value, weight) -> str:
     """
     if not weight or value >= INF:
         return f"total {value}"
-    at_cap, total = divmod(int(value), weight)
-    return f"{at_cap} at the cap, total {total}"
+    return str(CappedCost.of(value, weight))
 
 
 def _check_request(objective, max_guesses) -> int | None:

@@ -30,10 +30,10 @@ same search: an entry resumes from ``D`` moved to its name. The table marks the 
 of such an entry as that of its last sitting.
 
 An entry that times out still says what its search had proven when it was stopped
-(worst case and expected only): the proven lower bound (``>= L``; for the worst case,
-one more than the last depth refuted) and, for the expected case, the total of the
-best complete tree found (``<= U``), as the search reported them to its progress
-display (:func:`_bounds_progress`). A retry keeps the best bounds of all its runs
+(worst case, expected and fewest at the worst depth): the proven lower bound (``>= L``;
+for the worst case, one more than the last depth refuted) and, for the other two, the
+best complete tree found (``<= U``: its total, or its secrets at t*), as the search
+reported them to its progress display (:func:`_bounds_progress`). A retry keeps the best bounds of all its runs
 (each is a proof on its own) and the longest time limit it was given.
 """
 
@@ -150,12 +150,23 @@ def checkpoint_dir(root, spec, guesses, objective) -> str:
                              + ("-consistent" if guesses == "consistent" else "")))
 
 
-#: The objectives whose progress reports plain numbers as best and bound (the other
-#: two run a worst-case search first, and fewest-at-worst reports pairs as text).
-BOUNDED = ("worst-case", "expected")
+#: The objectives whose timed-out entries keep a best and a bound
+#: (worst-then-expected is left out: its cell would need the worst case's and the
+#: expected case's figures apart).
+BOUNDED = ("worst-case", "expected", "fewest-at-worst")
 
 
-def _bounds_progress(queue):
+def _at_cap(value):
+    """What a ``fewest-at-worst`` search's progress value says of the entry: the
+    secrets at the cap of a :class:`~optimal_mm.search.CappedCost` (the capped search's
+    bound or best tree), nothing for a plain number (the depths of the worst-case
+    search that comes first, which bound t*, not the entry)."""
+    from optimal_mm.search import CappedCost
+
+    return value.at_cap if isinstance(value, CappedCost) else None
+
+
+def _bounds_progress(queue, objective="expected"):
     """A :class:`~optimal_mm.progress.Progress` that sends each new best and bound to
     ``queue`` as ``{"partial": True, "best": ..., "bound": ...}``, for :class:`Entry`
     to keep in case the entry times out. The search reports, per objective:
@@ -163,15 +174,22 @@ def _bounds_progress(queue):
     * worst case: ``bound`` the counting bound, then one more than each depth refuted;
       ``best`` the depth found feasible (the entry is then solved);
     * expected: ``bound`` the least first-guess bound, rising as first guesses are
-      refuted or solved; ``best`` the total of the best complete tree so far.
+      refuted or solved; ``best`` the total of the best complete tree so far;
+    * fewest-at-worst: the same two for the capped search's cost, read as the
+      secrets at the cap (:func:`_at_cap`): at least ``bound``, at most ``best``.
     """
     from optimal_mm.progress import Progress
+
+    read = _at_cap if objective == "fewest-at-worst" else (lambda value: value)
 
     class Bounds(Progress):
         def __init__(self):
             self.best = self.bound = None
 
         def update(self, best=None, bound=None):
+            best, bound = (None if v is None else read(v) for v in (best, bound))
+            if best is None and bound is None:
+                return
             if best is not None:
                 self.best = best
             if bound is not None:
@@ -211,7 +229,7 @@ def _worker(spec, objective, guesses, checkpoint, queue):
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
     options = {"jobs": 1}
     if objective in BOUNDED:
-        options["progress"] = _bounds_progress(queue)
+        options["progress"] = _bounds_progress(queue, objective)
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
     start = time.perf_counter()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +94,39 @@ def test_a_worst_case_worker_reports_its_refuted_depths():
     # The counting bound first, then one more than each refuted depth, up to t*.
     assert bounds == sorted(bounds) and bounds[-1] == final["value"]
     assert len(set(bounds)) >= 2
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p3c5b"])
+def test_a_fewest_at_worst_worker_reports_secrets_at_the_cap(spec):
+    """Its partial reports are what a timeout keeps for the "at t*" cell: each is a
+    count of secrets at the cap (not a depth of the worst-case search that runs
+    first, nor a weighted cost), at least the bound and at most the best."""
+    script = _script()
+    queue = _Queue()
+    script._worker(spec, "fewest-at-worst", "any", None, queue)
+    (final,) = _final(queue)
+    partial = [item for item in queue.items if item.get("partial")]
+    assert partial, "the capped search reported nothing"
+    for p in partial:
+        assert p["bound"] is None or p["bound"] <= final["value"]
+        assert p["best"] is None or p["best"] >= final["value"]
+    assert partial[-1]["best"] == final["value"]
+    bounds = [p["bound"] for p in partial if p["bound"] is not None]
+    assert bounds == sorted(bounds)
+
+
+def test_a_fewest_at_worst_bound_reads_only_capped_costs():
+    from optimal_mm.search import CappedCost
+
+    script = _script()
+    queue = _Queue()
+    bounds = script._bounds_progress(queue, "fewest-at-worst")
+    bounds.update(bound=7)                      # a depth of the worst-case phase
+    bounds.update(best=5)
+    assert queue.items == []
+    bounds.update(bound=CappedCost(12, 4000))
+    bounds.update(best=CappedCost(30, 4100))
+    assert queue.items[-1] == {"partial": True, "best": 30, "bound": 12}
 
 
 class _DeadlineQueue:
