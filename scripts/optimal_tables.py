@@ -307,11 +307,12 @@ def bounds_text(entry, twin=None) -> str:
     """A cell of an entry that is not solved: ``(timeout)``, and what its searches
     had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``).
 
-    ``twin``, the same game and objective under the other guess rule, adds what its
-    solved value implies, marked ``*``: a strategy of consistent guesses is also one
-    of any guesses, so the optimum with any guesses is at most the consistent one,
-    and the consistent one at least the optimum with any guesses (worst case and
-    expected; ``(timeout) ≥ 8, ≤ 9*``).
+    ``twin``, the same game and objective under the other guess rule, adds what it
+    implies, marked ``*``: a strategy of consistent guesses is also one of any
+    guesses, so the optimum with any guesses is at most the consistent one (at most
+    its value if solved, else its best tree), and the consistent one at least the
+    optimum with any guesses (at least its value, else its proven bound); worst case
+    and expected only (``(timeout) ≥ 8, ≤ 9*``).
     """
     text = f"({entry['status']})"
     low, high = entry.get("bound"), entry.get("best")
@@ -320,20 +321,24 @@ def bounds_text(entry, twin=None) -> str:
         low_text = f"≥ {low}"
     if high is not None:
         high_text = f"≤ {high}"
-    if (twin and twin.get("status") == "solved" and entry.get("status") == "timeout"
+    if (twin and entry.get("status") == "timeout"
             and entry["objective"] in ("worst-case", "expected")):
-        value = twin["value"]
-        if entry["guesses"] == "any" and (high is None or value < high):
-            high_text = f"≤ {value}*"
-        if entry["guesses"] == "consistent" and (low is None or value > low):
-            low_text = f"≥ {value}*"
+        solved = twin.get("status") == "solved"
+        if entry["guesses"] == "any":
+            value = twin["value"] if solved else twin.get("best")
+            if value is not None and (high is None or value < high):
+                high_text = f"≤ {value}*"
+        else:
+            value = twin["value"] if solved else twin.get("bound")
+            if value is not None and (low is None or value > low):
+                low_text = f"≥ {value}*"
     known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
 
 
-IMPLIED_NOTE = ("* implied by the solved entry of the other guess rule: a strategy of "
-                "consistent guesses is also one of any guesses, so the optimum with any "
-                "guesses is at most the consistent one.")
+IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "
+                "search had proven): a strategy of consistent guesses is also one of any "
+                "guesses, so the optimum with any guesses is at most the consistent one.")
 
 
 def markdown(entries, meta) -> str:

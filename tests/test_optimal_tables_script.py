@@ -202,8 +202,18 @@ def test_the_other_guess_rule_bounds_an_open_entry():
     assert script.bounds_text({**base, "guesses": "consistent", "bound": 9},
                               {**base, "guesses": "any", "status": "solved", "value": 8}
                               ) == "(timeout) ≥ 9"
-    # Nothing implied by a twin that is open itself, nor for the capped objectives.
+    # An open twin implies what its search had proven: a consistent entry is at least
+    # the bound proven with any guesses, an any-guess entry at most the consistent
+    # best tree; nothing from an open twin without them, nor for the capped objectives.
     assert script.bounds_text(any_open, {**consistent, "status": "timeout"}) == "(timeout) ≥ 8"
+    assert script.bounds_text({**base, "guesses": "consistent", "bound": 8},
+                              {**base, "guesses": "any", "bound": 9}) == "(timeout) ≥ 9*"
+    assert script.bounds_text({**base, "guesses": "consistent", "bound": 9},
+                              {**base, "guesses": "any", "bound": 8}) == "(timeout) ≥ 9"
+    expected = {**base, "objective": "expected"}
+    assert script.bounds_text({**expected, "guesses": "any", "bound": 4760, "best": 6000},
+                              {**expected, "guesses": "consistent", "bound": 5000,
+                               "best": 5875}) == "(timeout) ≥ 4760, ≤ 5875*"
     fewest = {**any_open, "objective": "fewest-at-worst"}
     assert script.bounds_text(fewest, {**consistent, "objective": "fewest-at-worst"}) == \
         "(timeout) ≥ 8"
