@@ -15,9 +15,10 @@ what drives the branch and bound of the exact search:
 * for an open expected entry, where the optimum lies: at least the best of those
   bounds and of the bound the table's timed-out search had proven, at most the least
   total of the one-move-lookahead heuristics' complete trees (any guesses, each
-  verified by replaying every secret) and of the table's optimum with consistent
-  guesses (a consistent strategy is one with any guesses), so the branch and bound
-  still has that bracket to close.
+  verified by replaying every secret), of the best tree the timed-out search had
+  found, and of the table's optimum with consistent guesses or, open too, its
+  search's best tree (a consistent strategy is one with any guesses), so the branch
+  and bound still has that bracket to close.
 
 With ``--compare KEY ...`` it also solves those table entries again (``jobs=1``) and
 sets the states and seconds beside the table's, which were recorded before the
@@ -155,8 +156,9 @@ def main(argv=None) -> int:
              "*optimum* gives where it lies: at least the best of those bounds and of the "
              "bound the table's timed-out search had proven (≥), at most the least total "
              "of the heuristic trees (" + ", ".join(UPPER_HEURISTICS) + "; any guesses, "
-             "each verified by replaying every secret) or the proven optimum with consistent "
-             "guesses only, whichever is less (≤, with its source), and *gap* "
+             "each verified by replaying every secret), the timed-out search's best tree, "
+             "or the optimum with consistent guesses only (or its timed-out search's best "
+             "tree), whichever is least (≤, with its source), and *gap* "
              "the upper over the lower.", "",
              "| game | codes | r | largest | n / r | t* | bound | optimum | gap | skew | "
              "skew gap | states | open |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -175,10 +177,15 @@ def main(argv=None) -> int:
             optimum = ex["value"] if solved else ""
             if ex.get("status") == "timeout":  # bracket the open optimum
                 low = max(v for v in (fig["bound"], fig["skew"], ex.get("bound")) if v)
-                high, name = best_tree(game)
                 cons = entries.get(f"{game}/consistent/expected", {})
-                if cons.get("status") == "solved" and cons["value"] < high:
-                    high, name = cons["value"], "the consistent optimum"
+                trees = [best_tree(game)]  # every one a verified strategy: an upper bound
+                if ex.get("best"):
+                    trees.append((ex["best"], "the timed-out search's best tree"))
+                if cons.get("status") == "solved":
+                    trees.append((cons["value"], "the consistent optimum"))
+                elif cons.get("best"):
+                    trees.append((cons["best"], "the consistent search's best tree"))
+                high, name = min(trees, key=lambda tree: tree[0])
                 optimum = f"≥ {low}, ≤ {high} ({name})"
                 gap = f"{100 * (high - low) / low:.1f}%"
             skew = fig["skew"] or ""
