@@ -82,6 +82,28 @@ def best_tree(spec: str) -> tuple[int, str]:
                for name in UPPER_HEURISTICS)
 
 
+def bracket(game: str, entries: dict, fig: dict) -> tuple[int, int, str]:
+    """Where the open expected optimum (any guesses) of ``game`` lies: ``(low, high,
+    source of high)``. ``low`` is the best of the root bounds in ``fig``
+    (:func:`root_figures`) and of the bound the table's timed-out search had proven;
+    ``high`` the least total of a strategy known to exist: the heuristic trees
+    (:func:`best_tree`), the timed-out search's best tree, and the consistent entry's
+    optimum or, open too, its best tree (a consistent strategy is one with any
+    guesses)."""
+    ex = entries.get(f"{game}/any/expected", {})
+    cons = entries.get(f"{game}/consistent/expected", {})
+    low = max(v for v in (fig["bound"], fig["skew"], ex.get("bound")) if v)
+    trees = [best_tree(game)]
+    if ex.get("best"):
+        trees.append((ex["best"], "the timed-out search's best tree"))
+    if cons.get("status") == "solved":
+        trees.append((cons["value"], "the consistent optimum"))
+    elif cons.get("best"):
+        trees.append((cons["best"], "the consistent search's best tree"))
+    high, name = min(trees, key=lambda tree: tree[0])
+    return low, high, name
+
+
 def compare(keys, entries, load_note) -> dict:
     """Solve the table entries ``keys`` again; their figures beside the table's."""
     from optimal_mm import Game
@@ -176,16 +198,7 @@ def main(argv=None) -> int:
             gap = f"{100 * (ex['value'] - fig['bound']) / fig['bound']:.1f}%" if solved else ""
             optimum = ex["value"] if solved else ""
             if ex.get("status") == "timeout":  # bracket the open optimum
-                low = max(v for v in (fig["bound"], fig["skew"], ex.get("bound")) if v)
-                cons = entries.get(f"{game}/consistent/expected", {})
-                trees = [best_tree(game)]  # every one a verified strategy: an upper bound
-                if ex.get("best"):
-                    trees.append((ex["best"], "the timed-out search's best tree"))
-                if cons.get("status") == "solved":
-                    trees.append((cons["value"], "the consistent optimum"))
-                elif cons.get("best"):
-                    trees.append((cons["best"], "the consistent search's best tree"))
-                high, name = min(trees, key=lambda tree: tree[0])
+                low, high, name = bracket(game, entries, fig)
                 optimum = f"≥ {low}, ≤ {high} ({name})"
                 gap = f"{100 * (high - low) / low:.1f}%"
             skew = fig["skew"] or ""

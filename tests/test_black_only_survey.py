@@ -27,3 +27,19 @@ def test_the_bracket_holds_the_proven_optimum(spec):
     upper, name = script.best_tree(spec)
     assert figures["bound"] <= figures["skew"] <= optimum <= upper
     assert name in script.UPPER_HEURISTICS
+
+
+def test_the_bracket_takes_the_least_known_tree_and_the_best_bound(monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "best_tree", lambda game: (700, "entropy"))
+    fig = {"bound": 500, "skew": 520}
+    open_any = {"status": "timeout", "bound": 530, "best": 690}
+    entries = {"g/any/expected": open_any}
+    assert script.bracket("g", entries, fig) == (530, 690, "the timed-out search's best tree")
+    entries["g/consistent/expected"] = {"status": "timeout", "bound": 600, "best": 650}
+    assert script.bracket("g", entries, fig) == (530, 650, "the consistent search's best tree")
+    entries["g/consistent/expected"] = {"status": "solved", "value": 640}
+    assert script.bracket("g", entries, fig) == (530, 640, "the consistent optimum")
+    entries["g/any/expected"] = {"status": "timeout"}  # nothing proven by the search
+    assert script.bracket("g", entries, {"bound": 500, "skew": None}) == \
+        (500, 640, "the consistent optimum")
