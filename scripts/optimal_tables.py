@@ -180,14 +180,19 @@ def _bounds_progress(queue, objective="expected"):
     """
     from optimal_mm.progress import Progress
 
-    read = _at_cap if objective == "fewest-at-worst" else (lambda value: value)
+    def read(value):
+        if objective != "fewest-at-worst" or value is None:
+            return value
+        # A bound of 0 secrets says nothing (some secret needs all t* guesses in every
+        # tree whose worst case is t*): the black-only roots report it for long.
+        return _at_cap(value) or None
 
     class Bounds(Progress):
         def __init__(self):
             self.best = self.bound = None
 
         def update(self, best=None, bound=None):
-            best, bound = (None if v is None else read(v) for v in (best, bound))
+            best, bound = read(best), read(bound)
             if best is None and bound is None:
                 return
             if best is not None:

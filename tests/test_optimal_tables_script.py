@@ -123,6 +123,7 @@ def test_a_fewest_at_worst_bound_reads_only_capped_costs():
     bounds = script._bounds_progress(queue, "fewest-at-worst")
     bounds.update(bound=7)                      # a depth of the worst-case phase
     bounds.update(best=5)
+    bounds.update(bound=CappedCost(0, 7885))    # no secret forced to the cap: nothing
     assert queue.items == []
     bounds.update(bound=CappedCost(12, 4000))
     bounds.update(best=CappedCost(30, 4100))
