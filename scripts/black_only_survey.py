@@ -18,7 +18,11 @@ what drives the branch and bound of the exact search:
   verified by replaying every secret), of the best tree the timed-out search had
   found, and of the table's optimum with consistent guesses or, open too, its
   search's best tree (a consistent strategy is one with any guesses), so the branch
-  and bound still has that bracket to close.
+  and bound still has that bracket to close;
+* for every worst-case entry that timed out (any size), where t* lies: at least the
+  best bound proven (its search's, the counting bound, the any-guess entry's for
+  consistent guesses), at most the least worst case of a verified heuristic tree
+  that plays by the entry's guess rule (:func:`wc_bracket`).
 
 With ``--compare KEY ...`` it also solves those table entries again (``jobs=1``) and
 sets the states and seconds beside the table's, which were recorded before the
@@ -32,6 +36,7 @@ on every later run. Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -71,15 +76,92 @@ def root_figures(spec: str) -> dict:
 UPPER_HEURISTICS = ("knuth", "entropy", "most-parts", "expected-size")
 
 
-def best_tree(spec: str) -> tuple[int, str]:
-    """The least total of the :data:`UPPER_HEURISTICS` trees of ``spec`` (each
-    validated: every secret replayed) and the heuristic that builds it."""
+#: The heuristics that play consistent guesses only: their trees bound an open worst
+#: case with consistent guesses (and, like every tree, one with any guesses).
+CONSISTENT_HEURISTICS = ("first-consistent", "random-consistent")
+
+
+@functools.lru_cache(maxsize=None)
+def heuristic_tree(spec: str, name: str) -> tuple[int, int]:
+    """``(total, max)`` of heuristic ``name``'s complete tree of ``spec``, validated:
+    every secret replayed (seed 0 where the heuristic draws at random)."""
     from optimal_mm import Game
     from optimal_mm.heuristics import build_strategy
 
+    stats = build_strategy(Game.from_spec(spec), name).validate()
+    return stats.total, stats.max
+
+
+def best_tree(spec: str) -> tuple[int, str]:
+    """The least total of the :data:`UPPER_HEURISTICS` trees of ``spec`` and the
+    heuristic that builds it."""
+    return min((heuristic_tree(spec, name)[0], name) for name in UPPER_HEURISTICS)
+
+
+def shallowest_tree(spec: str, guesses: str) -> tuple[int, str]:
+    """The least worst case of the heuristic trees of ``spec`` that play by the guess
+    rule ``guesses`` (any: all of them), and the heuristic that builds it."""
+    names = CONSISTENT_HEURISTICS + (UPPER_HEURISTICS if guesses == "any" else ())
+    return min((heuristic_tree(spec, name)[1], name) for name in names)
+
+
+def counting_bound(spec: str) -> int:
+    """The fewest guesses the counting bound allows for all of ``spec``'s codes."""
+    from optimal_mm import Game
+    from optimal_mm._search_arrays import NO_CAP, INF, lower_bound_table
+
     game = Game.from_spec(spec)
-    return min((build_strategy(game, name).validate().total, name)
-               for name in UPPER_HEURISTICS)
+    lb = lower_bound_table(game.n_codes, len(game.possible_answers) - 1)
+    return next(d for d in range(1, NO_CAP + 1) if lb[d, game.n_codes] < INF)
+
+
+def wc_bracket(key: str, entries: dict) -> tuple[int, str, int, str]:
+    """Where the open worst case ``key`` (``spec/guesses/worst-case``) lies:
+    ``(low, its source, high, its source)``. ``low``: the bound its timed-out search
+    had proven (one more than the last depth refuted), the counting bound, and for
+    consistent guesses the any-guess entry's value or bound; ``high``: the least worst
+    case of a heuristic tree that plays by its rule (:func:`shallowest_tree`), and for
+    any guesses the consistent entry's value (a consistent strategy is one with any
+    guesses)."""
+    spec, guesses, _ = key.split("/")
+    other = "consistent" if guesses == "any" else "any"
+    twin = entries.get(f"{spec}/{other}/worst-case", {})
+    twin_solved = twin.get("status") == "solved"
+    lows = [(counting_bound(spec), "counting")]
+    if entries[key].get("bound"):
+        lows.append((entries[key]["bound"], "refuted by its search"))
+    high = shallowest_tree(spec, guesses)
+    if guesses == "consistent":
+        twin_low = twin.get("value") if twin_solved else twin.get("bound")
+        if twin_low:
+            lows.append((twin_low, "the any-guess " + ("optimum" if twin_solved else "bound")))
+    elif twin_solved and twin["value"] < high[0]:
+        high = (twin["value"], "the consistent optimum")
+    low = max(lows, key=lambda item: item[0])
+    return (*low, *high)
+
+
+def wc_lines(entries: dict) -> list[str]:
+    """The section on the open worst cases of every size (:func:`wc_bracket`)."""
+    keys = sorted((k for k, e in entries.items()
+                   if e["objective"] == "worst-case" and e["status"] == "timeout"),
+                  key=lambda k: (entries[k]["codes"], k))
+    lines = ["", "## The open worst cases", "",
+             "Every worst-case entry of the table that timed out, whatever its size: t* "
+             "lies between the best lower bound proven (*≥*: its own search's, one more "
+             "than the last depth it refuted; the counting bound; for consistent guesses, "
+             "the any-guess entry's value or bound) and the least worst case of a complete "
+             "tree that plays by the entry's guess rule (*≤*: the heuristic trees, "
+             + ", ".join(UPPER_HEURISTICS) + " with any guesses and "
+             + ", ".join(CONSISTENT_HEURISTICS) + " with either, each verified by "
+             "replaying every secret; or the consistent optimum). An entry closes when "
+             "they meet.", "",
+             "| entry | codes | ≥ | from | ≤ | from | seconds tried |", "|---|---|---|---|---|---|---|"]
+    for key in keys:
+        low, low_from, high, high_from = wc_bracket(key, entries)
+        lines.append(f"| {key.rsplit('/', 1)[0]} | {entries[key]['codes']} | {low} | "
+                     f"{low_from} | {high} | {high_from} | {entries[key]['seconds']} |")
+    return lines
 
 
 def bracket(game: str, entries: dict, fig: dict) -> tuple[int, int, str]:
@@ -211,6 +293,7 @@ def main(argv=None) -> int:
                 f"{optimum} | {gap} | {skew} | {skew_gap} | "
                 f"{format(ex['states'], ',') if solved and ex.get('states') else ''} | "
                 f"{opened} |")
+    lines += wc_lines(entries)
     if rows:
         lines += compare_lines(rows)
     OUT.parent.mkdir(exist_ok=True)

@@ -43,3 +43,34 @@ def test_the_bracket_takes_the_least_known_tree_and_the_best_bound(monkeypatch):
     entries["g/any/expected"] = {"status": "timeout"}  # nothing proven by the search
     assert script.bracket("g", entries, {"bound": 500, "skew": None}) == \
         (500, 640, "the consistent optimum")
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p3c5nb"])
+def test_the_worst_case_bracket_holds_t_star(spec):
+    script = _script()
+    entries = {}
+    for guesses in ("any", "consistent"):
+        entries[f"{spec}/{guesses}/worst-case"] = {"status": "timeout", "codes": 0}
+    for guesses in ("any", "consistent"):
+        t_star = solve(Game.from_spec(spec), "worst-case", guesses, jobs=1).value
+        low, _, high, name = script.wc_bracket(f"{spec}/{guesses}/worst-case", entries)
+        assert low <= t_star <= high
+        if guesses == "consistent":
+            assert name in script.CONSISTENT_HEURISTICS
+
+
+def test_the_worst_case_bracket_uses_the_other_guess_rule(monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "shallowest_tree", lambda spec, guesses: (12, "entropy"))
+    monkeypatch.setattr(script, "counting_bound", lambda spec: 6)
+    entries = {"g/any/worst-case": {"status": "timeout", "bound": 9},
+               "g/consistent/worst-case": {"status": "timeout", "bound": 8}}
+    assert script.wc_bracket("g/any/worst-case", entries) == \
+        (9, "refuted by its search", 12, "entropy")
+    assert script.wc_bracket("g/consistent/worst-case", entries) == \
+        (9, "the any-guess bound", 12, "entropy")
+    entries["g/consistent/worst-case"] = {"status": "solved", "value": 10}
+    assert script.wc_bracket("g/any/worst-case", entries) == \
+        (9, "refuted by its search", 10, "the consistent optimum")
+    entries["g/any/worst-case"] = {"status": "timeout"}
+    assert script.wc_bracket("g/any/worst-case", entries)[:2] == (6, "counting")
