@@ -363,9 +363,9 @@ def markdown(entries, meta) -> str:
         "(`--objective worst-then-expected`), run where the optimal expected tree needs "
         "more than t\\* guesses (blank elsewhere: there it equals *total*). An entry "
         "that timed out shows what its search had proven when stopped (worst case and "
-        "expected, runs since 2026-11-25; at t\*, runs from the day's later commits): "
+        "expected, runs since 2026-11-25; at t\\*, runs from the day's later commits): "
         "≥ its lower bound, ≤ the best complete tree it had found (its total, or its "
-        "secrets at t\*); `*` marks what the other guess rule's entry implies. "
+        "secrets at t\\*); `*` marks what the other guess rule's entry implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
