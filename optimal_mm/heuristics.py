@@ -201,7 +201,7 @@ def check_move_time(move_time) -> float:
 
 
 def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
-                 move_time: float = 60.0) -> "HeuristicChooser":
+                 move_time: float = 60.0, consistent: bool = False) -> "HeuristicChooser":
     """A function that plays the heuristic ``name`` in ``game``.
 
     Parameters
@@ -216,6 +216,11 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
         Seeds ``random-consistent`` and the candidate sample of big games.
     move_time : float
         Seconds one move may take (see the module docstring).
+    consistent : bool
+        Score only the codes that may still be the secret (the scoring heuristics
+        restricted to consistent guesses, as a player who never guesses a code
+        already ruled out); the first move still scores one code of each pattern,
+        since every code is possible then. The consistent heuristics play so anyway.
 
     Returns
     -------
@@ -231,10 +236,16 @@ def make_chooser(game: Game, name: str, first: str | None = None, seed: int = 0,
         For a name not in :data:`HEURISTICS`.
     InvalidCodeError
         For a ``first`` that is not a legal code of the game.
+    InvalidOptionError
+        For ``consistent`` with ``logik``, whose opening is not a consistent rule.
     """
     check_heuristic(name)
+    if consistent and name == "logik":
+        raise InvalidOptionError("logik opens with two pairs whatever is possible: "
+                                 "it has no consistent-guesses form")
     first_index = None if first is None else game.code_index(first)
-    return HeuristicChooser(game, name, first_index, int(seed), check_move_time(move_time))
+    return HeuristicChooser(game, name, first_index, int(seed), check_move_time(move_time),
+                            bool(consistent))
 
 
 class HeuristicChooser:
@@ -247,9 +258,9 @@ class HeuristicChooser:
     """
 
     def __init__(self, game: Game, name: str, first_index: int | None, seed: int,
-                 move_time: float):
+                 move_time: float, consistent: bool = False):
         self.game, self.name, self.seed, self.move_time = game, name, seed, move_time
-        self.first_index = first_index
+        self.first_index, self.consistent = first_index, consistent
         self.last_move: MoveReport | None = None
 
     def __call__(self, secrets, depth: int) -> int:
@@ -280,7 +291,7 @@ class HeuristicChooser:
             pool = (np.arange(game.n_codes, dtype=np.int64)
                     if game.n_codes <= LOGIK_THRESHOLD else secrets)
             return _best_of(game, "knuth", pool, secrets, self.seed, deadline)
-        return _best_scored(game, name, secrets, self.seed, deadline)
+        return _best_scored(game, name, secrets, self.seed, deadline, self.consistent)
 
 
 def sorted_distinct(codes) -> np.ndarray:
@@ -316,12 +327,12 @@ def two_pairs(game: Game) -> tuple[int, ...]:
 
 
 def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 0,
-                   move_time: float = 60.0) -> Strategy:
+                   move_time: float = 60.0, consistent: bool = False) -> Strategy:
     """The complete strategy tree that heuristic ``name`` plays in ``game``.
 
     Parameters are those of :func:`make_chooser`. The tree's ``objective`` is the
     heuristic's name, ``optimal`` is false, ``guesses`` is ``"consistent"`` for the
-    heuristics that only play possible codes, and ``meta`` records the solver,
+    heuristics that only play possible codes and with ``consistent``, and ``meta`` records the solver,
     the wall time and the parameters.
 
     >>> from optimal_mm import Game
@@ -332,13 +343,15 @@ def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 
     game = as_game(game)
     game.check_enumerable("build a whole strategy tree for")
     start = time.perf_counter()
-    choose = make_chooser(game, name, first=first, seed=seed, move_time=move_time)
+    choose = make_chooser(game, name, first=first, seed=seed, move_time=move_time,
+                          consistent=consistent)
     root = grow(game, choose)
     seconds = time.perf_counter() - start
     meta = {"solver": f"optimal_mm {__version__}", "seconds": round(seconds, 3),
-            "heuristic": name, "first": first, "seed": seed, "move_time": move_time}
-    return Strategy(game, root,
-                    guesses="consistent" if name in CONSISTENT_HEURISTICS else "any",
+            "heuristic": name, "first": first, "seed": seed, "move_time": move_time,
+            "consistent": bool(consistent)}
+    consistent = consistent or name in CONSISTENT_HEURISTICS
+    return Strategy(game, root, guesses="consistent" if consistent else "any",
                     objective=name, max_guesses=None, optimal=False, meta=meta)
 
 
@@ -439,11 +452,15 @@ def _pick(keys: np.ndarray, candidates: np.ndarray, secrets: np.ndarray) -> int:
     return int((consistent if len(consistent) else tied).min())
 
 
-def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int, deadline: float):
-    """(guess, scored, candidates) of a scoring heuristic: see the module docstring."""
+def _best_scored(game: Game, name: str, secrets: np.ndarray, seed: int, deadline: float,
+                 consistent: bool = False):
+    """(guess, scored, candidates) of a scoring heuristic: see the module docstring;
+    with ``consistent``, among the ``secrets`` only."""
     n_codes, n = game.n_codes, len(secrets)
     if n == n_codes:
         candidates = pattern_representatives(game)
+    elif consistent:
+        candidates = secrets
     elif n_codes * n <= FULL_WORK:
         candidates = np.arange(n_codes, dtype=np.int64)
     else:

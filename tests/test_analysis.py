@@ -87,6 +87,16 @@ def test_cli_strategy_options(capsys):
     assert "first guess 321" in capsys.readouterr().out
 
 
+def test_cli_strategy_consistent(tmp_path, capsys):
+    out = tmp_path / "entropy.json"
+    assert main(["strategy", "p4c4b", "--heuristic", "entropy", "--consistent",
+                 "-o", str(out)]) == 0
+    assert "entropy (consistent guesses)" in capsys.readouterr().out
+    tree = Strategy.load(out)
+    assert tree.guesses == "consistent" and tree.meta["consistent"] is True
+    tree.validate()  # refuses a guess its node's answers have ruled out
+
+
 def test_cli_analyze(capsys):
     for answer in ("0B1W", "01", "0 1"):
         assert main(["analyze", "bulls-and-cows", "4561", "--after", f"0123={answer}",
@@ -108,6 +118,7 @@ def test_cli_analyze(capsys):
     (["strategy", "mastermind", "--heuristic", "nosuch"], "nosuch"),
     (["strategy", "mastermind", "--heuristic", "knuth", "--first", "11"], "11"),
     (["strategy", "p4c99", "--heuristic", "knuth"], "99"),
+    (["strategy", "mastermind", "--heuristic", "logik", "--consistent"], "logik"),
 ])
 def test_cli_bad_input(capsys, argv, needle):
     assert main(argv) != 0

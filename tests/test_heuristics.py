@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game, InvalidCodeError, Strategy
-from optimal_mm.errors import OptimalMMError, UnknownHeuristicError
+from optimal_mm.errors import InvalidOptionError, OptimalMMError, UnknownHeuristicError
 from optimal_mm.heuristics import (HEURISTICS, build_strategy, make_chooser,
                                    pattern_representatives)
 
@@ -91,6 +91,33 @@ def test_random_consistent_is_deterministic():
     pick = choose(secrets, 3)
     assert pick in secrets
     assert choose(secrets[::-1].copy(), 3) == pick == choose(secrets, 5)
+
+
+SCORING = ("knuth", "entropy", "most-parts", "expected-size")
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p4c5nb", "p4c4b"])
+@pytest.mark.parametrize("name", SCORING)
+def test_a_scoring_heuristic_restricted_to_consistent_guesses(spec, name):
+    game = Game.from_spec(spec)
+    tree = build_strategy(game, name, consistent=True)
+    # validate() refuses a consistent-guesses tree with a guess its node's answers
+    # have ruled out: every guess below the root is one of its node's secrets.
+    stats = tree.validate()
+    assert tree.guesses == "consistent" and tree.meta["consistent"] is True
+    assert stats.secrets == game.n_codes
+    free = build_strategy(game, name)
+    assert free.guesses == "any" and free.meta["consistent"] is False
+    # The first guess scores every pattern either way (every code is possible then).
+    assert tree.root.guess == free.root.guess
+
+
+def test_the_restriction_picks_among_the_secrets_only(mastermind):
+    secrets = np.array([1, 2, 7, 43, 258, 1000])
+    guess = make_chooser(mastermind, "knuth", consistent=True)(secrets, 3)
+    assert guess in secrets
+    with pytest.raises(InvalidOptionError, match="logik"):
+        make_chooser(mastermind, "logik", consistent=True)
 
 
 def test_shortcuts_and_consistency(mastermind):

@@ -17,7 +17,8 @@ import time
 
 from ..analysis import best_guesses, information_groups, partition_table
 from ..game import Game
-from ..heuristics import HEURISTICS, build_strategy, check_heuristic, check_move_time
+from ..heuristics import (HEURISTICS, build_strategy, check_heuristic, check_move_time,
+                          make_chooser)
 from ..history import check_history, parse_history, turn_text
 from ..outputs import check_output_path, is_stdout
 
@@ -36,6 +37,9 @@ def register(sub) -> None:
                    help="seed of random-consistent and of big games' samples (default 0)")
     p.add_argument("--move-time", type=float, default=60.0, metavar="S",
                    help="seconds one move may take in a big game (default 60)")
+    p.add_argument("--consistent", action="store_true",
+                   help="score only codes that may still be the secret (a scoring "
+                        "heuristic restricted to consistent guesses)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the tree here (.json or .json.gz), atomically; '-' writes "
                         "the JSON to standard output (the report then goes to stderr)")
@@ -62,6 +66,8 @@ def register(sub) -> None:
 def run_strategy(args) -> int:
     game = Game.from_spec(args.game)
     check_heuristic(args.heuristic)
+    if args.consistent:
+        make_chooser(game, args.heuristic, consistent=True)  # refuses logik, at once
     game.check_enumerable("build a whole strategy tree for")
     if args.first is not None:
         game.code_index(args.first)
@@ -71,11 +77,12 @@ def run_strategy(args) -> int:
     report = sys.stderr if args.output and is_stdout(args.output) else sys.stdout
     start = time.perf_counter()
     tree = build_strategy(game, args.heuristic, first=args.first, seed=args.seed,
-                          move_time=args.move_time)
+                          move_time=args.move_time, consistent=args.consistent)
     stats = tree.validate()
     seconds = time.perf_counter() - start
     tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    print(f"{game.name} {args.heuristic}: first guess {tree.root.guess}; {stats}", file=report)
+    rule = " (consistent guesses)" if tree.guesses == "consistent" else ""
+    print(f"{game.name} {args.heuristic}{rule}: first guess {tree.root.guess}; {stats}", file=report)
     print(f"built and validated in {seconds:.2f} s", file=report)
     if args.output:
         tree.save(args.output)
