@@ -33,8 +33,9 @@ An entry that times out still says what its search had proven when it was stoppe
 (worst case, expected and fewest at the worst depth): the proven lower bound (``>= L``;
 for the worst case, one more than the last depth refuted) and, for the other two, the
 best complete tree found (``<= U``: its total, or its secrets at t*), as the search
-reported them to its progress display (:func:`_bounds_progress`). A retry keeps the best bounds of all its runs
-(each is a proof on its own) and the longest time limit it was given.
+reported them to its progress display (:func:`_bounds_progress`). A retry keeps the
+best bounds of all its runs (each is a proof on its own) and the longest time limit
+it was given.
 """
 
 from __future__ import annotations
