@@ -332,8 +332,8 @@ def build_strategy(game: Game, name: str, first: str | None = None, seed: int = 
 
     Parameters are those of :func:`make_chooser`. The tree's ``objective`` is the
     heuristic's name, ``optimal`` is false, ``guesses`` is ``"consistent"`` for the
-    heuristics that only play possible codes and with ``consistent``, and ``meta`` records the solver,
-    the wall time and the parameters.
+    heuristics that only play possible codes and with ``consistent``, and ``meta``
+    records the solver, the wall time and the parameters.
 
     >>> from optimal_mm import Game
     >>> tree = build_strategy(Game.from_spec("p3c3"), "knuth")

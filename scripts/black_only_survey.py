@@ -170,7 +170,8 @@ def wc_lines(entries: dict) -> list[str]:
              + ", ".join(CONSISTENT_HEURISTICS) + ", each verified by "
              "replaying every secret; or the consistent optimum). An entry closes when "
              "they meet.", "",
-             "| entry | codes | ≥ | from | ≤ | from | seconds tried |", "|---|---|---|---|---|---|---|"]
+             "| entry | codes | ≥ | from | ≤ | from | seconds tried |",
+             "|---|---|---|---|---|---|---|"]
     for key in keys:
         low, low_from, high, high_from = wc_bracket(key, entries)
         lines.append(f"| {key.rsplit('/', 1)[0]} | {entries[key]['codes']} | {low} | "

@@ -82,7 +82,8 @@ def run_strategy(args) -> int:
     seconds = time.perf_counter() - start
     tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     rule = " (consistent guesses)" if tree.guesses == "consistent" else ""
-    print(f"{game.name} {args.heuristic}{rule}: first guess {tree.root.guess}; {stats}", file=report)
+    print(f"{game.name} {args.heuristic}{rule}: first guess {tree.root.guess}; {stats}",
+          file=report)
     print(f"built and validated in {seconds:.2f} s", file=report)
     if args.output:
         tree.save(args.output)
