@@ -42,6 +42,10 @@ import sys
 import time
 from pathlib import Path
 
+# The heuristics that play consistent guesses only: their trees bound an open worst
+# case with consistent guesses (and, like every tree, one with any guesses).
+from optimal_mm.heuristics import CONSISTENT_HEURISTICS
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "optimal_table.json"
 OUT = ROOT / "results" / "black_only.md"
@@ -76,9 +80,6 @@ def root_figures(spec: str) -> dict:
 UPPER_HEURISTICS = ("knuth", "entropy", "most-parts", "expected-size")
 
 
-#: The heuristics that play consistent guesses only: their trees bound an open worst
-#: case with consistent guesses (and, like every tree, one with any guesses).
-CONSISTENT_HEURISTICS = ("first-consistent", "random-consistent")
 #: The trees that play consistent guesses only, as (heuristic, restricted): the
 #: consistent heuristics, and the scoring ones restricted to consistent guesses.
 CONSISTENT_TREES = ([(name, False) for name in CONSISTENT_HEURISTICS]
