@@ -22,13 +22,28 @@ Why results do not depend on the number of jobs or on the order
     finish in.
 
 Where tasks run
-    With one job, or a single task to compute, in this process. Otherwise through
+    With one job, or a single task to compute, in this process, unless the session
+    is *isolated* (below). Otherwise through
     joblib: ``"loky"`` worker processes by default (a steady pool of ``jobs``
     workers, reused between batches, so that their tables stay warm),
     ``"threading"`` (gains nothing: the compiled search holds the GIL, but handy for
     debugging), or ``"dask"``: the cluster at ``scheduler``, or a local cluster of
     ``jobs`` single-threaded worker processes started for the session
     (:data:`LOCAL_DASK_CONFIG`). Dask gets one task per worker thread at a time.
+
+Isolated sessions: a long run answers Ctrl-C at once
+    A task is one call of the compiled search, and a compiled call holds the
+    interpreter until it returns (the ahead-of-time exports cannot release it):
+    Python runs a signal handler only between two bytecodes, so a task computed in
+    this process hears Ctrl-C or SIGTERM only when it ends, hours later on a hard
+    game. An *isolated* runner therefore never computes a task in this process: with
+    one job it keeps a loky pool of one worker for the session (its own, not the
+    reusable pool joblib manages; the worker's tables stay warm between batches), and
+    a single task under
+    several jobs goes to the pool as well. This process only waits, and a wait
+    answers a signal at once. The solver isolates every session with a checkpoint
+    (``--checkpoint``, the option of long runs): a start-up of about a second is
+    nothing there, and the short runs without one keep the faster in-process path.
 
 Checkpoints (see ``docs/LONG_RUNS.md``)
     With a checkpoint directory, each finished task is stored in a
@@ -190,6 +205,13 @@ def _sigint_blocked():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def _daemonic() -> bool:
+    """Whether this process is a daemonic multiprocessing process (no children allowed)."""
+    import multiprocessing
+
+    return bool(multiprocessing.current_process().daemon)
+
+
 def _worker_failures() -> tuple:
     """The exceptions that mean a worker died or the pipe to the workers broke."""
     failures = [BrokenPipeError, EOFError]
@@ -238,6 +260,10 @@ class TaskRunner:
         Address of a dask scheduler; only with ``backend="dask"``.
     progress : Progress
         Told of phases and finished tasks (and of the dask cluster).
+    isolated : bool
+        Never compute a task in this process (module docstring, "Isolated sessions");
+        only with the loky backend, the default of ``--checkpoint`` runs, and not in a
+        daemonic process, which may not start one.
 
     Attributes
     ----------
@@ -247,15 +273,20 @@ class TaskRunner:
         Tasks read back from the checkpoint in this session rather than computed.
     """
 
-    def __init__(self, jobs: int, backend: str, scheduler: str | None, progress):
+    def __init__(self, jobs: int, backend: str, scheduler: str | None, progress,
+                 isolated: bool = False):
         self.jobs = jobs
         self.backend = backend
+        # A daemonic process (a multiprocessing worker, like the table script's entry
+        # processes) may not start children: it computes in-process as before.
+        self.isolated = bool(isolated) and backend == "loky" and not _daemonic()
         self.scheduler = scheduler
         self.progress = progress
         self.common: tuple = ()
         self.checkpoint: Checkpoint | None = None
         self.resumed = 0
         self._client = self._cluster = None
+        self._solo = None  # the one-worker pool of an isolated one-job session
 
     def processes(self) -> tuple[int, int]:
         """``(processes, helpers)`` on this machine, as :class:`~optimal_mm.memory.MemoryPlan`
@@ -264,7 +295,7 @@ class TaskRunner:
             processes = 1 if self.scheduler else self.jobs + 1
             helpers = 0 if self.scheduler else self.jobs
             return processes, helpers
-        if self.jobs > 1 and self.backend != "threading":
+        if self.jobs > 1 and self.backend != "threading" or self.isolated:
             return self.jobs + 1, 0
         return 1, 0
 
@@ -291,6 +322,14 @@ class TaskRunner:
             raise
         finally:
             self._disconnect()
+            self._end_solo(kill=False)
+
+    def _end_solo(self, kill: bool) -> None:
+        """End the one-worker pool of an isolated session, if one was started."""
+        solo, self._solo = self._solo, None
+        if solo is not None:
+            with contextlib.suppress(Exception):
+                solo.shutdown(wait=True, kill_workers=kill)
 
     def _connect(self) -> None:
         """Open the dask client (and the local cluster when there is no scheduler)."""
@@ -340,6 +379,7 @@ class TaskRunner:
 
     def _stop_workers(self) -> None:
         """After Ctrl-C: make sure no worker goes on computing for nothing."""
+        self._end_solo(kill=True)
         if self.backend == "loky":
             # joblib aborts its own call; this also ends the pool it keeps for reuse.
             with contextlib.suppress(Exception):
@@ -402,9 +442,13 @@ class TaskRunner:
 
         if not indices:
             return
-        if self._client is None and (self.jobs == 1 or len(indices) == 1):
+        if self._client is None and not self.isolated and (self.jobs == 1
+                                                             or len(indices) == 1):
             for i in indices:
                 finished(i, fn(*common, *arg_lists[i]))
+            return
+        if self._client is None and self.isolated and self.jobs == 1:
+            self._execute_in_one_worker(fn, arg_lists, indices, finished)
             return
         from joblib import Parallel, delayed, parallel_config
 
@@ -450,6 +494,39 @@ class TaskRunner:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     results.close()
+
+    def _execute_in_one_worker(self, fn, arg_lists, indices, finished) -> None:
+        """An isolated session's tasks with one job: computed in order by one loky
+        worker while this process waits (module docstring, "Isolated sessions").
+
+        joblib runs ``n_jobs=1`` in the caller, so the worker is the session's own
+        loky executor (ended with the session, or killed by :meth:`_stop_workers`),
+        started with the initializer of joblib's workers here: Ctrl-C ignored, death
+        with the parent. One worker computes the tasks in the order they are
+        submitted, so they finish, are saved and are handed on in the batch's order,
+        as in-process.
+        """
+        from joblib.externals.loky import ProcessPoolExecutor
+
+        pid = os.getpid()
+        failures = _worker_failures()
+        futures = []
+        try:
+            with _sigint_blocked():  # the first submission starts the worker
+                if self._solo is None:
+                    self._solo = ProcessPoolExecutor(max_workers=1, initializer=_worker_start,
+                                                     initargs=(pid,))
+                futures = [self._solo.submit(_remote, fn, i, pid,
+                                             self.common + tuple(arg_lists[i]))
+                           for i in indices]
+            for future in futures:
+                i, result = future.result()  # a wait, which Ctrl-C interrupts at once
+                finished(i, result)
+        except failures as exc:
+            raise self._lost(exc) from None
+        finally:
+            for future in futures:  # those not started, if we leave early
+                future.cancel()
 
     def _lost(self, exc: BaseException) -> WorkerLostError:
         """The one-line error for a dead worker or a broken pipe to the workers."""

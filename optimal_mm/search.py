@@ -631,7 +631,10 @@ class Solver:
         self.checkpoint_dir = checkpoint
         self.memory_limit = None if memory_limit is None else int(memory_limit)
         self.stats = SearchStats()
-        self._runner = TaskRunner(self.jobs, backend, scheduler, progress)
+        # A run with a checkpoint is a long one: its tasks are computed away from this
+        # process, which then answers Ctrl-C at once (optimal_mm.runner, "Isolated").
+        self._runner = TaskRunner(self.jobs, backend, scheduler, progress,
+                                  isolated=checkpoint is not None)
         self._depth = 0
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")

@@ -193,6 +193,40 @@ def _ctrl_c(tmp_path, when):
     assert err.splitlines()[-1].startswith("optimal-mm"), err
 
 
+#: A run whose first expected-case task computes for hours (p3c9nb's lexicographic
+#: search below t* = 10): computed in-process, it heard Ctrl-C only when it returned.
+HOURS_PER_TASK = ["solve", "p3c9nb", "--objective", "fewest-at-worst", "--jobs", "1"]
+
+
+@needs_proc
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_one_job_run_with_a_checkpoint_answers_a_signal_mid_task(tmp_path, sig, status):
+    cp = tmp_path / "cp"
+    err_path = tmp_path / "err.txt"
+    proc = start_cli(HOURS_PER_TASK + ["--checkpoint", str(cp), "-o", str(tmp_path / "t.json")],
+                     tmp_path)
+    try:
+        # Premise: the expected-case tasks were handed to the one worker, which is
+        # computing the first of them (the worst case before it takes a second).
+        assert wait_for(lambda: "expected: first guess" in err_path.read_text()
+                        and loky_workers(proc.pid), 120)
+        time.sleep(1.0)
+        assert proc.poll() is None
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # what a terminal does
+        else:
+            os.kill(proc.pid, sig)  # the parent only, as a service manager would
+        assert proc.wait(60) == status
+        assert wait_for(lambda: not group_members(proc.pid), 30), group_members(proc.pid)
+    finally:
+        kill_group(proc)
+    err = err_path.read_text().splitlines()
+    assert "Traceback" not in "\n".join(err)
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
+    assert err[-1].startswith(f"optimal-mm solve: {word}") and "resume" in err[-1], err
+    assert not (tmp_path / "t.json").exists()
+
+
 LEAK_AFTER_START = """
 import sys
 from joblib.externals.loky.backend import resource_tracker as loky_tracker

@@ -45,3 +45,41 @@ def test_without_cost_and_in_process_the_batch_order_is_kept():
     assert started == list(range(len(COSTS)))
     _, started = _run(2, "threading", cost=None)
     assert set(started[:2]) == {0, 1}
+
+
+def _pid():
+    import os
+
+    return os.getpid()
+
+
+def test_an_isolated_runner_computes_every_task_in_one_worker_process():
+    import os
+
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress(),
+                        isolated=True)
+    assert runner.isolated and runner.processes() == (2, 0)
+    with runner.workers():
+        first = runner.run(_pid, [(), (), ()])
+        single = runner.run(_pid, [()])
+    assert len(set(first + single)) == 1 and first[0] != os.getpid()
+    # Not isolated: the same batch runs here.
+    plain = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress())
+    assert plain.run(_pid, [(), ()]) == [os.getpid()] * 2 and plain.processes() == (1, 0)
+
+
+def _isolated_in_a_daemon(queue):
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress(),
+                        isolated=True)
+    queue.put((runner.isolated, runner.run(_pid, [()])[0] == _pid()))
+
+
+def test_a_daemonic_process_computes_in_process_even_when_isolation_is_asked():
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_isolated_in_a_daemon, args=(queue,), daemon=True)
+    proc.start()
+    assert queue.get(timeout=120) == (False, True)
+    proc.join(30)
