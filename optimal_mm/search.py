@@ -550,7 +550,8 @@ class Solver:
     jobs : int
         Worker processes (joblib); ``-1`` or ``None`` means all cores (in-process for
         games of at most :data:`SERIAL_CODES` codes, where a pool costs more than it
-        saves), 1 runs in-process.
+        saves), 1 runs in-process, or in one worker process with a ``checkpoint``
+        (:mod:`optimal_mm.runner`, "Isolated sessions").
         With ``backend="dask"`` and no scheduler, the number of local dask workers.
     backend : {"loky", "threading", "dask"}
         joblib backend (``"loky"`` by default). ``"threading"`` gains nothing (the

@@ -51,7 +51,7 @@ def register(sub) -> None:
     p.add_argument("--jobs", type=int, default=-1,
                    help="worker processes (default: all cores, or in-process for games of "
                         "at most 2000 codes, where a pool costs more than it saves; "
-                        "1 runs in-process)")
+                        "1 runs in-process, or in one worker with --checkpoint)")
     p.add_argument("--no-symmetry", action="store_true",
                    help="switch off symmetry reduction (for comparison)")
     p.add_argument("--stats", action="store_true",
@@ -68,7 +68,9 @@ def register(sub) -> None:
     long = p.add_argument_group("long runs")
     long.add_argument("--checkpoint", metavar="DIR",
                       help="store each finished task in DIR; rerunning the same command "
-                           "after a kill or Ctrl-C resumes from there (any --jobs, --backend)")
+                           "after a kill or Ctrl-C resumes from there (any --jobs, --backend); "
+                           "tasks then run in worker processes, even with --jobs 1, so that "
+                           "Ctrl-C is answered at once")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
