@@ -1459,3 +1459,21 @@ def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any
     """
     max_guesses = _check_request(objective, max_guesses)
     return Solver(game, guesses, **options).solve(objective, max_guesses)
+
+
+def subtree_within(game: Game, secrets, d: int, consistent: bool = False,
+                   table_entries: int = DEFAULT_TABLE_ENTRIES):
+    """``(guess, {answer: subtree})`` finding each of ``secrets`` within ``d`` guesses,
+    or ``None`` when no such subtree exists: the worst-case search decides, exactly.
+
+    The building block of :mod:`optimal_mm.within`. Runs in this process, on the
+    process's search context for the game (its transposition table kept between
+    calls, so the parts of one tree share what the search has learnt).
+
+    >>> g, children = subtree_within(Game.from_spec("p2c3"), range(9), 3)
+    >>> subtree_within(Game.from_spec("p2c3"), range(9), 2) is None
+    True
+    """
+    ctx = _context(game, bool(consistent), int(table_entries), True)
+    part = np.asarray(secrets, dtype=np.int64)
+    return ctx.wc_tree(part, int(d)) if ctx.wc(part, int(d)) else None

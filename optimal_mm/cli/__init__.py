@@ -42,6 +42,7 @@ COMMAND_MODULES = {
     "analysis_cmds": ("strategy", "analyze"),
     "tree_cmds": ("verify", "show", "export", "plot"),
     "play_cmds": ("play", "challenge", "match"),
+    "within_cmds": ("within",),
     "symmetry_cmds": ("symmetry",),
     "web_cmds": ("serve", "site"),
     "impartial_cmds": ("impartial",),

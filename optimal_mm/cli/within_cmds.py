@@ -1,0 +1,81 @@
+"""Sub-command ``within``: a tree of at most D guesses, by a bounded search.
+
+``optimal-mm within p4c8nb 9 -o p4c8nb-9.json.gz`` looks for a strategy that finds
+every secret within 9 guesses (:mod:`optimal_mm.within`: a beam over the big nodes,
+the exact worst-case search below ``--exact`` secrets), validates it by replaying
+every secret and writes it atomically. Exit status 0 with a tree, 1 when none was
+found (which proves nothing), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+
+from ..game import Game
+from ..outputs import check_output_path, is_stdout
+from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
+
+
+def register(sub) -> None:
+    """Add ``within`` to the parser."""
+    p = sub.add_parser(
+        "within", help="find a tree of at most D guesses by a bounded search",
+        description="Look for a strategy that finds every secret within D guesses: at "
+                    "each node of more than --exact secrets, the --breadth most promising "
+                    "guesses (least largest part, then least sum of squared parts) are "
+                    "tried in turn; smaller nodes are decided by the exact worst-case "
+                    "search. A tree found proves that D guesses suffice (with a proof that "
+                    "D - 1 do not, from `solve`, it settles the worst case); none found "
+                    "proves nothing (exit status 1).")
+    p.add_argument("game", metavar="GAME", help="preset (mastermind, bulls-and-cows) or spec "
+                                                "(p4c6, p4c10n, p3c5b)")
+    p.add_argument("depth", type=int, metavar="D", help="the most guesses allowed")
+    p.add_argument("--breadth", type=int, default=BREADTH, metavar="K",
+                   help=f"guesses tried at a node above --exact secrets (default {BREADTH})")
+    p.add_argument("--exact", type=int, default=EXACT_SECRETS, metavar="N",
+                   help=f"nodes of at most N secrets are decided by the exact search "
+                        f"(default {EXACT_SECRETS})")
+    p.add_argument("--guesses", choices=("any", "consistent"), default="any",
+                   help="any code, or only codes that may still be the secret")
+    p.add_argument("--quiet", action="store_true",
+                   help="do not report the guesses tried at the top two levels")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the tree here (.json or .json.gz), atomically; '-' writes "
+                        "the JSON to standard output (the report then goes to stderr)")
+    p.set_defaults(func=run_within)
+
+
+def run_within(args) -> int:
+    game = Game.from_spec(args.game)
+    check_within_options(args.depth, args.breadth, args.exact)
+    if args.output:
+        check_output_path(args.output)  # before the work, not after it
+    report = sys.stderr if args.output and is_stdout(args.output) else sys.stdout
+    stats = WithinStats()
+    start = time.perf_counter()
+    lines = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    tree = find_within(game, args.depth, breadth=args.breadth, exact=args.exact,
+                       guesses=args.guesses, report=lines, stats=stats)
+    seconds = time.perf_counter() - start
+    rule = " (consistent guesses)" if args.guesses == "consistent" else ""
+    if tree is None and stats.beam == 0:  # the exact search decided the whole game
+        print(f"{game.name}{rule}: no tree within {args.depth} guesses exists (the exact "
+              f"search decided the whole game: {game.n_codes} secrets, at most --exact "
+              f"{args.exact}); {seconds:.2f} s", file=report)
+        return 1
+    if tree is None:
+        print(f"{game.name}{rule}: no tree within {args.depth} guesses found (breadth "
+              f"{args.breadth}, exact below {args.exact + 1} secrets; this proves nothing); "
+              f"{stats}; {seconds:.2f} s", file=report)
+        return 1
+    tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    print(f"{game.name}{rule}: a tree within {args.depth} guesses: first guess "
+          f"{tree.root.guess}; {tree.declared}", file=report)
+    print(f"{stats}; found and validated in {seconds:.2f} s", file=report)
+    if args.output:
+        tree.save(args.output)
+        print("wrote the tree to standard output" if is_stdout(args.output)
+              else f"wrote {args.output}", file=report)
+    return 0

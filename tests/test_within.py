@@ -1,0 +1,113 @@
+"""The bounded search for a tree within D guesses (optimal_mm.within, `within`)."""
+
+import gzip
+import json
+
+import pytest
+
+from optimal_mm.cli import main
+from optimal_mm.errors import InvalidOptionError
+from optimal_mm.game import Game
+from optimal_mm.search import solve, subtree_within
+from optimal_mm.within import WithinStats, find_within
+
+SMALL = ["p2c4", "p3c3", "p3c4b", "p3c5nb", "p2c5b"]
+
+
+@pytest.mark.parametrize("spec", SMALL)
+@pytest.mark.parametrize("guesses", ["any", "consistent"])
+def test_exact_at_the_root_finds_a_tree_at_t_star_and_none_below(spec, guesses):
+    game = Game.from_spec(spec)
+    t = solve(game, "worst-case", guesses).value
+    tree = find_within(game, t, exact=10**6, guesses=guesses)
+    assert tree is not None and tree.validate().max <= t and tree.guesses == guesses
+    assert find_within(game, t - 1, exact=10**6, guesses=guesses) is None
+
+
+@pytest.mark.parametrize("spec, guesses", [("p3c5b", "any"), ("p3c5b", "consistent"),
+                                           ("mastermind", "any"), ("p4c5nb", "any")])
+def test_the_beam_over_big_nodes_builds_a_valid_tree_within_the_depth(spec, guesses):
+    game = Game.from_spec(spec)
+    t = solve(game, "worst-case", guesses).value
+    stats = WithinStats()
+    tree = find_within(game, t + 1, exact=20, guesses=guesses, stats=stats)
+    # The beam searched the big nodes, the exact search the small ones.
+    assert stats.beam > 0 and stats.exact > 0 and stats.tried >= stats.beam
+    assert tree is not None
+    replay = tree.validate()  # every secret, guess by guess (consistency too)
+    assert replay.max <= t + 1 and replay.secrets == game.n_codes
+    assert not tree.optimal and tree.max_guesses == t + 1
+
+
+def test_whatever_the_beam_returns_it_never_beats_the_proven_optimum():
+    # A tree below t* would contradict the exact search's refutation.
+    game = Game.from_spec("p3c6b")
+    t = solve(game, "worst-case").value
+    for breadth in (1, 2, 5):
+        assert find_within(game, t - 1, breadth=breadth, exact=30) is None
+
+
+def test_subtree_within_decides_a_part_exactly():
+    game = Game.from_spec("p2c3")
+    assert subtree_within(game, range(9), 2) is None
+    g, children = subtree_within(game, range(9), 3)
+    assert 0 <= g < 9 and sum(1 for _ in children) >= 1
+
+
+@pytest.mark.parametrize("kwargs", [{"breadth": 0}, {"exact": -1}, {"guesses": "some"},
+                                    {"breadth": 1.5}])
+def test_bad_options_are_one_line_errors(kwargs):
+    with pytest.raises(InvalidOptionError):
+        find_within(Game.from_spec("p2c3"), 3, **kwargs)
+
+
+def test_cli_writes_a_tree_and_exits_0(tmp_path, capsys):
+    out = tmp_path / "t.json.gz"
+    assert main(["within", "p3c5b", "8", "--exact", "20", "--quiet", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "a tree within 8 guesses" in text and "found and validated" in text
+    doc = json.loads(gzip.open(out).read())
+    assert doc["max_guesses"] == 8 and doc["objective"] == "worst-case"
+    assert doc["optimal"] is False and doc["stats"]["max"] <= 8
+    assert doc["meta"]["method"] == "within" and doc["meta"]["exact"] == 20
+    assert main(["verify", str(out)]) == 0
+
+
+def test_cli_none_found_exits_1_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    # Decided at the root by the exact search: a proof that 6 do not suffice.
+    assert main(["within", "p3c5b", "6", "--quiet", "-o", str(out)]) == 1
+    assert "no tree within 6 guesses exists" in capsys.readouterr().out
+    # Not decided at the root: says it proves nothing.
+    assert main(["within", "p3c5b", "6", "--exact", "20", "--quiet", "-o", str(out)]) == 1
+    assert "this proves nothing" in capsys.readouterr().out
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["within", "p3c5b", "0"], "depth must be"),
+    (["within", "p3c5b", "5", "--breadth", "0"], "breadth must be"),
+    (["within", "p9c9", "5"], "p9c9"),
+    (["within", "p3c5b", "5", "-o", "/nonexistent/dir/t.json"], "/nonexistent/dir"),
+])
+def test_cli_bad_input_is_one_line_and_status_2(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "Traceback" not in err[0]
+
+
+def test_doctests():
+    import doctest
+
+    from optimal_mm import within
+
+    result = doctest.testmod(within)
+    assert result.attempted >= 2 and result.failed == 0
+    finder = doctest.DocTestFinder()
+    from optimal_mm import search
+
+    runner = doctest.DocTestRunner()
+    for test in finder.find(search.subtree_within, "subtree_within",
+                            globs=vars(search).copy()):
+        runner.run(test)
+    assert runner.tries >= 2 and runner.failures == 0
