@@ -45,6 +45,9 @@ from pathlib import Path
 # The heuristics that play consistent guesses only: their trees bound an open worst
 # case with consistent guesses (and, like every tree, one with any guesses).
 from optimal_mm.heuristics import CONSISTENT_HEURISTICS
+# The lower bounds of an open worst case and the trees that close one: shared with
+# the script that looks for those trees (scripts/within_trees.py).
+from within_trees import counting_bound, load_results, verified, wc_low
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "optimal_table.json"
@@ -119,40 +122,29 @@ def shallowest_tree(spec: str, guesses: str) -> tuple[int, str]:
     return min((heuristic_tree(spec, *tree)[1], tree_label(*tree)) for tree in trees)
 
 
-def counting_bound(spec: str) -> int:
-    """The fewest guesses the counting bound allows for all of ``spec``'s codes."""
-    from optimal_mm import Game
-    from optimal_mm._search_arrays import NO_CAP, INF, lower_bound_table
-
-    game = Game.from_spec(spec)
-    lb = lower_bound_table(game.n_codes, len(game.possible_answers) - 1)
-    return next(d for d in range(1, NO_CAP + 1) if lb[d, game.n_codes] < INF)
+def within_depth(key: str) -> int | None:
+    """The depth of the tree ``scripts/within_trees.py`` found for the open worst case
+    ``key`` (results/within.json), replayed here for every secret; None if none."""
+    record = load_results()["entries"].get(key.rsplit("/", 1)[0])
+    return record["depth"] if record and verified(record) else None
 
 
 def wc_bracket(key: str, entries: dict) -> tuple[int, str, int, str]:
     """Where the open worst case ``key`` (``spec/guesses/worst-case``) lies:
-    ``(low, its source, high, its source)``. ``low``: the bound its timed-out search
-    had proven (one more than the last depth refuted), the counting bound, and for
-    consistent guesses the any-guess entry's value or bound; ``high``: the least worst
-    case of a heuristic tree that plays by its rule (:func:`shallowest_tree`), and for
-    any guesses the consistent entry's value (a consistent strategy is one with any
-    guesses)."""
+    ``(low, its source, high, its source)``. ``low``: :func:`wc_low`; ``high``: the
+    least worst case of a heuristic tree that plays by its rule
+    (:func:`shallowest_tree`), of the tree the bounded search of ``optimal-mm
+    within`` found (:func:`within_depth`), and for any guesses the consistent entry's
+    value (a consistent strategy is one with any guesses)."""
     spec, guesses, _ = key.split("/")
-    other = "consistent" if guesses == "any" else "any"
-    twin = entries.get(f"{spec}/{other}/worst-case", {})
-    twin_solved = twin.get("status") == "solved"
-    lows = [(counting_bound(spec), "counting")]
-    if entries[key].get("bound"):
-        lows.append((entries[key]["bound"], "refuted by its search"))
+    twin = entries.get(f"{spec}/consistent/worst-case", {})
     high = shallowest_tree(spec, guesses)
-    if guesses == "consistent":
-        twin_low = twin.get("value") if twin_solved else twin.get("bound")
-        if twin_low:
-            lows.append((twin_low, "the any-guess " + ("optimum" if twin_solved else "bound")))
-    elif twin_solved and twin["value"] < high[0]:
+    if guesses == "any" and twin.get("status") == "solved" and twin["value"] < high[0]:
         high = (twin["value"], "the consistent optimum")
-    low = max(lows, key=lambda item: item[0])
-    return (*low, *high)
+    found = within_depth(key)
+    if found is not None and found < high[0]:
+        high = (found, "the tree of `within` (results/within.md)")
+    return (*wc_low(key, entries), *high)
 
 
 def wc_lines(entries: dict) -> list[str]:
@@ -169,13 +161,15 @@ def wc_lines(entries: dict) -> list[str]:
              + ", ".join(UPPER_HEURISTICS) + " with any guesses (any-guess entries only) "
              "and restricted to consistent guesses (*, consistent*), and "
              + ", ".join(CONSISTENT_HEURISTICS) + ", each verified by "
-             "replaying every secret; or the consistent optimum). An entry closes when "
-             "they meet.", "",
+             "replaying every secret; the tree found by the bounded search of "
+             "`optimal-mm within`, results/within.md; or the consistent optimum). An "
+             "entry closes when they meet (**closed**).", "",
              "| entry | codes | ≥ | from | ≤ | from | seconds tried |",
              "|---|---|---|---|---|---|---|"]
     for key in keys:
         low, low_from, high, high_from = wc_bracket(key, entries)
-        lines.append(f"| {key.rsplit('/', 1)[0]} | {entries[key]['codes']} | {low} | "
+        name = key.rsplit('/', 1)[0] + (" (**closed**: t\\* = %d)" % low if low == high else "")
+        lines.append(f"| {name} | {entries[key]['codes']} | {low} | "
                      f"{low_from} | {high} | {high_from} | {entries[key]['seconds']} |")
     return lines
 

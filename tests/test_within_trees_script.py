@@ -1,0 +1,80 @@
+"""scripts/within_trees.py: which entries it tries, the trees it keeps, its report."""
+
+import importlib
+import json
+
+import pytest
+
+from script_loader import load_script
+
+within_trees = load_script("within_trees")
+
+
+def entry(spec, guesses, status, codes, value=None, bound=None):
+    return {"spec": spec, "guesses": guesses, "objective": "worst-case", "status": status,
+            "codes": codes, "value": value, "bound": bound, "seconds": 1.0}
+
+
+def table(*entries):
+    return {"entries": {f"{e['spec']}/{e['guesses']}/worst-case": e for e in entries}}
+
+
+def test_open_entries_take_the_best_proven_lower_bound():
+    t = table(entry("p3c5b", "any", "solved", 125, value=7),
+              entry("p3c5b", "consistent", "timeout", 125),  # implied by any: 7
+              entry("p3c6b", "any", "timeout", 216, bound=8),
+              entry("p2c3", "any", "timeout", 9))  # only the counting bound
+    rows = within_trees.open_worst_cases(t)
+    # p2c3's counting bound: 9 codes, at most 1 + 4 + ... answers a guess can tell apart.
+    assert rows == [("p2c3", "any", 3), ("p3c5b", "consistent", 7), ("p3c6b", "any", 8)]
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """A scratch folder for the outputs, and the script imported by name: an entry's
+    spawned process imports it by name, as it does when the script runs."""
+    monkeypatch.syspath_prepend(str(within_trees.ROOT / "scripts"))
+    module = importlib.import_module("within_trees")
+    monkeypatch.setattr(module, "TREES", tmp_path / "trees")
+    monkeypatch.setattr(module, "OUT_JSON", tmp_path / "within.json")
+    monkeypatch.setattr(module, "OUT_MD", tmp_path / "within.md")
+    module.scratch = tmp_path
+    return module
+
+
+def test_a_tree_found_is_saved_verified_and_reported(scratch):
+    within_trees = scratch
+    record = within_trees.run_entry("p3c5b", "any", 7, 3, 20, 120)
+    assert record["found"] and record["status"] == "done"
+    assert within_trees.verified(record)
+    assert record["tree_stats"]["max"] <= 7
+    md = within_trees.render({"entries": {"p3c5b/any": record}})
+    assert "**found: t\\* = 7**" in md and "p3c5b-any-within-7.json.gz" in md
+    # A tree that does not replay within its depth is not counted.
+    assert not within_trees.verified(dict(record, depth=6))
+
+
+def test_none_found_is_reported_and_keeps_no_file(scratch):
+    within_trees = scratch
+    record = within_trees.run_entry("p3c5b", "any", 6, 3, 200, 120)
+    assert not record["found"] and record["status"] == "done"
+    assert not (scratch.scratch / "trees" / "p3c5b-any-within-6.json.gz").exists()
+    assert "none found" in within_trees.render({"entries": {"p3c5b/any": record}})
+
+
+def test_the_time_limit_kills_the_entry(scratch):
+    within_trees = scratch
+    # Refuting 8 guesses for p4c6b takes seconds (its t* is 9): far past the limit.
+    record = within_trees.run_entry("p4c6b", "any", 8, 3, 10**6, 0.2)
+    assert record["status"] == "timeout" and not record["found"]
+    assert "> 0.2" in within_trees.render({"entries": {"p4c6b/any": record}})
+
+
+def test_only_an_open_entry_is_accepted(scratch, monkeypatch, capsys):
+    within_trees = scratch
+    path = scratch.scratch / "table.json"
+    path.write_text(json.dumps(table(entry("p3c5b", "any", "solved", 125, value=7))))
+    monkeypatch.setattr(within_trees, "TABLE", path)
+    assert within_trees.main(["--only", "p3c5b/any"]) == 2
+    assert "not an open worst case" in capsys.readouterr().err
+    assert not (scratch.scratch / "within.json").exists()
