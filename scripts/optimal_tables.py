@@ -52,6 +52,9 @@ import sys
 import time
 from pathlib import Path
 
+# The trees that close open worst cases (their own script, results/within.json).
+from within_trees import load_results, verified
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 JSON_PATH = RESULTS / "optimal_table.json"
@@ -338,8 +341,35 @@ def bounds_text(entry, twin=None) -> str:
             value = twin["value"] if solved else twin.get("bound")
             if value is not None and (low is None or value > low):
                 low_text = f"≥ {value}*"
+    if entry.get("status") == "timeout" and entry.get("objective") == "worst-case":
+        proven = max([v for v in (low, _implied_low(entry, twin)) if v is not None],
+                     default=None)
+        closed = closed_by_tree(entry["spec"], entry["guesses"])
+        if proven is not None and closed == proven:
+            return f"{closed}‡"
     known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
+
+
+def _implied_low(entry, twin):
+    """The lower bound a consistent entry takes from its any-guess twin, or None."""
+    if not twin or entry.get("guesses") != "consistent":
+        return None
+    return twin["value"] if twin.get("status") == "solved" else twin.get("bound")
+
+
+def closed_by_tree(spec: str, guesses: str):
+    """The depth of the tree ``scripts/within_trees.py`` found for this open worst
+    case, replayed for every secret (results/within.json), or None."""
+    record = load_results()["entries"].get(f"{spec}/{guesses}")
+    return record["depth"] if record and verified(record) else None
+
+
+CLOSED_NOTE = ("‡ closed by a tree: the entry's search (or, for consistent guesses, the "
+               "any-guess entry) proved that one guess fewer does not suffice, and the "
+               "bounded search of `optimal-mm within` found a tree of this many guesses, "
+               "replayed for every secret (`python scripts/within_trees.py`, "
+               "results/within.md).")
 
 
 IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "
@@ -411,6 +441,8 @@ def markdown(entries, meta) -> str:
                      f"{at_worst} | {fs} | {capped} | {ws} | {'; '.join(notes)} |")
     if any("*" in line for line in lines[-len(by_key):]):
         lines += ["", IMPLIED_NOTE]
+    if any("‡" in line for line in lines[-len(by_key):]):
+        lines += ["", CLOSED_NOTE]
     if any(e.get("resumed_tasks") for e in entries.values()):
         lines += ["", "† the last sitting of an entry solved over several "
                   "(`--checkpoint`): it read the tasks finished before from its checkpoint; "

@@ -187,8 +187,10 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
     assert script.bounds_text({"status": "error"}) == "(error)"
 
 
-def test_the_other_guess_rule_bounds_an_open_entry():
+def test_the_other_guess_rule_bounds_an_open_entry(monkeypatch):
     script = _script()
+    # Whatever results/within.json holds (a tree closed p6c7nb's worst case since).
+    monkeypatch.setattr(script, "closed_by_tree", lambda spec, guesses: None)
     base = {"spec": "p6c7nb", "objective": "worst-case", "status": "timeout",
             "seconds": 915.4}
     any_open = {**base, "guesses": "any", "bound": 8}
@@ -225,3 +227,21 @@ def test_the_other_guess_rule_bounds_an_open_entry():
     text = script.markdown(entries, {"machine": "2 CPUs", "time_limit": 900,
                                      "max_codes": 100})
     assert "| (timeout) ≥ 8, ≤ 9* |" in text and script.IMPLIED_NOTE in text
+
+
+def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
+    # A tree of `within` at the bound the search proved closes the entry; one deeper
+    # than the bound does not.
+    tables = load_script("optimal_tables")
+    entry = {"spec": "p6c7nb", "guesses": "any", "objective": "worst-case",
+             "status": "timeout", "bound": 8}
+    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 8)
+    assert tables.bounds_text(entry) == "8‡"
+    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 9)
+    assert tables.bounds_text(entry) == "(timeout) ≥ 8"
+    # For consistent guesses the bound may come from the any-guess twin.
+    cons = dict(entry, guesses="consistent", bound=None)
+    twin = {"status": "solved", "value": 9}
+    assert tables.bounds_text(cons, twin) == "9‡"
+    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
+    assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
