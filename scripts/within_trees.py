@@ -88,7 +88,9 @@ def _worker(spec, guesses, depth, breadth, exact, path, queue):
     stats = WithinStats()
     start = time.perf_counter()
     tree = find_within(Game.from_spec(spec), depth, breadth=breadth, exact=exact,
-                       guesses=guesses, stats=stats)
+                       guesses=guesses, stats=stats,
+                       report=lambda line: print(f"  {spec}/{guesses}: {line}",
+                                                 file=sys.stderr, flush=True))
     seconds = round(time.perf_counter() - start, 2)
     if tree is not None:
         tree.meta["command"] = (f"python scripts/within_trees.py --only {spec}/{guesses} "
@@ -215,6 +217,8 @@ def main(argv=None) -> int:
             record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
             print(f"{key} within {depth}: {'found' if record['found'] else record['status']} "
                   f"({record.get('seconds', '?')} s)", flush=True)
+            # Read again before the merge: another run may have written meanwhile.
+            results = load_results()
             results["entries"][key] = record
             write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
     write_atomic(OUT_MD, render(results))
