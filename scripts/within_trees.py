@@ -217,9 +217,13 @@ def main(argv=None) -> int:
             record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
             print(f"{key} within {depth}: {'found' if record['found'] else record['status']} "
                   f"({record.get('seconds', '?')} s)", flush=True)
-            # Read again before the merge: another run may have written meanwhile.
+            # Read again before the merge: another run may have written meanwhile; and
+            # a tree found there at this depth is kept over a search that found none.
             results = load_results()
-            results["entries"][key] = record
+            kept = results["entries"].get(key)
+            if not (kept and kept.get("found") and kept["depth"] == depth
+                    and not record["found"]):
+                results["entries"][key] = record
             write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
     write_atomic(OUT_MD, render(results))
     return 0

@@ -78,3 +78,24 @@ def test_only_an_open_entry_is_accepted(scratch, monkeypatch, capsys):
     assert within_trees.main(["--only", "p3c5b/any"]) == 2
     assert "not an open worst case" in capsys.readouterr().err
     assert not (scratch.scratch / "within.json").exists()
+
+
+def test_a_tree_found_is_not_replaced_by_a_later_search_that_found_none(scratch,
+                                                                       monkeypatch):
+    within_trees = scratch
+    path = scratch.scratch / "table.json"
+    path.write_text(json.dumps(table(entry("p3c6b", "any", "timeout", 216, bound=8))))
+    monkeypatch.setattr(within_trees, "TABLE", path)
+    found = {"spec": "p3c6b", "guesses": "any", "depth": 8, "found": True,
+             "status": "done", "breadth": 3, "exact": 150, "tree": "t.json.gz", "seconds": 1}
+    none = dict(found, found=False, breadth=1, tree=None)
+    within_trees.OUT_JSON.write_text(json.dumps({"entries": {"p3c6b/any": found}}))
+    monkeypatch.setattr(within_trees, "verified", lambda record: record["found"])
+    monkeypatch.setattr(within_trees, "run_entry", lambda *args: dict(none))
+    assert within_trees.main(["--only", "p3c6b/any", "--redo"]) == 0
+    assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"] == found
+    # A search that found none replaces one that found none before.
+    within_trees.OUT_JSON.write_text(json.dumps({"entries": {"p3c6b/any": none}}))
+    monkeypatch.setattr(within_trees, "run_entry", lambda *args: dict(none, breadth=2))
+    assert within_trees.main(["--only", "p3c6b/any"]) == 0
+    assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"]["breadth"] == 2
