@@ -898,16 +898,8 @@ class Solver:
         index; those leaving a part beyond the counting bound of ``d - 1`` left out."""
         game, ctx = self.game, self._ctx
         top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
-        top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
-        counts = partition_counts(game, top, part).astype(np.int64)
-        counts[:, game.win] = 0
-        biggest = counts.max(axis=1)
-        squares = (counts ** 2).sum(axis=1)
-        useful = (biggest < len(part)) & (ctx.lb[d - 1][biggest] < INF)
-        may_win = np.isin(top, part)
-        order = sorted(np.flatnonzero(useful),
-                       key=lambda k: (biggest[k], squares[k], not may_win[k], k))
-        return [int(top[k]) for k in order]
+        top = ctx.all_guesses if top is None else top
+        return worst_case_order(game, top, part, ctx.lb[d - 1]).tolist()
 
     def _wc_split_part(self, g, answer, part, d):
         """The subtree of a big ``part`` (answer ``answer`` to first guess ``g``) within
@@ -1459,6 +1451,29 @@ def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any
     """
     max_guesses = _check_request(objective, max_guesses)
     return Solver(game, guesses, **options).solve(objective, max_guesses)
+
+
+def worst_case_order(game: Game, guesses, secrets, lb_next) -> np.ndarray:
+    """``guesses`` at the node of ``secrets`` in the order the compiled worst-case
+    search tries them: least largest part, then least sum of squared part sizes, then
+    guesses that may be the secret, then their order in ``guesses``; those that tell
+    nothing or leave a part beyond ``lb_next`` (the counting bound of the guesses left
+    after them: ``INF`` where a part of that size cannot be solved) left out.
+
+    >>> game = Game.from_spec("p2c3")
+    >>> lb = lower_bound_table(9, len(game.possible_answers) - 1)
+    >>> [game.code_str(g) for g in worst_case_order(game, range(9), np.arange(9), lb[2])]
+    ['12', '13', '21', '23', '31', '32', '11', '22', '33']
+    """
+    guesses = np.asarray(guesses, dtype=np.int64)
+    counts = partition_counts(game, guesses, secrets).astype(np.int64)
+    counts[:, game.win] = 0
+    biggest = counts.max(axis=1)
+    squares = (counts ** 2).sum(axis=1)
+    useful = np.flatnonzero((biggest < len(secrets)) & (lb_next[biggest] < INF))
+    may_win = np.isin(guesses[useful], secrets)
+    order = np.lexsort((useful, ~may_win, squares[useful], biggest[useful]))
+    return guesses[useful[order]]
 
 
 def subtree_within(game: Game, secrets, d: int, consistent: bool = False,

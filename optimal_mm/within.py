@@ -45,8 +45,9 @@ import numpy as np
 from . import __version__
 from ._search_arrays import INF, lower_bound_table
 from .errors import InvalidOptionError
-from .game import Game, partition_counts
-from .search import DEFAULT_TABLE_ENTRIES, check_feasible, subtree_within
+from .game import Game
+from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, subtree_within,
+                     worst_case_order)
 from .symmetry import orbit_representatives
 from .tree import Node, Strategy
 
@@ -96,18 +97,9 @@ class _Beam:
 
     def ranked(self, history: tuple, secrets: np.ndarray, d: int) -> np.ndarray:
         """The guesses worth trying at this node, best first (module docstring)."""
-        game = self.game
-        reps = orbit_representatives(game, history, secrets=secrets,
+        reps = orbit_representatives(self.game, history, secrets=secrets,
                                      candidates=secrets if self.consistent else None)
-        counts = partition_counts(game, reps, secrets).astype(np.int64)
-        counts[:, game.win] = 0
-        biggest = counts.max(axis=1)
-        squares = (counts ** 2).sum(axis=1)
-        useful = (biggest < len(secrets)) & (self.lb[d - 1][biggest] < INF)
-        may_win = np.isin(reps, secrets)
-        keep = np.flatnonzero(useful)
-        order = np.lexsort((reps[keep], ~may_win[keep], squares[keep], biggest[keep]))
-        return reps[keep][order]
+        return worst_case_order(self.game, reps, secrets, self.lb[d - 1])
 
     def split(self, g: int, secrets: np.ndarray) -> list:
         answers = self.table[g, secrets]

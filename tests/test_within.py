@@ -107,7 +107,7 @@ def test_doctests():
     from optimal_mm import search
 
     runner = doctest.DocTestRunner()
-    for test in finder.find(search.subtree_within, "subtree_within",
-                            globs=vars(search).copy()):
-        runner.run(test)
-    assert runner.tries >= 2 and runner.failures == 0
+    for name in ("subtree_within", "worst_case_order"):
+        for test in finder.find(getattr(search, name), name, globs=vars(search).copy()):
+            runner.run(test)
+    assert runner.tries >= 5 and runner.failures == 0

@@ -85,11 +85,17 @@ def run_strategy(args) -> int:
     print(f"{game.name} {args.heuristic}{rule}: first guess {tree.root.guess}; {stats}",
           file=report)
     print(f"built and validated in {seconds:.2f} s", file=report)
-    if args.output:
-        tree.save(args.output)
-        print("wrote the tree to standard output" if is_stdout(args.output)
-              else f"wrote {args.output}", file=report)
+    write_tree(tree, args.output, report)
     return 0
+
+
+def write_tree(tree, output, report) -> None:
+    """Save ``tree`` to ``output`` (atomically; ``-``: standard output) if one was
+    asked for, and say where on ``report``."""
+    if output:
+        tree.save(output)
+        print("wrote the tree to standard output" if is_stdout(output)
+              else f"wrote {output}", file=report)
 
 
 def run_analyze(args) -> int:

@@ -15,6 +15,7 @@ import time
 
 from ..game import Game
 from ..outputs import check_output_path, is_stdout
+from .analysis_cmds import write_tree
 from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
 
 
@@ -74,8 +75,5 @@ def run_within(args) -> int:
     print(f"{game.name}{rule}: a tree within {args.depth} guesses: first guess "
           f"{tree.root.guess}; {tree.declared}", file=report)
     print(f"{stats}; found and validated in {seconds:.2f} s", file=report)
-    if args.output:
-        tree.save(args.output)
-        print("wrote the tree to standard output" if is_stdout(args.output)
-              else f"wrote {args.output}", file=report)
+    write_tree(tree, args.output, report)
     return 0
