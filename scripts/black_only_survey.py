@@ -47,7 +47,7 @@ from pathlib import Path
 from optimal_mm.heuristics import CONSISTENT_HEURISTICS
 # The lower bounds of an open worst case and the trees that close one: shared with
 # the script that looks for those trees (scripts/within_trees.py).
-from within_trees import counting_bound, load_results, verified, wc_low
+from within_trees import counting_bound, least_tree, wc_low
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "optimal_table.json"
@@ -123,10 +123,10 @@ def shallowest_tree(spec: str, guesses: str) -> tuple[int, str]:
 
 
 def within_depth(key: str) -> int | None:
-    """The depth of the tree ``scripts/within_trees.py`` found for the open worst case
-    ``key`` (results/within.json), replayed here for every secret; None if none."""
-    record = load_results()["entries"].get(key.rsplit("/", 1)[0])
-    return record["depth"] if record and verified(record) else None
+    """The fewest guesses of a tree ``scripts/within_trees.py`` found for the open
+    worst case ``key`` (results/within.json), replayed here for every secret; None if
+    none."""
+    return least_tree(key.rsplit("/", 1)[0])
 
 
 def wc_bracket(key: str, entries: dict) -> tuple[int, str, int, str]:

@@ -53,7 +53,7 @@ import time
 from pathlib import Path
 
 # The trees that close open worst cases (their own script, results/within.json).
-from within_trees import load_results, verified
+from within_trees import least_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -344,9 +344,11 @@ def bounds_text(entry, twin=None) -> str:
     if entry.get("status") == "timeout" and entry.get("objective") == "worst-case":
         proven = max([v for v in (low, _implied_low(entry, twin)) if v is not None],
                      default=None)
-        closed = closed_by_tree(entry["spec"], entry["guesses"])
-        if proven is not None and closed == proven:
-            return f"{closed}‡"
+        tree = closed_by_tree(entry["spec"], entry["guesses"])
+        if proven is not None and tree == proven:
+            return f"{tree}‡"
+        if tree is not None and (high is None or tree < high):
+            high_text = f"≤ {tree}‡"
     known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
 
@@ -359,17 +361,17 @@ def _implied_low(entry, twin):
 
 
 def closed_by_tree(spec: str, guesses: str):
-    """The depth of the tree ``scripts/within_trees.py`` found for this open worst
-    case, replayed for every secret (results/within.json), or None."""
-    record = load_results()["entries"].get(f"{spec}/{guesses}")
-    return record["depth"] if record and verified(record) else None
+    """The fewest guesses of a tree ``scripts/within_trees.py`` found for this open
+    worst case, replayed for every secret (results/within.json), or None."""
+    return least_tree(f"{spec}/{guesses}")
 
 
-CLOSED_NOTE = ("‡ closed by a tree: the entry's search (or, for consistent guesses, the "
-               "any-guess entry) proved that one guess fewer does not suffice, and the "
-               "bounded search of `optimal-mm within` found a tree of this many guesses, "
-               "replayed for every secret (`python scripts/within_trees.py`, "
-               "results/within.md).")
+CLOSED_NOTE = ("‡ a tree of this many guesses found by the bounded search of "
+               "`optimal-mm within`, replayed for every secret (`python "
+               "scripts/within_trees.py`, results/within.md): alone (*8‡*) it closes the "
+               "entry, the entry's search (or, for consistent guesses, the any-guess "
+               "entry) having proved that one guess fewer does not suffice; after *≤* it "
+               "is an upper bound.")
 
 
 IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "

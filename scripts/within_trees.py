@@ -6,7 +6,9 @@ proven lower bound ``L`` (its search refuted ``L - 1`` guesses), the bounded sea
 :mod:`optimal_mm.within` looks for a tree of ``L`` guesses. A tree found closes the
 entry, t* = L: the refutation is the table's, the tree is saved under
 ``results/trees/within/`` and replayed (every secret) here before it is counted.
-None found proves nothing: the entry stays open.
+None found proves nothing: the entry stays open. With ``--upper N`` it looks instead
+for the shallowest tree of ``L + 1`` ... ``L + N`` guesses: an upper bound, which the
+table shows as ``≥ L, ≤ D‡``.
 
 Each entry runs in its own process under ``--time-limit`` seconds (killed at the
 limit: the compiled search cannot be interrupted otherwise), one at a time;
@@ -15,6 +17,7 @@ atomically), so an interrupted run keeps what it finished. Usage::
 
     python scripts/within_trees.py                       # every open worst case
     python scripts/within_trees.py --only p4c10nb/any --time-limit 3600
+    python scripts/within_trees.py --upper 3             # else the shallowest of L+1..L+3
     python scripts/within_trees.py --render              # the markdown from the JSON
 """
 
@@ -158,32 +161,107 @@ def verified(record: dict) -> bool:
             and stats.max <= record["depth"] and stats.secrets == tree.game.n_codes)
 
 
-def render(results: dict) -> str:
+def standing(key: str, depth: int, table: dict | None) -> str:
+    """What the table says of entry ``key`` (``spec/guesses``) now, where that
+    supersedes a search of ``depth`` guesses that found no tree: solved since by the
+    exhaustive search, or its proven lower bound raised above ``depth``."""
+    if table is None:
+        return ""
+    full = key + "/worst-case"
+    entry = table["entries"].get(full)
+    if entry is None:
+        return ""
+    if entry["status"] == "solved":
+        return f"t\\* = {entry['value']} since proven by its search"
+    low, source = wc_low(full, table["entries"])
+    if low > depth:
+        return f"L since raised to {low} ({source})"
+    return ""
+
+
+def least_tree(key: str, results: dict | None = None) -> int | None:
+    """The fewest guesses of a tree found for the open worst case ``key``
+    (``spec/guesses``), at its bound or above it (``--upper``), replayed here for
+    every secret; None if none."""
+    results = load_results() if results is None else results
+    depths = [r["depth"] for r in (results["entries"].get(key),
+                                   results.get("upper", {}).get(key))
+              if r and verified(r)]
+    return min(depths, default=None)
+
+
+def _row(key: str, r: dict, table: dict | None) -> str:
+    ok = verified(r)
+    found = ("**found: t\\* = %d**" % r["depth"]) if ok else (
+        "none found" if r.get("status") == "done" else r.get("status", "?"))
+    ts = r.get("tree_stats") or {}
+    at = ts.get("depth_counts", [None])[-1] if ok else ""
+    total = ts.get("total", "") if ok else ""
+    tree = f"`{r['tree']}`" if ok else ""
+    seconds = r.get("seconds", "")
+    if r.get("status") == "timeout":
+        seconds = f"> {r['time_limit']}"
+    return (f"| {r['spec']}/{r['guesses']} | {r['depth']} | {found} | {at} | "
+            f"{total} | {r['breadth']} | {r['exact']} | {seconds} | {tree} | "
+            f"{'' if ok else standing(key, r['depth'], table)} |")
+
+
+def render(results: dict, table: dict | None = None) -> str:
     lines = ["# Open worst cases closed by a tree (`optimal-mm within`)", "",
              "For each worst-case entry of the optimal table (results/optimal_table.md) "
              "that timed out with a proven lower bound L (its search refuted L - 1 "
              "guesses), the bounded search of `optimal_mm/within.py` looked for a tree "
              "of L guesses (a beam of *breadth* guesses over nodes of more than *exact* "
              "secrets, the exact worst-case search below). A tree found, replayed here "
-             "for every secret, closes the entry: t* = L. None found proves nothing.",
+             "for every secret, closes the entry: t* = L. None found proves nothing; "
+             "*since* says where the table has moved on (the entry solved by its "
+             "exhaustive search, or its bound raised above L).",
              "", "Produced by `python scripts/within_trees.py` on 2 CPUs (one entry at "
              "a time, each in its own process).", "",
              "| entry | L (proven) | tree within L | secrets at L | total | breadth | exact "
-             "| seconds | tree file |", "|---|---|---|---|---|---|---|---|---|"]
+             "| seconds | tree file | since |", "|---|---|---|---|---|---|---|---|---|---|"]
     for key, r in sorted(results["entries"].items()):
-        ok = verified(r)
-        found = ("**found: t\\* = %d**" % r["depth"]) if ok else (
-            "none found" if r.get("status") == "done" else r.get("status", "?"))
-        ts = r.get("tree_stats") or {}
-        at = ts.get("depth_counts", [None])[-1] if ok else ""
-        total = ts.get("total", "") if ok else ""
-        tree = f"`{r['tree']}`" if ok else ""
-        seconds = r.get("seconds", "")
-        if r.get("status") == "timeout":
-            seconds = f"> {r['time_limit']}"
-        lines.append(f"| {r['spec']}/{r['guesses']} | {r['depth']} | {found} | {at} | "
-                     f"{total} | {r['breadth']} | {r['exact']} | {seconds} | {tree} |")
+        lines.append(_row(key, r, table))
+    upper = results.get("upper", {})
+    if upper:
+        lines += ["", "## Upper bounds: the shallowest tree found above L", "",
+                  "Where no tree of L guesses was found, `python scripts/within_trees.py "
+                  "--upper N` looked for one of L + 1, L + 2, ... L + N guesses, the "
+                  "shallowest first: a tree found, replayed for every secret, proves "
+                  "t* ≤ its depth (the table's cell then reads ≥ L, ≤ depth‡).", "",
+                  "| entry | depth | tree within depth | secrets at its deepest | total | "
+                  "breadth | exact | seconds | tree file | since |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for key, r in sorted(upper.items()):
+            lines.append(_row(key, r, table).replace("**found: t\\* = %d**" % r["depth"],
+                                                     "found: t\\* ≤ %d" % r["depth"]))
     return "\n".join(lines) + "\n"
+
+
+def upper_bound(key: str, low: int, args, results: dict) -> dict:
+    """Look for the shallowest tree of ``low + 1`` ... ``low + args.upper`` guesses for
+    the open worst case ``key`` (none deeper than a tree already found), and merge
+    the first found into ``results["upper"]``; the results as written."""
+    spec, guesses = key.split("/")
+    if least_tree(key, results) == low:
+        return results  # closed
+    top = low + args.upper
+    have = least_tree(key, results)
+    if have is not None:
+        top = min(top, have - 1)
+    for depth in range(low + 1, top + 1):
+        record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
+        print(f"{key} within {depth} (upper bound): "
+              f"{'found' if record['found'] else record['status']} "
+              f"({record.get('seconds', '?')} s)", flush=True)
+        if record["found"]:
+            results = load_results()  # another run may have written meanwhile
+            kept = least_tree(key, results)
+            if kept is None or kept > depth:
+                results.setdefault("upper", {})[key] = record
+                write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
+            break
+    return results
 
 
 def main(argv=None) -> int:
@@ -197,7 +275,13 @@ def main(argv=None) -> int:
                         help="search entries already found again")
     parser.add_argument("--render", action="store_true",
                         help="search nothing: rewrite the markdown from the JSON")
+    parser.add_argument("--upper", type=int, default=0, metavar="N",
+                        help="instead of a tree of L guesses, look for the shallowest of "
+                             "L + 1 ... L + N (an upper bound; kept only if shallower "
+                             "than the one already found)")
     args = parser.parse_args(argv)
+    if args.upper < 0:
+        parser.error("--upper must not be negative")
     results = load_results()
     if not args.render:
         table = json.loads(TABLE.read_text())
@@ -211,6 +295,9 @@ def main(argv=None) -> int:
             todo = [t for t in todo if f"{t[0]}/{t[1]}" in args.only]
         for spec, guesses, depth in todo:
             key = f"{spec}/{guesses}"
+            if args.upper:
+                results = upper_bound(key, depth, args, results)
+                continue
             old = results["entries"].get(key)
             if old and old.get("found") and old["depth"] == depth and not args.redo:
                 continue
@@ -225,7 +312,7 @@ def main(argv=None) -> int:
                     and not record["found"]):
                 results["entries"][key] = record
             write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
-    write_atomic(OUT_MD, render(results))
+    write_atomic(OUT_MD, render(results, json.loads(TABLE.read_text())))
     return 0
 
 

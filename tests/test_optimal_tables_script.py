@@ -231,14 +231,14 @@ def test_the_other_guess_rule_bounds_an_open_entry(monkeypatch):
 
 def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     # A tree of `within` at the bound the search proved closes the entry; one deeper
-    # than the bound does not.
+    # than the bound is an upper bound.
     tables = load_script("optimal_tables")
     entry = {"spec": "p6c7nb", "guesses": "any", "objective": "worst-case",
              "status": "timeout", "bound": 8}
     monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 8)
     assert tables.bounds_text(entry) == "8‡"
     monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 9)
-    assert tables.bounds_text(entry) == "(timeout) ≥ 8"
+    assert tables.bounds_text(entry) == "(timeout) ≥ 8, ≤ 9‡"
     # For consistent guesses the bound may come from the any-guess twin.
     cons = dict(entry, guesses="consistent", bound=None)
     twin = {"status": "solved", "value": 9}

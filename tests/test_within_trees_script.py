@@ -99,3 +99,62 @@ def test_a_tree_found_is_not_replaced_by_a_later_search_that_found_none(scratch,
     monkeypatch.setattr(within_trees, "run_entry", lambda *args: dict(none, breadth=2))
     assert within_trees.main(["--only", "p3c6b/any"]) == 0
     assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"]["breadth"] == 2
+
+
+def test_the_report_says_where_the_table_has_moved_on():
+    none = {"spec": "p3c6b", "guesses": "any", "depth": 8, "found": False,
+            "status": "done", "breadth": 3, "exact": 150, "tree": None, "seconds": 1}
+    results = {"entries": {"p3c6b/any": none}}
+    raised = table(entry("p3c6b", "any", "timeout", 216, bound=9))
+    assert "L since raised to 9 (refuted by its search)" in within_trees.render(results, raised)
+    solved = table(entry("p3c6b", "any", "solved", 216, value=9))
+    assert "t\\* = 9 since proven by its search" in within_trees.render(results, solved)
+    same = table(entry("p3c6b", "any", "timeout", 216, bound=8))
+    assert "since" not in within_trees.render(results, same).splitlines()[-1]
+
+
+def test_upper_looks_above_the_bound_for_the_shallowest_tree(scratch, monkeypatch):
+    within_trees = scratch
+    path = scratch.scratch / "table.json"
+    # p3c5b (t* = 7 with any guesses): its counting bound, 6, is L; --upper 3 tries
+    # 7, finds a tree there and stops.
+    path.write_text(json.dumps(table(entry("p3c5b", "any", "timeout", 125, bound=5))))
+    monkeypatch.setattr(within_trees, "TABLE", path)
+    tried = []
+    real = within_trees.run_entry
+    monkeypatch.setattr(within_trees, "run_entry",
+                        lambda spec, guesses, depth, *rest: tried.append(depth)
+                        or real(spec, guesses, depth, *rest))
+    assert within_trees.main(["--upper", "3", "--exact", "200", "--time-limit", "120"]) == 0
+    assert tried == [7]
+    results = json.loads(within_trees.OUT_JSON.read_text())
+    assert results["entries"] == {} and results["upper"]["p3c5b/any"]["depth"] == 7
+    assert within_trees.least_tree("p3c5b/any", results) == 7
+    md = within_trees.OUT_MD.read_text()
+    assert "found: t\\* ≤ 7" in md and "p3c5b-any-within-7.json.gz" in md
+    # Nothing as deep as the tree found is tried again.
+    tried.clear()
+    assert within_trees.main(["--upper", "3", "--exact", "200", "--time-limit", "120"]) == 0
+    assert tried == []
+    with pytest.raises(SystemExit):
+        within_trees.main(["--upper", "-1"])
+
+
+def test_upper_tries_the_shallowest_first_and_keeps_the_first_found(scratch, monkeypatch):
+    within_trees = scratch
+    path = scratch.scratch / "table.json"
+    path.write_text(json.dumps(table(entry("p3c6b", "any", "timeout", 216, bound=8))))
+    monkeypatch.setattr(within_trees, "TABLE", path)
+    monkeypatch.setattr(within_trees, "verified", lambda record: record["found"])
+    tried = []
+
+    def fake(spec, guesses, depth, breadth, exact, limit):
+        tried.append(depth)
+        return {"spec": spec, "guesses": guesses, "depth": depth, "found": depth >= 10,
+                "status": "done", "breadth": breadth, "exact": exact, "seconds": 1,
+                "tree": "t.json.gz" if depth >= 10 else None}
+    monkeypatch.setattr(within_trees, "run_entry", fake)
+    assert within_trees.main(["--upper", "4"]) == 0
+    assert tried == [9, 10]
+    results = json.loads(within_trees.OUT_JSON.read_text())
+    assert results["upper"]["p3c6b/any"]["depth"] == 10
