@@ -573,6 +573,15 @@ class Solver:
         whose answer tables alone exceed it is refused with
         :class:`~optimal_mm.errors.TooLargeError`, otherwise ``table_entries`` is cut
         to fit. ``None`` checks nothing.
+    split_secrets : int
+        Worst case: a part of the first guess with this many secrets or more is
+        searched one second guess per task (:data:`WC_SPLIT_SECRETS` by default). Less
+        makes a long refutation save its progress more often (a checkpoint holds
+        finished tasks only), at some cost in speed: each task starts with an empty
+        transposition table. The worst case found is the same; the tree may start
+        such a part with another second guess. Tasks do not depend on it, so a
+        checkpoint may be resumed with another value (its tasks are used where the
+        run asks for them).
 
     Attributes
     ----------
@@ -587,7 +596,8 @@ class Solver:
                  jobs: int | None = None, backend: str = "loky",
                  table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None,
                  checkpoint=None, scheduler: str | None = None,
-                 memory_limit: "int | str | None" = None):
+                 memory_limit: "int | str | None" = None,
+                 split_secrets: int = WC_SPLIT_SECRETS):
         game = as_game(game)
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
@@ -600,6 +610,9 @@ class Solver:
         if (not isinstance(table_entries, (int, np.integer)) or isinstance(table_entries, bool)
                 or table_entries < 0):
             raise InvalidOptionError(f"table entries must be 0 or more, got {table_entries!r}")
+        if (not isinstance(split_secrets, (int, np.integer)) or isinstance(split_secrets, bool)
+                or split_secrets < 1):
+            raise InvalidOptionError(f"split secrets must be 1 or more, got {split_secrets!r}")
         if not isinstance(symmetry, (bool, np.bool_)):
             raise InvalidOptionError(f"symmetry must be True or False, got {symmetry!r}")
         if memory_limit is not None:
@@ -624,6 +637,7 @@ class Solver:
         self.backend = backend
         self.scheduler = scheduler
         self.entries = int(table_entries)
+        self.split_secrets = int(split_secrets)
         if progress is None:
             progress = Progress()
         elif not isinstance(progress, Progress):
@@ -826,8 +840,9 @@ class Solver:
         """The first guess of ``order`` whose parts are all solvable within ``d - 1``
         guesses, with their subtrees, as ``(guess, {answer: subtree})``; None if none is.
 
-        Parts of :data:`WC_SPLIT_SECRETS` secrets or more are split by their own
-        guesses (:meth:`_wc_split_part`), largest first; the others are one task each.
+        Parts of ``split_secrets`` secrets or more (:data:`WC_SPLIT_SECRETS` unless
+        the solver was given another) are split by their own guesses
+        (:meth:`_wc_split_part`), largest first; the others are one task each.
         """
         ctx = self._ctx
         for g in order:
@@ -837,7 +852,7 @@ class Solver:
             if d == 1:
                 continue
             trees = {}
-            split = [(a, p) for a, p in parts if len(p) >= WC_SPLIT_SECRETS and d > 2]
+            split = [(a, p) for a, p in parts if len(p) >= self.split_secrets and d > 2]
             refuted = False
             for a, p in split:
                 tree = self._wc_split_part(g, a, p, d - 1)

@@ -230,7 +230,7 @@ def keep_proofs(old, result) -> dict:
     return result
 
 
-def _worker(spec, objective, guesses, checkpoint, queue):
+def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None):
     from optimal_mm import Game
     from optimal_mm.search import solve
 
@@ -241,6 +241,8 @@ def _worker(spec, objective, guesses, checkpoint, queue):
         options["progress"] = _bounds_progress(queue, objective)
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
+    if split_secrets is not None:
+        options["split_secrets"] = split_secrets
     start = time.perf_counter()
     sol = solve(Game.from_spec(spec), objective, guesses, **options)
     seconds = time.perf_counter() - start
@@ -255,13 +257,15 @@ def _worker(spec, objective, guesses, checkpoint, queue):
 class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
-    def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None):
+    def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
+                 split_secrets=None):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
         self.proc = ctx.Process(target=_worker,
-                                args=(spec, objective, guesses, checkpoint, self.queue),
+                                args=(spec, objective, guesses, checkpoint, self.queue,
+                                      split_secrets),
                                 daemon=True)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -507,7 +511,14 @@ def main(argv=None) -> int:
                         help="save each entry's finished tasks under DIR/<spec>-<objective>"
                              "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
+    parser.add_argument("--split-secrets", type=int, metavar="N",
+                        help="worst case: search a first guess's parts of N secrets or "
+                             "more one second guess per task (optimal-mm solve "
+                             "--split-secrets), so that a long refutation saves its "
+                             "progress in the checkpoint more often")
     args = parser.parse_args(argv)
+    if args.split_secrets is not None and args.split_secrets < 1:
+        parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.checkpoint is not None:  # refused here, before any entry is touched
         try:
             Path(args.checkpoint).mkdir(parents=True, exist_ok=True)
@@ -564,7 +575,7 @@ def main(argv=None) -> int:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
-                                  args.checkpoint),
+                                  args.checkpoint, args.split_secrets),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

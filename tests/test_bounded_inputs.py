@@ -280,7 +280,7 @@ def test_specs_are_ascii_and_short(spec):
     ({"jobs": True}, "--jobs"), ({"backend": "foo"}, "backend"),
     ({"max_guesses": True}, "--max-guesses"), ({"max_guesses": 2.0}, "--max-guesses"),
     ({"memory_limit": "lots"}, "--memory-limit"), ({"table_entries": "9"}, "table entries"),
-    ({"checkpoint": ""}, "--checkpoint"),
+    ({"checkpoint": ""}, "--checkpoint"), ({"split_secrets": 0}, "split secrets"),
 ])
 def test_solve_checks_its_arguments_up_front(options, words):
     with pytest.raises(OptimalMMError, match=words) as info:
@@ -304,3 +304,13 @@ def test_one_move_time_rule(capsys, command, value):
     assert code == 2 and "--move-time must be a finite number of seconds above 0" in err
     with pytest.raises(InvalidOptionError):
         build_strategy(Game.from_spec("p2c3"), "knuth", move_time=float(value))
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_split_secrets_must_be_positive(capsys, tmp_path, value):
+    out = tmp_path / "t.json"
+    code, _, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
+                       "--split-secrets", value, "-o", out)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert_one_line(err, "solve")
+    assert "--split-secrets" in err and value in err and not out.exists()

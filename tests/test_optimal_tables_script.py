@@ -245,3 +245,10 @@ def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     assert tables.bounds_text(cons, twin) == "9‡"
     monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
     assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
+
+
+def test_split_secrets_is_checked_before_any_entry(capsys):
+    tables = load_script("optimal_tables")
+    with pytest.raises(SystemExit) as info:
+        tables.main(["--split-secrets", "0", "--only", "p2c3"])
+    assert info.value.code == 2 and "--split-secrets" in capsys.readouterr().err

@@ -1,6 +1,7 @@
-"""Worst case with big parts split by their second guesses (``WC_SPLIT_SECRETS``).
+"""Worst case with big parts split by their second guesses (``split_secrets``).
 
-The split exists for p5c8, whose refutations take weeks; here the threshold is cut
+The split exists for p5c8, whose refutations take weeks (``WC_SPLIT_SECRETS``, the
+default; ``--split-secrets`` for other long runs); here the threshold is cut
 so that small games are split too, and every answer is compared with the search
 that keeps each part whole: the same value at the cap that is refuted and at the cap
 that is met, a tree within the cap, the same tree whatever the number of workers,
@@ -38,12 +39,10 @@ class Phases(Progress):
 
 def _worst(spec, cap, split, entries, **options):
     """A worst-case search within ``cap`` with parts of ``split`` secrets split."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(search, "WC_SPLIT_SECRETS", split)
-        progress = options.pop("progress", None) or Phases()
-        solver = Solver(Game.from_spec(spec), table_entries=entries, progress=progress,
-                        **options)
-        return solver.worst_case(cap), progress, solver
+    progress = options.pop("progress", None) or Phases()
+    solver = Solver(Game.from_spec(spec), table_entries=entries, progress=progress,
+                    split_secrets=split, **options)
+    return solver.worst_case(cap), progress, solver
 
 
 @pytest.mark.parametrize("spec, split, refuted", [
@@ -94,3 +93,29 @@ def test_split_refutation_resumes_second_guess_by_second_guess(tmp_path):
     # Nothing saved was computed again: the entries are those of the first run plus new.
     assert set(saved) <= set(_second_guess_entries(tmp_path))
     assert solver.checkpoint.stored == len(list(tmp_path.glob("task-*.json"))) - 4
+
+
+def test_the_default_threshold_and_bad_values():
+    solver = Solver(Game.from_spec("p2c3"), jobs=1)
+    assert solver.split_secrets == search.WC_SPLIT_SECRETS
+    for bad in (0, -5, True, 2.5, "100"):
+        with pytest.raises(ValueError, match="split secrets"):
+            Solver(Game.from_spec("p2c3"), jobs=1, split_secrets=bad)
+
+
+def test_a_checkpoint_resumes_under_another_threshold(tmp_path):
+    """Tasks do not depend on the threshold: a refutation stopped under one resumes
+    under another, reading back the tasks the new run asks for, with the same value;
+    and a feasible run's tree is the one a fresh run with its threshold builds."""
+    reference, _, _ = _worst("p4c7", 5, 200, 5001, jobs=1)
+    with pytest.raises(KeyboardInterrupt):
+        _worst("p4c7", 5, 200, 5002, jobs=1, checkpoint=tmp_path, progress=Phases(stop=6))
+    again, _, solver = _worst("p4c7", 5, 300, 5003, jobs=1, checkpoint=tmp_path)
+    assert again.value == reference.value and not again.feasible
+    assert solver.checkpoint.loaded >= 1
+    fresh, _, _ = _worst("p4c7", 6, 300, 5004, jobs=1)
+    resumed, _, _ = _worst("p4c7", 6, 300, 5005, jobs=1, checkpoint=tmp_path)
+    docs = [sol.strategy.to_dict() for sol in (fresh, resumed)]
+    for doc in docs:
+        doc.pop("meta")
+    assert docs[0] == docs[1]

@@ -16,8 +16,8 @@ from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
-from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, Solver, check_max_guesses,
-                      physical_memory)
+from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS, Solver,
+                      check_max_guesses, physical_memory)
 from . import interrupted_status
 
 def default_memory_limit() -> int | None:
@@ -84,6 +84,10 @@ def register(sub) -> None:
     long.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES, metavar="N",
                       help=f"transposition-table entries per process (default "
                            f"{DEFAULT_TABLE_ENTRIES:,}; at most 24 bytes each)")
+    long.add_argument("--split-secrets", type=int, default=WC_SPLIT_SECRETS, metavar="N",
+                      help=f"worst case: search a first guess's parts of N secrets or more "
+                           f"one second guess per task (default {WC_SPLIT_SECRETS}); less "
+                           f"saves a long refutation's progress more often, a little slower")
     p.set_defaults(func=run_solve)
 
 
@@ -106,6 +110,8 @@ def run_solve(args) -> int:
                                  f"{args.progress_interval}")
     if args.table_entries < 0:
         raise InvalidOptionError(f"--table-entries must be 0 or more, got {args.table_entries}")
+    if args.split_secrets < 1:
+        raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
@@ -118,7 +124,8 @@ def run_solve(args) -> int:
     solver = Solver(game, args.guesses, symmetry=not args.no_symmetry, jobs=args.jobs,
                     backend=args.backend, table_entries=args.table_entries,
                     progress=progress, checkpoint=args.checkpoint,
-                    scheduler=args.scheduler, memory_limit=limit)
+                    scheduler=args.scheduler, memory_limit=limit,
+                    split_secrets=args.split_secrets)
     try:
         sol = solver.solve(args.objective, args.max_guesses)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (cli.Terminated)
