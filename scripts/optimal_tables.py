@@ -375,7 +375,8 @@ CLOSED_NOTE = ("‡ a tree of this many guesses found by the bounded search of "
                "scripts/within_trees.py`, results/within.md): alone (*8‡*) it closes the "
                "entry, the entry's search (or, for consistent guesses, the any-guess "
                "entry) having proved that one guess fewer does not suffice; after *≤* it "
-               "is an upper bound.")
+               "is an upper bound. A tree of consistent guesses counts for the any-guess "
+               "entry too.")
 
 
 IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "

@@ -158,3 +158,16 @@ def test_upper_tries_the_shallowest_first_and_keeps_the_first_found(scratch, mon
     assert tried == [9, 10]
     results = json.loads(within_trees.OUT_JSON.read_text())
     assert results["upper"]["p3c6b/any"]["depth"] == 10
+
+
+def test_a_consistent_tree_bounds_the_any_guess_entry(scratch, monkeypatch):
+    within_trees = scratch
+    monkeypatch.setattr(within_trees, "verified", lambda record: record["found"])
+    found = {"depth": 10, "found": True}
+    results = {"entries": {}, "upper": {"p5c8nb/consistent": found}}
+    assert within_trees.least_tree("p5c8nb/any", results) == 10
+    results["upper"]["p5c8nb/any"] = dict(found, depth=11)
+    assert within_trees.least_tree("p5c8nb/any", results) == 10
+    # Not the other way round: a tree with any guesses may guess outside the secrets.
+    results = {"entries": {}, "upper": {"p5c8nb/any": found}}
+    assert within_trees.least_tree("p5c8nb/consistent", results) is None
