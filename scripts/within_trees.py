@@ -247,12 +247,8 @@ def upper_bound(key: str, low: int, args, results: dict) -> dict:
     the open worst case ``key`` (none deeper than a tree already found), and merge
     the first found into ``results["upper"]``; the results as written."""
     spec, guesses = key.split("/")
-    if least_tree(key, results) == low:
-        return results  # closed
-    top = low + args.upper
-    have = least_tree(key, results)
-    if have is not None:
-        top = min(top, have - 1)
+    have = least_tree(key, results)  # == low: closed, nothing to try
+    top = low + args.upper if have is None else min(low + args.upper, have - 1)
     for depth in range(low + 1, top + 1):
         record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
         print(f"{key} within {depth} (upper bound): "
