@@ -278,12 +278,13 @@ class Checkpoint:
         """Every entry file in the directory (of this run or of others)."""
         return sorted(self.directory.glob("task-*.json"))
 
-    def get(self, key: dict):
-        """The stored result of task ``key``, or ``None`` if missing, damaged or foreign."""
+    def get(self, key: dict, count: bool = True):
+        """The stored result of task ``key``, or ``None`` if missing, damaged or foreign;
+        counted as loaded unless ``count`` is false (a look that may go unused)."""
         found = self._read(self.path(key), json.loads(_dumps(key)))
         if found is None:
             return None
-        self.loaded += 1
+        self.loaded += bool(count)
         return found[1]
 
     def _read(self, path: Path, task=None):

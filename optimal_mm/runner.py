@@ -397,14 +397,20 @@ class TaskRunner:
         return self.jobs
 
     # -------------------------------------------------------------- running
-    def known(self, fn, arg_lists):
-        """Task keys and the results already in the checkpoint (``None`` where missing)."""
+    def known(self, fn, arg_lists, count: bool = True):
+        """Task keys and the results already in the checkpoint (``None`` where missing).
+
+        Counted as resumed (and loaded) unless ``count`` is false: a look whose
+        results may go unused, which then reads only results stored under the very
+        same arguments."""
         if self.checkpoint is None:
             return [None] * len(arg_lists), [None] * len(arg_lists)
         from .checkpoint import task_key
 
         keys = [task_key(fn.__name__, args) for args in arg_lists]
-        results = [self.checkpoint.get(key) for key in keys]
+        results = [self.checkpoint.get(key, count) for key in keys]
+        if not count:
+            return keys, results
         # A task under another budget (checkpoint.py, "Results under another budget").
         reuse = getattr(fn, "checkpoint_reuse", None)
         if reuse is not None:

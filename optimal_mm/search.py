@@ -851,6 +851,8 @@ class Solver:
                 continue
             if d == 1:
                 continue
+            if self._refuted_whole(g, parts, d - 1):
+                continue
             trees = {}
             split = [(a, p) for a, p in parts if len(p) >= self.split_secrets and d > 2]
             refuted = False
@@ -868,6 +870,29 @@ class Solver:
                                       f"{self.game.code_str(g)}")
                 return g, {a: trees[a] for a, _ in parts}
         return None
+
+    def _refuted_whole(self, g, parts, d) -> bool:
+        """Whether the checkpoint holds a refutation of one of ``parts`` (below first
+        guess ``g``, within ``d`` guesses) searched whole, as one task. Asked before any
+        part is searched: a run under a larger ``split_secrets`` may have refuted whole
+        a part that this run splits, or refuted ``g`` by a small part that this run,
+        splitting its big parts first, would come to last. Only refutations are taken,
+        which add nothing to the tree: the tree stays the one this run's threshold
+        builds."""
+        args = [(g, p, d, True) for _, p in parts]
+        _, results = self._runner.known(_wc_part_task, args, count=False)
+        for (a, p), r in zip(parts, results):
+            if r is not None and not r[0]:
+                # Read back as the batch of g's parts would have been: counted, stats.
+                for found in self._runner.known(_wc_part_task, args)[1]:
+                    if found is not None:
+                        self.stats.add(found[2])
+                self.progress.message(f"first guess {self.game.code_str(g)}: the {len(p)} "
+                                      f"secrets after {self.game.answer_str(a)} need more "
+                                      f"than {d} guesses (searched whole, in the "
+                                      f"checkpoint)")
+                return True
+        return False
 
     def _wc_batch(self, fn, args, label):
         """A worst-case batch of tasks ``fn(*args[i])`` opened as the progress phase

@@ -119,3 +119,18 @@ def test_a_checkpoint_resumes_under_another_threshold(tmp_path):
     for doc in docs:
         doc.pop("meta")
     assert docs[0] == docs[1]
+
+
+def test_a_part_refuted_whole_is_not_split_again(tmp_path):
+    """A refutation stored by a run that searched parts whole is read back by a run
+    that would split them: no second-guess task is computed."""
+    whole, _, _ = _worst("p4c7", 5, 10**9, 6001, jobs=1, checkpoint=tmp_path)
+    assert not whole.feasible and not _second_guess_entries(tmp_path)
+    before = len(list(tmp_path.glob("task-*.json")))
+    again, progress, solver = _worst("p4c7", 5, 200, 6002, jobs=1, checkpoint=tmp_path)
+    assert again.value == whole.value and not again.feasible
+    assert solver.checkpoint.stored == 0 and not _second_guess_entries(tmp_path)
+    assert len(list(tmp_path.glob("task-*.json"))) == before
+    # Without the checkpoint the same run splits (the test would prove nothing else).
+    fresh, progress, _ = _worst("p4c7", 5, 200, 6003, jobs=1)
+    assert any("second guesses" in label for label in progress.labels)
