@@ -577,11 +577,14 @@ class Solver:
         Worst case: a part of the first guess with this many secrets or more is
         searched one second guess per task (:data:`WC_SPLIT_SECRETS` by default). Less
         makes a long refutation save its progress more often (a checkpoint holds
-        finished tasks only), at some cost in speed: each task starts with an empty
-        transposition table. The worst case found is the same; the tree may start
-        such a part with another second guess. Tasks do not depend on it, so a
-        checkpoint may be resumed with another value (its tasks are used where the
-        run asks for them).
+        finished tasks only). It may cost speed (each task starts with an empty
+        transposition table) or save much (a split part's subtree starts with the
+        first second guess that succeeds, where a whole part's task picks each of its
+        guesses for a small total: p5c7nb with consistent guesses solved in two
+        minutes split at 500, docs/LONG_RUNS.md). The worst case found is the
+        same; the tree may start such a part with another second guess. Tasks do
+        not depend on it, so a checkpoint may be resumed with another value (its
+        tasks are used where the run asks for them).
 
     Attributes
     ----------

@@ -87,7 +87,8 @@ def register(sub) -> None:
     long.add_argument("--split-secrets", type=int, default=WC_SPLIT_SECRETS, metavar="N",
                       help=f"worst case: search a first guess's parts of N secrets or more "
                            f"one second guess per task (default {WC_SPLIT_SECRETS}); less "
-                           f"saves a long refutation's progress more often, a little slower")
+                           f"saves a long refutation's progress more often "
+                           f"(docs/LONG_RUNS.md)")
     p.set_defaults(func=run_solve)
 
 
