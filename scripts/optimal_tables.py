@@ -340,7 +340,7 @@ def bounds_text(entry, twin=None) -> str:
         if entry["guesses"] == "any":
             value = twin["value"] if solved else twin.get("best")
             if value is not None and (high is None or value < high):
-                high_text = f"≤ {value}*"
+                high, high_text = value, f"≤ {value}*"
         else:
             value = twin["value"] if solved else twin.get("bound")
             if value is not None and (low is None or value > low):
@@ -352,7 +352,9 @@ def bounds_text(entry, twin=None) -> str:
         if proven is not None and tree == proven:
             return f"{tree}‡"
         if tree is not None and (high is None or tree < high):
-            high_text = f"≤ {tree}‡"
+            high, high_text = tree, f"≤ {tree}‡"
+    if entry.get("status") == "timeout" and low is not None and high_text == f"≤ {low}*":
+        return f"{low}*"  # its own bound meets what the other rule's optimum implies
     known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
 
@@ -381,7 +383,9 @@ CLOSED_NOTE = ("‡ a tree of this many guesses found by the bounded search of "
 
 IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "
                 "search had proven): a strategy of consistent guesses is also one of any "
-                "guesses, so the optimum with any guesses is at most the consistent one.")
+                "guesses, so the optimum with any guesses is at most the consistent one. "
+                "Alone (*11\\**), the entry's own proven lower bound meets that upper "
+                "bound: the optimum.")
 
 
 def markdown(entries, meta) -> str:

@@ -252,3 +252,19 @@ def test_split_secrets_is_checked_before_any_entry(capsys):
     with pytest.raises(SystemExit) as info:
         tables.main(["--split-secrets", "0", "--only", "p2c3"])
     assert info.value.code == 2 and "--split-secrets" in capsys.readouterr().err
+
+
+def test_a_bound_met_by_the_consistent_optimum_reads_as_the_value(monkeypatch):
+    # p4c10nb: the any-guess search refuted 10 (bound 11), the consistent one solved 11.
+    tables = load_script("optimal_tables")
+    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
+    entry = {"spec": "p4c10nb", "guesses": "any", "objective": "worst-case",
+             "status": "timeout", "bound": 11}
+    assert tables.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
+    assert tables.bounds_text(entry, {"status": "solved", "value": 12}) == \
+        "(timeout) ≥ 11, ≤ 12*"
+    # A deeper tree of `within` does not hide it; a shallower one shows.
+    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 12)
+    assert tables.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
+    assert tables.bounds_text(dict(entry, bound=10), {"status": "solved", "value": 13}) \
+        == "(timeout) ≥ 10, ≤ 12‡"
