@@ -174,6 +174,10 @@ def standing(key: str, depth: int, table: dict | None) -> str:
     if entry["status"] == "solved":
         return f"t\\* = {entry['value']} since proven by its search"
     low, source = wc_low(full, table["entries"])
+    spec, guesses = key.split("/")
+    twin = table["entries"].get(f"{spec}/consistent/worst-case", {})
+    if guesses == "any" and twin.get("status") == "solved" and twin["value"] == low:
+        return f"t\\* = {low} since the consistent optimum meets its bound"
     if low > depth:
         return f"L since raised to {low} ({source})"
     return ""
@@ -206,7 +210,7 @@ def _row(key: str, r: dict, table: dict | None) -> str:
         seconds = f"> {r['time_limit']}"
     return (f"| {r['spec']}/{r['guesses']} | {r['depth']} | {found} | {at} | "
             f"{total} | {r['breadth']} | {r['exact']} | {seconds} | {tree} | "
-            f"{'' if ok else standing(key, r['depth'], table)} |")
+            f"{standing(key, r['depth'], table)} |")
 
 
 def render(results: dict, table: dict | None = None) -> str:

@@ -111,6 +111,10 @@ def test_the_report_says_where_the_table_has_moved_on():
     assert "t\\* = 9 since proven by its search" in within_trees.render(results, solved)
     same = table(entry("p3c6b", "any", "timeout", 216, bound=8))
     assert "since" not in within_trees.render(results, same).splitlines()[-1]
+    met = table(entry("p3c6b", "any", "timeout", 216, bound=8),
+                entry("p3c6b", "consistent", "solved", 216, value=8))
+    assert ("t\\* = 8 since the consistent optimum meets its bound"
+            in within_trees.render(results, met))
 
 
 def test_upper_looks_above_the_bound_for_the_shallowest_tree(scratch, monkeypatch):
