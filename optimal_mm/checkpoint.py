@@ -30,7 +30,7 @@ Why nothing is trusted
     place), so a kill leaves either the old state or the complete new entry, never
     half of one.
 
-Results under another budget
+Results under another value
     Some tasks take a *budget* and answer relative to it (a rival guess's total if it
     is below the budget, else "not better"). The budget of a rival depends on the
     rivals searched before it in the same round, hence on the number of jobs, so a
@@ -40,7 +40,9 @@ Results under another budget
     (``fn.checkpoint_reuse = (index, adapt)``); :meth:`Checkpoint.reuse` finds the
     entries of the same task under any budget and applies the rule. An exact total
     below both budgets, or "not better" under a budget at least as high, carries
-    over; anything else is computed again.
+    over; anything else is computed again. The worst-case tasks use the same
+    mechanism for their tree rule (``want_tree``): a refutation, which has no tree,
+    answers the task under either rule.
 
 Examples
 --------
@@ -313,11 +315,12 @@ class Checkpoint:
                 self.rejected += 1
             return None
 
-    def reuse(self, key: dict, index: int, adapt):
+    def reuse(self, key: dict, index: int, adapt, count: bool = True):
         """The result of task ``key`` from an entry of the same task under another value
         of its argument ``index`` (a budget): ``adapt(result, budget)`` gives the result
         under ``key``'s own budget, or ``None`` when that entry does not settle it.
-        ``None`` if no entry does (see "Results under another budget" above)."""
+        ``None`` if no entry does (see "Results under another value" above); counted
+        as loaded unless ``count`` is false."""
         group = (key["function"], index)
         alike = self._alike.get(group)
         if alike is None:
@@ -329,7 +332,7 @@ class Checkpoint:
         for budget, result in alike.get(_budget_free(key, index), ()):
             adapted = adapt(result, budget)
             if adapted is not None:
-                self.loaded += 1
+                self.loaded += bool(count)
                 return adapted
         return None
 

@@ -401,17 +401,15 @@ class TaskRunner:
         """Task keys and the results already in the checkpoint (``None`` where missing).
 
         Counted as resumed (and loaded) unless ``count`` is false: a look whose
-        results may go unused, which then reads only results stored under the very
-        same arguments."""
+        results may go unused."""
         if self.checkpoint is None:
             return [None] * len(arg_lists), [None] * len(arg_lists)
         from .checkpoint import task_key
 
         keys = [task_key(fn.__name__, args) for args in arg_lists]
         results = [self.checkpoint.get(key, count) for key in keys]
-        if not count:
-            return keys, results
-        # A task under another budget (checkpoint.py, "Results under another budget").
+        # A task under another value of one argument (checkpoint.py, "Results under
+        # another value").
         reuse = getattr(fn, "checkpoint_reuse", None)
         if reuse is not None:
             index, adapt = reuse
@@ -419,8 +417,10 @@ class TaskRunner:
                 if results[i] is None:
                     results[i] = self.checkpoint.reuse(
                         keys[i], index,
-                        lambda result, ran, wanted=args[index]: adapt(result, ran, wanted))
-        self.resumed += sum(r is not None for r in results)
+                        lambda result, ran, wanted=args[index]: adapt(result, ran, wanted),
+                        count)
+        if count:
+            self.resumed += sum(r is not None for r in results)
         return keys, results
 
     def execute(self, fn, arg_lists, indices, keys, sink, cost=None) -> None:

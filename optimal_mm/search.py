@@ -126,6 +126,10 @@ WC_SPLIT_SECRETS = 2000
 #: is refuted, so that workers wait for each other at most once per batch. A task
 #: computed after the first feasible one is wasted, but still saved.
 WC_BATCH_ROUNDS = 8
+#: How a worst-case tree picks its guesses once a part is proven feasible
+#: (:meth:`_Context.wc_guess`): for a small total (the default), or the search's own
+#: first feasible guess (far cheaper on big parts, a larger total).
+WC_TREE_RULES = ("small-total", "first")
 #: The version of what a task computes, in every checkpoint's run key
 #: (:meth:`Solver.run_key`). Bump it with any change that can alter a task's
 #: arguments or its result: a task function's signature or return value, how a part
@@ -352,19 +356,50 @@ class _Context:
             nodes[up][1][a] = node
         return nodes[0]
 
-    def wc_guess(self, S, d) -> int:
-        """A guess that keeps ``S`` within ``d`` guesses, chosen for a small total."""
-        g = int(kernels.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
-                                self.n_slots, self.consistent, self.wc_tt, self.counters,
-                                *self.rules))
+    def wc_guess(self, S, d, rule: str = "small-total", top=None) -> int:
+        """A guess that keeps ``S`` within ``d`` guesses, picked by the tree rule
+        ``rule`` (:data:`WC_TREE_RULES`); :class:`InfeasibleError` if there is none.
+
+        ``"small-total"``
+            The compiled :func:`~optimal_mm._search.wc_pick`: guesses in order of
+            their balanced-tree bound on the total, the first feasible one kept. Each
+            guess ahead of it must be refuted, and the search that proved ``S``
+            feasible never tried most of them: on a big part this costs many times
+            the proof (p5c7nb's part of 1,214 secrets within 7 guesses: 48 s to
+            decide, more than 8 minutes for its tree).
+        ``"first"``
+            The guess the search itself keeps: the first, in its order (least
+            largest part, ...), whose parts are all feasible within ``d - 1``. The
+            node's own candidates (or ``top``, the caller's representatives at the
+            root of a task) are passed to :func:`~optimal_mm._search.wc_search` as
+            the guesses to try, so that the transposition table does not answer for
+            ``S`` whole; the parts it refuted on the way are in that table. The
+            guess depends on the search's order alone, not on what the table held.
+        """
+        S = np.asarray(S, dtype=np.int64)
+        if rule == "first":
+            if top is None:
+                in_s = np.zeros(self.table.shape[1], dtype=np.bool_)
+                in_s[S] = True
+                top, _ = kernels.candidates(S, in_s, self.all_guesses[:0], self.all_guesses,
+                                            self.consistent, *self.rules)
+            ok, g = kernels.wc_search(S, d, self._top(top), self.table, self.all_guesses,
+                                      self.lb, self.win, self.n_slots, self.consistent,
+                                      self.wc_tt, self.counters, *self.rules)
+            g = int(g) if ok else -1
+        else:
+            g = int(kernels.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
+                                    self.n_slots, self.consistent, self.wc_tt,
+                                    self.counters, *self.rules))
         if g < 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         return g
 
-    def wc_tree(self, S, d):
-        """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses."""
-        g = self.wc_guess(S, d)
-        return (g, {a: self.wc_tree(part, d - 1) for a, part in self.split(g, S)})
+    def wc_tree(self, S, d, rule: str = "small-total", top=None):
+        """``(guess, {answer: subtree})`` of a subtree within ``d`` guesses, each guess
+        picked by ``rule`` (:meth:`wc_guess`; ``top`` for the root's only)."""
+        g = self.wc_guess(S, d, rule, top)
+        return (g, {a: self.wc_tree(part, d - 1, rule) for a, part in self.split(g, S)})
 
 
 def _rules(game: Game, symmetry: bool) -> tuple:
@@ -504,14 +539,37 @@ def _guess_result_under(result, ran, wanted):
 _exp_guess_task.checkpoint_reuse = (5, _guess_result_under)
 
 
+def check_wc_tree(rule) -> None:
+    """:class:`InvalidOptionError` unless ``rule`` is one of :data:`WC_TREE_RULES`."""
+    if rule not in WC_TREE_RULES:
+        raise InvalidOptionError(f"wc_tree must be one of {', '.join(WC_TREE_RULES)}, "
+                                 f"got {rule!r}")
+
+
+def _tree_arg(rule: str):
+    """A worst-case task's ``want_tree`` argument for the tree rule ``rule``: ``True``
+    for ``"small-total"`` (the value of every task written before there was a
+    choice, so that their checkpoints stay valid), the rule's name otherwise."""
+    return True if rule == "small-total" else rule
+
+
+def _tree_rule(want_tree):
+    """The tree rule of a task's ``want_tree`` argument, or None: no tree wanted."""
+    if not want_tree:
+        return None
+    return "small-total" if want_tree is True else str(want_tree)
+
+
 def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
     """Whether ``part`` (the secrets of one answer to ``first``) can be solved within
-    ``d`` guesses: ``(ok, subtree or None, counters)``."""
+    ``d`` guesses: ``(ok, subtree or None, counters)``. ``want_tree``: False (no
+    tree), or the tree rule as :func:`_tree_arg` writes it."""
     ctx = _context(game, consistent, entries, symmetry)
     before = ctx.counters.copy()
     top = _part_guesses(game, (first,), part, consistent, symmetry)
     ok = ctx.wc(part, d, top)
-    tree = ctx.wc_tree(part, d) if ok and want_tree else None
+    rule = _tree_rule(want_tree)
+    tree = ctx.wc_tree(part, d, rule, top) if ok and rule else None
     return ok, tree, ctx.counters - before
 
 
@@ -528,10 +586,24 @@ def _wc_guess_task(game, consistent, entries, symmetry, history, guess, part, d,
     before = ctx.counters.copy()
     parts = sorted(ctx.split(guess, part), key=lambda ap: (-len(ap[1]), ap[0]))
     ok = all(ctx.wc(sub, d - 1) for _, sub in parts)
+    rule = _tree_rule(want_tree)
     tree = None
-    if ok and want_tree:
-        tree = (int(guess), {a: ctx.wc_tree(sub, d - 1) for a, sub in parts})
+    if ok and rule:
+        tree = (int(guess), {a: ctx.wc_tree(sub, d - 1, rule) for a, sub in parts})
     return ok, tree, ctx.counters - before
+
+
+def _refutation_under(result, ran, wanted):
+    """A worst-case task's result under the tree argument ``wanted`` from its result
+    under ``ran``: a refutation has no tree, so it answers any; a feasible part's
+    tree is the rule's own, so it is computed again."""
+    return result if not result[0] else None
+
+
+# A refutation does not depend on the tree rule (argument ``want_tree``): a checkpoint
+# answers it under either rule (optimal_mm.checkpoint, "Results under another value").
+_wc_part_task.checkpoint_reuse = (3, _refutation_under)
+_wc_guess_task.checkpoint_reuse = (4, _refutation_under)
 
 
 # ---------------------------------------------------------------------------
@@ -585,6 +657,16 @@ class Solver:
         same; the tree may start such a part with another second guess. Tasks do
         not depend on it, so a checkpoint may be resumed with another value (its
         tasks are used where the run asks for them).
+    wc_tree : {"small-total", "first"}
+        Worst case: how the tree below the first guess picks its guesses once a part
+        is proven feasible (:meth:`_Context.wc_guess`). ``"small-total"`` (the
+        default) refutes, at every node, each guess whose balanced-tree bound on the
+        total is smaller than the one kept's; ``"first"`` keeps the guess the search
+        found (least largest part first): the same worst case, a larger total, and
+        on a big part a fraction of the time (p5c7nb with consistent guesses, the
+        1,214 secrets after 12345 within 7: 48 s to decide, 34 s for the "first"
+        tree, more than 8 minutes for the "small-total" one). Refutations in a
+        checkpoint serve either rule; a feasible part's tree is the rule's own.
 
     Attributes
     ----------
@@ -600,7 +682,7 @@ class Solver:
                  table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None,
                  checkpoint=None, scheduler: str | None = None,
                  memory_limit: "int | str | None" = None,
-                 split_secrets: int = WC_SPLIT_SECRETS):
+                 split_secrets: int = WC_SPLIT_SECRETS, wc_tree: str = "small-total"):
         game = as_game(game)
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
@@ -616,6 +698,7 @@ class Solver:
         if (not isinstance(split_secrets, (int, np.integer)) or isinstance(split_secrets, bool)
                 or split_secrets < 1):
             raise InvalidOptionError(f"split secrets must be 1 or more, got {split_secrets!r}")
+        check_wc_tree(wc_tree)
         if not isinstance(symmetry, (bool, np.bool_)):
             raise InvalidOptionError(f"symmetry must be True or False, got {symmetry!r}")
         if memory_limit is not None:
@@ -641,6 +724,8 @@ class Solver:
         self.scheduler = scheduler
         self.entries = int(table_entries)
         self.split_secrets = int(split_secrets)
+        self.wc_tree = wc_tree
+        self._tree_arg = _tree_arg(wc_tree)
         if progress is None:
             progress = Progress()
         elif not isinstance(progress, Progress):
@@ -817,8 +902,9 @@ class Solver:
                 tree = (g, dict(subtrees))
                 self.progress.update(best=d)
                 # With a cap, only that cap was tested: t* itself may be smaller.
+                extra = {} if self.wc_tree == "small-total" else {"wc_tree": self.wc_tree}
                 strategy = self._strategy("worst-case", d, tree, max_guesses is None, seconds,
-                                          {})
+                                          extra)
                 return Solution(game, "worst-case", self.guesses, d, d, strategy, self.stats,
                                 seconds, proof, self._runner.resumed)
             proof.append(f"{d} guesses: impossible ({len(order)} first-guess classes refuted)")
@@ -879,10 +965,10 @@ class Solver:
         guess ``g``, within ``d`` guesses) searched whole, as one task. Asked before any
         part is searched: a run under a larger ``split_secrets`` may have refuted whole
         a part that this run splits, or refuted ``g`` by a small part that this run,
-        splitting its big parts first, would come to last. Only refutations are taken,
-        which add nothing to the tree: the tree stays the one this run's threshold
-        builds."""
-        args = [(g, p, d, True) for _, p in parts]
+        splitting its big parts first, would come to last. Only refutations are taken
+        (under either tree rule), which add nothing to the tree: the tree stays the
+        one this run's threshold and tree rule build."""
+        args = [(g, p, d, self._tree_arg) for _, p in parts]
         _, results = self._runner.known(_wc_part_task, args, count=False)
         for (a, p), r in zip(parts, results):
             if r is not None and not r[0]:
@@ -917,7 +1003,7 @@ class Solver:
     def _wc_parts(self, g, parts, d, trees):
         """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
         their subtrees in ``trees``; True when one of them is infeasible."""
-        args = [(g, p, d - 1, True) for _, p in parts]
+        args = [(g, p, d - 1, self._tree_arg) for _, p in parts]
         label = f"worst case within {d}: first guess {self.game.code_str(g)}"
         keys, results, sink = self._wc_batch(_wc_part_task, args, label)
         missing = [i for i, r in enumerate(results) if r is None]
@@ -960,13 +1046,14 @@ class Solver:
         found later in the order is used only once every guess before it is refuted.
         So a refutation that takes weeks is checkpointed a second guess at a time.
 
-        The subtree starts with that guess (the whole part's search would have picked
-        its first guess for a small total, :meth:`_Context.wc_tree`): the same worst
-        case, a total that may differ (p5c8 within 7: 181,018 against 181,389).
+        The subtree starts with that guess (under the "small-total" tree rule, the
+        whole part's search would have picked its first guess for a small total,
+        :meth:`_Context.wc_tree`): the same worst case, a total that may differ (p5c8
+        within 7: 181,018 against 181,389). Below it, the solver's tree rule.
         """
         game = self.game
         guesses = self._wc_second_guesses(g, part, d)
-        args = [((g,), g2, part, d, True) for g2 in guesses]
+        args = [((g,), g2, part, d, self._tree_arg) for g2 in guesses]
         keys, results, sink = self._wc_batch(
             _wc_guess_task, args,
             f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
@@ -1520,9 +1607,11 @@ def worst_case_order(game: Game, guesses, secrets, lb_next) -> np.ndarray:
 
 
 def subtree_within(game: Game, secrets, d: int, consistent: bool = False,
-                   table_entries: int = DEFAULT_TABLE_ENTRIES):
+                   table_entries: int = DEFAULT_TABLE_ENTRIES, wc_tree: str = "small-total"):
     """``(guess, {answer: subtree})`` finding each of ``secrets`` within ``d`` guesses,
-    or ``None`` when no such subtree exists: the worst-case search decides, exactly.
+    or ``None`` when no such subtree exists: the worst-case search decides, exactly;
+    the subtree picks its guesses by the tree rule ``wc_tree`` (:data:`WC_TREE_RULES`,
+    :meth:`_Context.wc_guess`).
 
     The building block of :mod:`optimal_mm.within`. Runs in this process, on the
     process's search context for the game (its transposition table kept between
@@ -1534,4 +1623,5 @@ def subtree_within(game: Game, secrets, d: int, consistent: bool = False,
     """
     ctx = _context(game, bool(consistent), int(table_entries), True)
     part = np.asarray(secrets, dtype=np.int64)
-    return ctx.wc_tree(part, int(d)) if ctx.wc(part, int(d)) else None
+    check_wc_tree(wc_tree)
+    return ctx.wc_tree(part, int(d), wc_tree) if ctx.wc(part, int(d)) else None

@@ -46,7 +46,7 @@ from . import __version__
 from ._search_arrays import INF, lower_bound_table
 from .errors import InvalidOptionError
 from .game import Game
-from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, subtree_within,
+from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, check_wc_tree, subtree_within,
                      worst_case_order)
 from .symmetry import orbit_representatives
 from .tree import Node, Strategy
@@ -84,13 +84,14 @@ class _Beam:
     """One run of the search: the game, its options, the counting bound, statistics."""
 
     def __init__(self, game: Game, consistent: bool, breadth: int, exact: int,
-                 table_entries: int, report):
+                 table_entries: int, report, wc_tree: str):
         self.game = game
         self.consistent = consistent
         self.breadth = breadth
         self.exact = exact
         self.table_entries = table_entries
         self.report = report
+        self.wc_tree = wc_tree
         self.lb = lower_bound_table(game.n_codes, max(len(game.possible_answers) - 1, 1))
         self.table = game.answer_table(limit_bytes=game.table_bytes())
         self.stats = WithinStats()
@@ -113,7 +114,8 @@ class _Beam:
             return None
         if n <= self.exact:
             self.stats.exact += 1
-            tree = subtree_within(self.game, secrets, d, self.consistent, self.table_entries)
+            tree = subtree_within(self.game, secrets, d, self.consistent, self.table_entries,
+                                  self.wc_tree)
             self.stats.exact_failed += tree is None
             return tree
         self.stats.beam += 1
@@ -140,22 +142,27 @@ class _Beam:
 
 def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXACT_SECRETS,
                 guesses: str = "any", table_entries: int = DEFAULT_TABLE_ENTRIES,
-                report=None, stats: WithinStats | None = None) -> Strategy | None:
+                report=None, stats: WithinStats | None = None,
+                wc_tree: str = "small-total") -> Strategy | None:
     """A strategy that finds every secret within ``depth`` guesses, or None if the
     bounded search finds none (which proves nothing: module docstring).
 
     ``breadth``: guesses tried at a node of more than ``exact`` secrets; ``guesses``:
     ``"any"`` or ``"consistent"``; ``report(line)``: told which guess works at the
-    top two levels; ``stats``: a :class:`WithinStats` to fill in.
+    top two levels; ``stats``: a :class:`WithinStats` to fill in; ``wc_tree``: how the
+    subtree of a node decided exactly picks its guesses
+    (:data:`~optimal_mm.search.WC_TREE_RULES`: ``"first"`` skips the search for a
+    small total, much the longer part of a big node's work).
     """
     check_within_options(depth, breadth, exact)
     if guesses not in ("any", "consistent"):
         raise InvalidOptionError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
+    check_wc_tree(wc_tree)
     game.check_enumerable("search a whole strategy tree for")
     check_feasible(game, None)
     start = time.perf_counter()
     beam = _Beam(game, guesses == "consistent", int(breadth), int(exact), table_entries,
-                 report)
+                 report, wc_tree)
     found = beam.solve((), np.arange(game.n_codes, dtype=np.int64), int(depth))
     if stats is not None:
         stats.__dict__.update(beam.stats.__dict__)
@@ -168,7 +175,7 @@ def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXA
         return Node(game.code_str(g), {keys[a]: build(c) for a, c in sorted(children.items())})
 
     meta = {"solver": f"optimal_mm {__version__}", "method": "within",
-            "breadth": int(breadth), "exact": int(exact),
+            "breadth": int(breadth), "exact": int(exact), "wc_tree": wc_tree,
             "seconds": round(time.perf_counter() - start, 3)}
     strategy = Strategy(game, build(found), guesses, "worst-case", int(depth), False,
                         meta=meta)

@@ -230,7 +230,7 @@ def keep_proofs(old, result) -> dict:
     return result
 
 
-def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None):
+def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None):
     from optimal_mm import Game
     from optimal_mm.search import solve
 
@@ -243,6 +243,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None):
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
     if split_secrets is not None:
         options["split_secrets"] = split_secrets
+    if wc_tree is not None and objective == "worst-case":
+        options["wc_tree"] = wc_tree
     start = time.perf_counter()
     sol = solve(Game.from_spec(spec), objective, guesses, **options)
     seconds = time.perf_counter() - start
@@ -251,21 +253,22 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None):
                "tree_total": stats.total if stats else None,
                "tree_max": stats.max if stats else None,
                "first_guess": sol.strategy.root.guess if sol.strategy else None,
-               "states": sol.stats.states, "resumed_tasks": sol.resumed or None})
+               "states": sol.stats.states, "resumed_tasks": sol.resumed or None,
+               "wc_tree": options.get("wc_tree")})
 
 
 class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None):
+                 split_secrets=None, wc_tree=None):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets),
+                                      split_secrets, wc_tree),
                                 daemon=True)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -490,6 +493,8 @@ def _run_text(run) -> str:
 
 
 def main(argv=None) -> int:
+    from optimal_mm.search import WC_TREE_RULES
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--render", action="store_true",
                         help="solve nothing: refresh every entry's published value and source "
@@ -521,6 +526,10 @@ def main(argv=None) -> int:
                              "more one second guess per task (optimal-mm solve "
                              "--split-secrets), so that a long refutation saves its "
                              "progress in the checkpoint more often")
+    parser.add_argument("--wc-tree", choices=WC_TREE_RULES,
+                        help="worst case: how the tree picks its guesses (optimal-mm solve "
+                             "--wc-tree; default small-total): first builds a big game's "
+                             "tree in a fraction of the time, with a larger total")
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
@@ -580,7 +589,7 @@ def main(argv=None) -> int:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
-                                  args.checkpoint, args.split_secrets),
+                                  args.checkpoint, args.split_secrets, args.wc_tree),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

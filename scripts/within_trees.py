@@ -84,38 +84,44 @@ def tree_path(spec: str, guesses: str, depth: int) -> Path:
     return TREES / f"{spec}-{guesses}-within-{depth}.json.gz"
 
 
-def _worker(spec, guesses, depth, breadth, exact, path, queue):
+def _worker(spec, guesses, depth, breadth, exact, path, queue, wc_tree="small-total"):
     from optimal_mm import Game
     from optimal_mm.within import WithinStats, find_within
 
     stats = WithinStats()
     start = time.perf_counter()
     tree = find_within(Game.from_spec(spec), depth, breadth=breadth, exact=exact,
-                       guesses=guesses, stats=stats,
+                       guesses=guesses, stats=stats, wc_tree=wc_tree,
                        report=lambda line: print(f"  {spec}/{guesses}: {line}",
                                                  file=sys.stderr, flush=True))
     seconds = round(time.perf_counter() - start, 2)
     if tree is not None:
         tree.meta["command"] = (f"python scripts/within_trees.py --only {spec}/{guesses} "
-                                f"--breadth {breadth} --exact {exact}")
+                                f"--breadth {breadth} --exact {exact}"
+                                + ("" if wc_tree == "small-total" else f" --wc-tree {wc_tree}"))
         tree.save(path)
     queue.put({"found": tree is not None, "seconds": seconds, "stats": str(stats),
                "tree_stats": None if tree is None else tree.declared.to_dict()})
 
 
-def run_entry(spec, guesses, depth, breadth, exact, limit) -> dict:
-    """One entry in its own process; its record (``found``, ``seconds``, ...)."""
+def run_entry(spec, guesses, depth, breadth, exact, limit, wc_tree="small-total") -> dict:
+    """One entry in its own process; its record (``found``, ``seconds``, ...).
+
+    ``wc_tree`` is the tree rule of the exact worst-case searches below ``exact``
+    secrets (``find_within``); recorded only when it is not the default."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     path = tree_path(spec, guesses, depth)
     path.parent.mkdir(parents=True, exist_ok=True)
     proc = ctx.Process(target=_worker, args=(spec, guesses, depth, breadth, exact, str(path),
-                                            queue), daemon=True)
+                                            queue, wc_tree), daemon=True)
     start = time.perf_counter()
     proc.start()
     proc.join(limit)
     record = {"spec": spec, "guesses": guesses, "depth": depth, "breadth": breadth,
               "exact": exact, "time_limit": limit}
+    if wc_tree != "small-total":
+        record["wc_tree"] = wc_tree
     if proc.is_alive():
         proc.kill()
         proc.join()
@@ -254,7 +260,8 @@ def upper_bound(key: str, low: int, args, results: dict) -> dict:
     have = least_tree(key, results)  # == low: closed, nothing to try
     top = low + args.upper if have is None else min(low + args.upper, have - 1)
     for depth in range(low + 1, top + 1):
-        record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
+        record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit,
+                           args.wc_tree)
         print(f"{key} within {depth} (upper bound): "
               f"{'found' if record['found'] else record['status']} "
               f"({record.get('seconds', '?')} s)", flush=True)
@@ -269,12 +276,18 @@ def upper_bound(key: str, low: int, args, results: dict) -> dict:
 
 
 def main(argv=None) -> int:
+    from optimal_mm.search import WC_TREE_RULES
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", metavar="SPEC/GUESSES",
                         help="only these entries, e.g. p4c10nb/any")
     parser.add_argument("--time-limit", type=float, default=1800.0)
     parser.add_argument("--breadth", type=int, default=3)
     parser.add_argument("--exact", type=int, default=150)
+    parser.add_argument("--wc-tree", choices=WC_TREE_RULES, default="small-total",
+                        help="tree rule of the exact worst-case searches of small parts: "
+                             "'first' keeps the first guess the proof finds (faster), "
+                             "'small-total' the least total among them")
     parser.add_argument("--redo", action="store_true",
                         help="search entries already found again")
     parser.add_argument("--render", action="store_true",
@@ -305,7 +318,8 @@ def main(argv=None) -> int:
             old = results["entries"].get(key)
             if old and old.get("found") and old["depth"] == depth and not args.redo:
                 continue
-            record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit)
+            record = run_entry(spec, guesses, depth, args.breadth, args.exact, args.time_limit,
+                           args.wc_tree)
             print(f"{key} within {depth}: {'found' if record['found'] else record['status']} "
                   f"({record.get('seconds', '?')} s)", flush=True)
             # Read again before the merge: another run may have written meanwhile; and

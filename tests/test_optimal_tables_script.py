@@ -268,3 +268,19 @@ def test_a_bound_met_by_the_consistent_optimum_reads_as_the_value(monkeypatch):
     assert tables.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
     assert tables.bounds_text(dict(entry, bound=10), {"status": "solved", "value": 13}) \
         == "(timeout) ≥ 10, ≤ 12‡"
+
+
+def test_a_worst_case_worker_records_its_tree_rule(capsys):
+    """``--wc-tree first``: the same worst case, recorded with the rule its tree was
+    built by; other objectives ignore it. A bad rule is refused before any entry."""
+    script = _script()
+    small, first, expected = _Queue(), _Queue(), _Queue()
+    script._worker("p4c4", "worst-case", "any", None, small)
+    script._worker("p4c4", "worst-case", "any", None, first, wc_tree="first")
+    script._worker("p2c3", "expected", "any", None, expected, wc_tree="first")
+    (a,), (b,), (c,) = (_final(q) for q in (small, first, expected))
+    assert a["value"] == b["value"] and a["wc_tree"] is None and b["wc_tree"] == "first"
+    assert c["wc_tree"] is None and c["value"] == 21  # Goddard's total for p2c3
+    with pytest.raises(SystemExit) as info:
+        script.main(["--wc-tree", "fast", "--only", "p2c3"])
+    assert info.value.code == 2 and "--wc-tree" in capsys.readouterr().err

@@ -54,6 +54,25 @@ def test_a_tree_found_is_saved_verified_and_reported(scratch):
     assert not within_trees.verified(dict(record, depth=6))
 
 
+def test_an_entry_under_the_first_tree_rule_says_so(scratch):
+    within_trees = scratch
+    from optimal_mm.tree import Strategy
+
+    record = within_trees.run_entry("p3c5b", "any", 7, 3, 20, 120, "first")
+    assert record["found"] and record["wc_tree"] == "first"
+    tree = Strategy.load(within_trees.ROOT / record["tree"])
+    assert tree.meta["wc_tree"] == "first" and "--wc-tree first" in tree.meta["command"]
+    assert within_trees.verified(record)
+    # The default rule leaves the record as it was.
+    assert "wc_tree" not in within_trees.run_entry("p3c5b", "any", 7, 3, 20, 120)
+
+
+def test_an_unknown_tree_rule_is_refused(scratch, capsys):
+    with pytest.raises(SystemExit) as exc:
+        scratch.main(["--wc-tree", "bogus"])
+    assert exc.value.code == 2 and "--wc-tree" in capsys.readouterr().err
+
+
 def test_none_found_is_reported_and_keeps_no_file(scratch):
     within_trees = scratch
     record = within_trees.run_entry("p3c5b", "any", 6, 3, 200, 120)
@@ -152,7 +171,7 @@ def test_upper_tries_the_shallowest_first_and_keeps_the_first_found(scratch, mon
     monkeypatch.setattr(within_trees, "verified", lambda record: record["found"])
     tried = []
 
-    def fake(spec, guesses, depth, breadth, exact, limit):
+    def fake(spec, guesses, depth, breadth, exact, limit, wc_tree):
         tried.append(depth)
         return {"spec": spec, "guesses": guesses, "depth": depth, "found": depth >= 10,
                 "status": "done", "breadth": breadth, "exact": exact, "seconds": 1,

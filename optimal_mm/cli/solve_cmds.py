@@ -16,8 +16,8 @@ from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
-from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS, Solver,
-                      check_max_guesses, physical_memory)
+from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
+                      WC_TREE_RULES, Solver, check_max_guesses, physical_memory)
 from . import interrupted_status
 
 def default_memory_limit() -> int | None:
@@ -48,6 +48,11 @@ def register(sub) -> None:
     p.add_argument("--max-guesses", type=int, metavar="T",
                    help="cap: worst-case answers whether T guesses suffice (exit 1 if not); "
                         "expected finds the least total within T guesses")
+    p.add_argument("--wc-tree", choices=WC_TREE_RULES, default="small-total",
+                   help="worst case: how the tree picks its guesses once a part is proven "
+                        "feasible: small-total (default: a small total number of guesses) "
+                        "or first (the search's own first feasible guess: a larger total, "
+                        "far faster on big games)")
     p.add_argument("--jobs", type=int, default=-1,
                    help="worker processes (default: all cores, or in-process for games of "
                         "at most 2000 codes, where a pool costs more than it saves; "
@@ -126,7 +131,7 @@ def run_solve(args) -> int:
                     backend=args.backend, table_entries=args.table_entries,
                     progress=progress, checkpoint=args.checkpoint,
                     scheduler=args.scheduler, memory_limit=limit,
-                    split_secrets=args.split_secrets)
+                    split_secrets=args.split_secrets, wc_tree=args.wc_tree)
     try:
         sol = solver.solve(args.objective, args.max_guesses)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (cli.Terminated)

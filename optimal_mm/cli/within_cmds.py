@@ -16,6 +16,7 @@ import time
 from ..game import Game
 from ..outputs import check_output_path, is_stdout
 from .analysis_cmds import write_tree
+from ..search import WC_TREE_RULES
 from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
 
 
@@ -40,6 +41,10 @@ def register(sub) -> None:
                         f"(default {EXACT_SECRETS})")
     p.add_argument("--guesses", choices=("any", "consistent"), default="any",
                    help="any code, or only codes that may still be the secret")
+    p.add_argument("--wc-tree", choices=WC_TREE_RULES, default="small-total",
+                   help="how a node decided exactly picks its guesses: small-total "
+                        "(default) or first (the search's own guess: faster, a larger "
+                        "total; as for solve)")
     p.add_argument("--quiet", action="store_true",
                    help="do not report the guesses tried at the top two levels")
     p.add_argument("-o", "--output", metavar="FILE",
@@ -58,7 +63,8 @@ def run_within(args) -> int:
     start = time.perf_counter()
     lines = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     tree = find_within(game, args.depth, breadth=args.breadth, exact=args.exact,
-                       guesses=args.guesses, report=lines, stats=stats)
+                       guesses=args.guesses, report=lines, stats=stats,
+                       wc_tree=args.wc_tree)
     seconds = time.perf_counter() - start
     rule = " (consistent guesses)" if args.guesses == "consistent" else ""
     if tree is None and stats.beam == 0:  # the exact search decided the whole game
