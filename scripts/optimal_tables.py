@@ -14,7 +14,9 @@ table says whether it agrees.
 
 Long runs lose no finished work: each result is written to the JSON file (atomically)
 as soon as it is known, and a rerun skips what is already there (``--redo`` to
-recompute). Usage::
+recompute). Runs may share the table (an entry of hours beside a batch of short
+ones, on other cores): each result is merged, under a lock, into the table as it is
+then (:func:`update_table`). Usage::
 
     python scripts/optimal_tables.py --time-limit 600        # the full tables
     python scripts/optimal_tables.py --max-codes 500 --time-limit 30   # a quick pass
@@ -41,6 +43,7 @@ it was given.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import math
 import multiprocessing as mp
@@ -49,6 +52,7 @@ import platform
 import shlex
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -308,15 +312,40 @@ class Entry:
         return result
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def save(entries, meta):
     RESULTS.mkdir(exist_ok=True)
     doc = {"meta": meta, "entries": entries}
-    tmp = JSON_PATH.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, JSON_PATH)
-    tmp = MD_PATH.with_suffix(".md.tmp")
-    tmp.write_text(markdown(entries, meta))
-    os.replace(tmp, MD_PATH)
+    _write_atomic(JSON_PATH, json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    _write_atomic(MD_PATH, markdown(entries, meta))
+
+
+def update_table(change) -> tuple[dict, dict]:
+    """Read the table, apply ``change(entries, meta)`` to it in place and write it
+    back (JSON and markdown), under an exclusive lock on a file beside the JSON.
+
+    Several runs may share the table (one entry that takes hours beside a batch of
+    short ones): each merges its result into what the others have written since it
+    started, rather than writing back the table as it read it then. Returns the
+    entries and meta as written."""
+    RESULTS.mkdir(exist_ok=True)
+    with open(JSON_PATH.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        doc = json.loads(JSON_PATH.read_text()) if JSON_PATH.exists() else {}
+        entries, meta = doc.get("entries", {}), doc.get("meta", {})
+        change(entries, meta)
+        save(entries, meta)
+    return entries, meta
 
 
 def bounds_text(entry, twin=None) -> str:
@@ -544,34 +573,35 @@ def main(argv=None) -> int:
     # every entry finished so far is already saved.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    entries = {}
-    if JSON_PATH.exists():
-        entries = json.loads(JSON_PATH.read_text()).get("entries", {})
     from optimal_mm import Game
 
     if args.render:
-        for entry in entries.values():
-            game = Game.from_spec(entry["spec"])
-            entry["published"], entry["source"] = published(
-                entry["spec"], game.pegs, game.colours, game.repeats, game.scoring,
-                entry["guesses"], entry["objective"])
-        save(entries, json.loads(JSON_PATH.read_text()).get("meta", {}))
+        def republish(entries, meta):
+            for entry in entries.values():
+                game = Game.from_spec(entry["spec"])
+                entry["published"], entry["source"] = published(
+                    entry["spec"], game.pegs, game.colours, game.repeats, game.scoring,
+                    entry["guesses"], entry["objective"])
+        update_table(republish)
         return 0
 
     # The first run describes the table (time limit, command, games); each later run
     # (other columns, bigger games, retries) adds its own paragraph, so that every
     # entry's limit stays on record.
-    meta = json.loads(JSON_PATH.read_text()).get("meta", {}) if JSON_PATH.exists() else {}
     run = {"time_limit": args.time_limit, "parallel": args.parallel,
            "command": _command(argv or sys.argv[1:])}
-    if not meta:
-        meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
-                    max_codes=args.max_codes)
-    else:
-        runs = [r for r in meta.get("runs", []) if r["command"] != run["command"]]
-        meta["runs"] = runs + [{**run, "note": args.run_note}]
-    if args.note is not None or "note" not in meta:
-        meta["note"] = args.note
+
+    def add_run(entries, meta):
+        if not meta:
+            meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+                        max_codes=args.max_codes)
+        else:
+            runs = [r for r in meta.get("runs", []) if r["command"] != run["command"]]
+            meta["runs"] = runs + [{**run, "note": args.run_note}]
+        if args.note is not None or "note" not in meta:
+            meta["note"] = args.note
+
+    entries, meta = update_table(add_run)
     todo = []
     for spec in args.only or games(args.max_codes):
         for guesses in args.guesses:
@@ -602,13 +632,16 @@ def main(argv=None) -> int:
                                       game.scoring, guesses, objective)
             result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
                            "objective": objective, "published": value, "source": source})
-            if result["status"] == "timeout":
-                result = keep_proofs(entries.get(entry.key), result)
-            entries[entry.key] = result
-            save(entries, meta)
+
+            def put(entries, meta, key=entry.key, result=result):
+                # Merged into the table as it is now (another run may have written).
+                if result["status"] == "timeout":
+                    result = keep_proofs(entries.get(key), result)
+                entries[key] = result
+
+            update_table(put)
             print(f"{entry.key}: {result['status']} {result.get('value', '')} "
                   f"({result['seconds']} s)", flush=True)
-    save(entries, meta)
     return 0
 
 

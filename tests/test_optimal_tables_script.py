@@ -284,3 +284,42 @@ def test_a_worst_case_worker_records_its_tree_rule(capsys):
     with pytest.raises(SystemExit) as info:
         script.main(["--wc-tree", "fast", "--only", "p2c3"])
     assert info.value.code == 2 and "--wc-tree" in capsys.readouterr().err
+
+
+def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypatch):
+    """A run writes its result into the table as it is when the result comes, not as
+    it was when the run started: an entry another run wrote meanwhile stays, and so
+    does that run's paragraph."""
+    import json
+
+    script = _script()
+    table = tmp_path / "optimal_table.json"
+    other = {"spec": "p2c2", "codes": 4, "guesses": "any", "objective": "worst-case",
+             "status": "solved", "value": 3, "seconds": 0.1}
+    table.write_text(json.dumps({"meta": {"machine": "2 CPUs", "time_limit": 1,
+                                          "max_codes": 9, "runs": []}, "entries": {}}))
+    monkeypatch.setattr(script, "JSON_PATH", table)
+    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+
+    class Entry:  # finishes at once, after "another run" has written its own entry
+        def __init__(self, key, *args):
+            self.key = key
+
+        def poll(self):
+            def theirs(entries, meta):
+                entries["p2c2/any/worst-case"] = other
+                meta["runs"].append({"command": "their run", "note": None, "parallel": 1,
+                                     "time_limit": 5})
+            script.update_table(theirs)
+            return {"status": "solved", "value": 3, "seconds": 0.2}
+
+    monkeypatch.setattr(script, "Entry", Entry)
+    assert script.main(["--only", "p2c3", "--guesses", "any", "--objectives",
+                        "worst-case", "--run-note", "mine"]) == 0
+    doc = json.loads(table.read_text())
+    assert set(doc["entries"]) == {"p2c2/any/worst-case", "p2c3/any/worst-case"}
+    assert doc["entries"]["p2c2/any/worst-case"] == other
+    assert [r["note"] for r in doc["meta"]["runs"]] == ["mine", None]
+    assert "| p2c2 |" in (tmp_path / "optimal_table.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "optimal_table.json", "optimal_table.lock", "optimal_table.md"]  # no temp left

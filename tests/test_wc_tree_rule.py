@@ -159,3 +159,33 @@ def test_the_cli_writes_a_first_tree(tmp_path):
     assert run.returncode == 0, run.stderr
     doc = json.loads(out.read_text())
     assert doc["meta"]["wc_tree"] == "first"
+
+
+def test_within_builds_its_exact_nodes_by_the_rule():
+    """``find_within`` passes the rule to the nodes it decides exactly: with every
+    node under ``exact`` (the whole game), its tree is the exact search's under that
+    rule, and the meta says which."""
+    from optimal_mm.search import subtree_within
+    from optimal_mm.within import find_within
+
+    game = Game.from_spec("p3c5b")
+    for rule in WC_TREE_RULES:
+        tree = find_within(game, 7, breadth=2, exact=20, wc_tree=rule)
+        stats = tree.validate()
+        assert stats.secrets == game.n_codes and stats.max <= 7
+        assert tree.meta["wc_tree"] == rule
+    whole = find_within(game, 7, exact=game.n_codes, wc_tree="first")
+    exact = subtree_within(game, np.arange(game.n_codes), 7, wc_tree="first")
+    assert whole.root.guess == game.code_str(exact[0])
+    with pytest.raises(ValueError, match="wc_tree must be one of"):
+        find_within(game, 7, wc_tree="fast")
+    with pytest.raises(ValueError, match="wc_tree must be one of"):
+        subtree_within(game, np.arange(game.n_codes), 7, wc_tree="fast")
+
+
+def test_the_within_cli_refuses_an_unknown_rule(tmp_path):
+    out = tmp_path / "t.json"
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "within", "p2c3", "3",
+                          "--wc-tree", "fast", "-o", str(out)], capture_output=True, text=True)
+    assert run.returncode == 2 and "--wc-tree" in run.stderr and not out.exists()
+    assert "Traceback" not in run.stderr
