@@ -229,6 +229,39 @@ def _read_regular(path: Path) -> bytes | None:
             return None
         return fh.read()
 
+def _intact(raw: bytes) -> dict | None:
+    """The entry in ``raw`` (``format``, ``run``, ``task`` and the decoded ``result``)
+    if its checksum holds and its format is this module's, else None."""
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+        body = {k: entry[k] for k in ("format", "run", "task", "result")}
+        if entry.get("sha256") != _digest(body) or body["format"] != FORMAT:
+            return None
+        body["result"] = result_from_json(body["result"])
+        return body
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
+            RecursionError):  # RecursionError: an entry nested beyond anything we write
+        return None
+
+
+def read_entries(directory):
+    """Every intact entry in ``directory``, of any run, as ``(run, task, result)`` in
+    the order of the file names; a damaged, foreign or unreadable file is skipped.
+
+    For reading a checkpoint without running its search (what it has proven so far:
+    :mod:`optimal_mm.checkpoint_report`); the search itself reads through
+    :class:`Checkpoint`, which also checks that an entry is the task it asks for.
+    """
+    for path in sorted(Path(directory).glob("task-*.json")):
+        try:
+            raw = _read_regular(path)
+        except OSError:
+            continue
+        body = None if raw is None else _intact(raw)
+        if body is not None:
+            yield body["run"], body["task"], body["result"]
+
+
 class Checkpoint:
     """Finished task results of one run, one verified JSON file per task.
 
@@ -302,18 +335,13 @@ class Checkpoint:
         if raw is None:
             self.rejected += 1
             return None
-        try:
-            entry = json.loads(raw.decode("utf-8"))
-            body = {k: entry[k] for k in ("format", "run", "task", "result")}
-            if (entry.get("sha256") != _digest(body) or body["format"] != FORMAT
-                    or body["run"] != self.run or (task is not None and body["task"] != task)):
-                raise ValueError("entry of another run or task, or altered")
-            return body["task"], result_from_json(body["result"])
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
-                RecursionError):  # RecursionError: an entry nested beyond anything we write
-            if task is not None:
+        body = _intact(raw)
+        if body is None or body["run"] != self.run or (task is not None
+                                                       and body["task"] != task):
+            if task is not None:  # the entry expected at this name, damaged or foreign
                 self.rejected += 1
             return None
+        return body["task"], body["result"]
 
     def reuse(self, key: dict, index: int, adapt, count: bool = True):
         """The result of task ``key`` from an entry of the same task under another value

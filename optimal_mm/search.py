@@ -1020,11 +1020,18 @@ class Solver:
             trees.update({a: r[1] for (a, _), r in zip(parts, results)})
         return refuted
 
-    def _wc_second_guesses(self, g, part, d):
+    def first_guess_parts(self, g):
+        """``[(answer, secrets)]``: the whole game's secrets split by first guess ``g``,
+        largest first (ties by answer), the parts a worst-case run's tasks search."""
+        return self._parts(g, self._root()[0])
+
+    def wc_second_guesses(self, g, part, d):
         """The guesses at the node of ``part`` (below first guess ``g``, to be solved
         within ``d``) in the order the compiled search tries them: least largest part,
         then least sum of squared part sizes, then guesses that may be the secret, then
-        index; those leaving a part beyond the counting bound of ``d - 1`` left out."""
+        index; those leaving a part beyond the counting bound of ``d - 1`` left out.
+        A part split one second guess per task (:meth:`_wc_split_part`) has one task
+        for each."""
         game, ctx = self.game, self._ctx
         top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
         top = ctx.all_guesses if top is None else top
@@ -1037,7 +1044,7 @@ class Solver:
         Each task asks whether one second guess keeps every part it leaves solvable
         within ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first
         guess that does, infeasible when all are refuted. Guesses go out in the
-        compiled search's order (:meth:`_wc_second_guesses`), a first batch of one per
+        compiled search's order (:meth:`wc_second_guesses`), a first batch of one per
         worker, then, while all are refuted, batches twice as long, up to
         :data:`WC_BATCH_ROUNDS` per worker (the workers are kept busy until a batch
         ends, so a long refutation waits for its slowest task once per batch, not once
@@ -1052,7 +1059,7 @@ class Solver:
         within 7: 181,018 against 181,389). Below it, the solver's tree rule.
         """
         game = self.game
-        guesses = self._wc_second_guesses(g, part, d)
+        guesses = self.wc_second_guesses(g, part, d)
         args = [((g,), g2, part, d, self._tree_arg) for g2 in guesses]
         keys, results, sink = self._wc_batch(
             _wc_guess_task, args,

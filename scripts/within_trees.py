@@ -214,8 +214,9 @@ def _row(key: str, r: dict, table: dict | None) -> str:
     seconds = r.get("seconds", "")
     if r.get("status") == "timeout":
         seconds = f"> {r['time_limit']}"
+    exact = r["exact"] if "wc_tree" not in r else f"{r['exact']} ({r['wc_tree']})"
     return (f"| {r['spec']}/{r['guesses']} | {r['depth']} | {found} | {at} | "
-            f"{total} | {r['breadth']} | {r['exact']} | {seconds} | {tree} | "
+            f"{total} | {r['breadth']} | {exact} | {seconds} | {tree} | "
             f"{standing(key, r['depth'], table)} |")
 
 
@@ -225,7 +226,9 @@ def render(results: dict, table: dict | None = None) -> str:
              "that timed out with a proven lower bound L (its search refuted L - 1 "
              "guesses), the bounded search of `optimal_mm/within.py` looked for a tree "
              "of L guesses (a beam of *breadth* guesses over nodes of more than *exact* "
-             "secrets, the exact worst-case search below). A tree found, replayed here "
+             "secrets, the exact worst-case search below, its tree rule in brackets "
+             "where it is not the default: `first`, `--wc-tree first`). A tree found, "
+             "replayed here "
              "for every secret, closes the entry: t* = L. None found proves nothing; "
              "*since* says where the table has moved on (the entry solved by its "
              "exhaustive search, or its bound raised above L).",

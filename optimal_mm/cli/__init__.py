@@ -38,6 +38,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 #: tests/test_cli_registry.py checks that this list matches what the modules register.
 COMMAND_MODULES = {
     "solve_cmds": ("solve",),
+    "checkpoint_cmds": ("checkpoint",),
     "advice_cmds": ("hint",),
     "analysis_cmds": ("strategy", "analyze"),
     "tree_cmds": ("verify", "show", "export", "plot"),

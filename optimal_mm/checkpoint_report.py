@@ -1,0 +1,236 @@
+"""What a checkpoint has proven so far, read without running its search.
+
+A long exact search (``optimal-mm solve ... --checkpoint DIR``) saves each finished
+task as it goes (:mod:`optimal_mm.checkpoint`). Between sittings, or while a run of
+days goes on in the background, the directory itself answers "how far has it got?":
+this module reads every intact entry, groups them by run (a directory may hold
+several) and says, in the search's own terms, what they settle.
+
+Worst case (:func:`~optimal_mm.search._wc_part_task`, ``_wc_guess_task``)
+    A task asks whether one part of a first guess (the secrets of one answer) can be
+    solved within the guesses left, searched whole, or, for a big part split one
+    second guess per task, whether one second guess keeps all its parts solvable.
+    Per number of guesses ``T`` and first guess: the parts searched whole, feasible
+    or refuted, and for each split part how many of its second-guess classes are
+    refuted, out of how many (recomputed from the game: the part is found again among
+    the first guess's parts by its hash), and the first one found feasible. A first
+    guess is refuted within ``T`` when one of its parts is; a part split is refuted
+    when all its second guesses are.
+Expected case (``_exp_part_task``, ``_exp_guess_task``)
+    Parts solved exactly (their totals) or bounded, and rival guesses settled: a
+    total below the budget, or "not better".
+
+Only the checkpoint is read: nothing here runs a search, and the report is as
+exact as the entries (each is checked against its checksum, and an entry written by
+another task format is counted apart, as the search would not use it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .checkpoint import read_entries, task_key
+from .errors import InvalidOptionError
+from .game import Game
+
+
+@dataclass
+class SplitPart:
+    """A part searched one second guess per task."""
+
+    secrets: int
+    refuted: int = 0
+    feasible: list = field(default_factory=list)  # second guesses found feasible
+    classes: int | None = None  # how many second guesses its run tries (None: unknown)
+
+    def text(self) -> str:
+        total = "?" if self.classes is None else f"{self.classes:,}"
+        line = f"{self.refuted:,} of {total} second-guess classes refuted"
+        if self.feasible:
+            line += f", feasible: {', '.join(self.feasible)}"
+        elif self.classes is not None and self.refuted >= self.classes:
+            line += ": the part is refuted"
+        return line
+
+
+@dataclass
+class RunReport:
+    """What the entries of one run settle."""
+
+    run: dict
+    entries: int = 0
+    stale: bool = False  # written by another task format: the search would not use them
+    states: int = 0
+    guesses: int = 0
+    # Worst case: guesses T -> first guess -> {"whole": [(secrets, ok)], "split":
+    # {part hash: SplitPart}}
+    worst: dict = field(default_factory=lambda: defaultdict(dict))
+    first_classes: int | None = None  # first-guess classes of the game (None: unknown)
+    # Expected case
+    parts_exact: int = 0
+    parts_bounded: int = 0
+    rivals_better: int = 0
+    rivals_refuted: int = 0
+
+    def lines(self) -> list[str]:
+        run = self.run
+        cap = "" if run.get("max_guesses") is None else f", at most {run['max_guesses']} guesses"
+        head = (f"{run.get('game')}: {run.get('objective')}, {run.get('guesses')} guesses{cap}, "
+                f"symmetry {'on' if run.get('symmetry') else 'off'}, task format "
+                f"{run.get('task_format')}"
+                + (" (another version's: not used by this one)" if self.stale else "")
+                + f": {self.entries:,} entries")
+        out = [head]
+        for t in sorted(self.worst):
+            refuted_firsts = sum(_first_refuted(found) for found in self.worst[t].values())
+            of = "" if self.first_classes is None else f" of {self.first_classes:,}"
+            out.append(f"  within {t} guesses: {refuted_firsts:,}{of} first-guess classes "
+                       f"refuted")
+            for first, found in self.worst[t].items():
+                whole = found.get("whole", [])
+                refuted = [n for n, ok in whole if not ok]
+                feasible = [n for n, ok in whole if ok]
+                bits = []
+                if refuted:
+                    bits.append("part of " + ", ".join(f"{n:,}" for n in refuted)
+                                + " secrets refuted")
+                if feasible:
+                    bits.append("parts of " + ", ".join(f"{n:,}" for n in feasible)
+                                + " secrets feasible")
+                for split in found.get("split", {}).values():
+                    bits.append(f"part of {split.secrets:,} secrets split: {split.text()}")
+                verdict = " (refuted)" if _first_refuted(found) else ""
+                out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
+        if self.parts_exact or self.parts_bounded:
+            out.append(f"  parts: {self.parts_exact:,} solved exactly, "
+                       f"{self.parts_bounded:,} bounded (not below their budget)")
+        if self.rivals_better or self.rivals_refuted:
+            out.append(f"  rival guesses: {self.rivals_refuted:,} not better than their "
+                       f"budget, {self.rivals_better:,} better (their totals found)")
+        out.append(f"  work in these tasks: {self.states:,} states searched, "
+                   f"{self.guesses:,} guesses evaluated")
+        return out
+
+    def to_dict(self) -> dict:
+        worst = {str(t): {first: {"whole": [{"secrets": n, "feasible": ok}
+                                            for n, ok in found.get("whole", [])],
+                                  "split": [{"secrets": s.secrets, "refuted": s.refuted,
+                                             "classes": s.classes, "feasible": s.feasible}
+                                            for s in found.get("split", {}).values()]}
+                          for first, found in by_first.items()}
+                 for t, by_first in sorted(self.worst.items())}
+        for t, by_first in worst.items():
+            for first, found in by_first.items():
+                found["refuted"] = _first_refuted(self.worst[int(t)][first])
+        return {"run": self.run, "entries": self.entries, "stale": self.stale,
+                "first_guess_classes": self.first_classes,
+                "states": self.states, "guesses_evaluated": self.guesses,
+                "worst_case": worst, "parts_exact": self.parts_exact,
+                "parts_bounded": self.parts_bounded, "rivals_better": self.rivals_better,
+                "rivals_refuted": self.rivals_refuted}
+
+
+def _first_refuted(found: dict) -> bool:
+    """Whether a first guess is refuted: one of its parts is, searched whole or split
+    with every second-guess class refuted."""
+    return (any(not ok for _, ok in found.get("whole", []))
+            or any(s.classes is not None and not s.feasible and s.refuted >= s.classes
+                   for s in found.get("split", {}).values()))
+
+
+def _counters(result) -> np.ndarray | None:
+    last = result[-1] if isinstance(result, tuple) and result else None
+    return last if isinstance(last, np.ndarray) else None
+
+
+def report(directory, classes: bool = True) -> list[RunReport]:
+    """One :class:`RunReport` per run found in the checkpoint ``directory``.
+
+    ``classes``: count each split part's second-guess classes (builds the game's
+    answer table and the search's order for that part: seconds for a game of
+    thousands of codes); False leaves them unknown.
+
+    Raises :class:`InvalidOptionError` if ``directory`` is not a directory.
+    """
+    from .search import TASK_FORMAT
+
+    path = Path(directory)
+    if not path.is_dir():
+        raise InvalidOptionError(f"checkpoint {str(directory)!r} is not a directory")
+    runs: dict[str, RunReport] = {}
+    split_args = defaultdict(list)  # run id -> [(T, first, part hash, d)]
+    for run, task, result in read_entries(path):
+        rid = repr(sorted(run.items()))
+        rep = runs.setdefault(rid, RunReport(run, stale=run.get("task_format") != TASK_FORMAT))
+        rep.entries += 1
+        counters = _counters(result)
+        if counters is not None and len(counters) >= 3:
+            rep.states += int(counters[0])
+            rep.guesses += int(counters[2])
+        fn, args = task.get("function"), task.get("args", [])
+        try:
+            game = Game.from_spec(run["game"], run.get("alphabet"))
+            if fn == "_wc_part_task":
+                first, part, d = args[0], args[1], args[2]
+                found = rep.worst[d + 1].setdefault(game.code_str(first), {})
+                found.setdefault("whole", []).append((part["shape"][0], bool(result[0])))
+            elif fn == "_wc_guess_task":
+                history, guess, part, d = args[0], args[1], args[2], args[3]
+                first = game.code_str(history[0])
+                found = rep.worst[d + len(history)].setdefault(first, {})
+                split = found.setdefault("split", {}).get(part["array"])
+                if split is None:
+                    split = found["split"][part["array"]] = SplitPart(part["shape"][0])
+                    split_args[rid].append((d + len(history), history[0], part["array"], d))
+                if result[0]:
+                    split.feasible.append(game.code_str(guess))
+                else:
+                    split.refuted += 1
+            elif fn == "_exp_part_task":
+                budget = args[2]
+                if result[0] < budget:
+                    rep.parts_exact += 1
+                else:
+                    rep.parts_bounded += 1
+            elif fn == "_exp_guess_task":
+                if result[0] is None:
+                    rep.rivals_refuted += 1
+                else:
+                    rep.rivals_better += 1
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # an entry of a shape this version does not know: counted only
+    if classes:
+        for rid, rep in runs.items():
+            if rep.worst and not rep.stale:
+                _count_classes(rep, split_args.get(rid, []))
+    return list(runs.values())
+
+
+def _count_classes(rep: RunReport, wanted) -> None:
+    """Fill in the game's number of first-guess classes and each split part's number
+    of second-guess classes, the part found again among its first guess's parts by
+    its hash (:meth:`Solver.wc_second_guesses`)."""
+    from .search import Solver
+    from .symmetry import orbit_representatives
+
+    run = rep.run
+    game = Game.from_spec(run["game"], run.get("alphabet"))
+    symmetry = bool(run["symmetry"])
+    rep.first_classes = (len(orbit_representatives(game, [])) if symmetry
+                         else game.n_codes)
+    if not wanted:
+        return
+    solver = Solver(game, guesses=run["guesses"], symmetry=symmetry, jobs=1)
+    parts_of = {}
+    for t, first, digest, d in wanted:
+        if first not in parts_of:
+            parts_of[first] = {task_key("", (p,))["args"][0]["array"]: p
+                               for _, p in solver.first_guess_parts(first)}
+        part = parts_of[first].get(digest)
+        if part is not None:
+            split = rep.worst[t][game.code_str(first)]["split"][digest]
+            split.classes = len(solver.wc_second_guesses(first, part, d))

@@ -1,0 +1,46 @@
+"""Sub-command ``checkpoint``: what a checkpoint directory has proven so far.
+
+``optimal-mm checkpoint DIR`` reads the entries a ``solve --checkpoint DIR`` run saved
+and says, per run, what they settle (:mod:`optimal_mm.checkpoint_report`): in the
+worst case, the parts refuted or found feasible for each first guess and number of
+guesses, and for a part split by second guesses how many of its classes are refuted;
+in the expected case, the parts solved and the rival guesses settled. It runs no
+search, so it may be used while the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def register(sub) -> None:
+    """Add ``checkpoint`` to the parser."""
+    p = sub.add_parser(
+        "checkpoint", help="what a checkpoint directory has proven so far",
+        description="Read the tasks a 'solve --checkpoint DIR' run has saved and say what "
+                    "they settle, per run: worst case, the parts refuted or feasible per "
+                    "first guess and number of guesses, and how many second-guess classes "
+                    "of a split part are refuted; expected case, the parts solved and the "
+                    "rivals settled. Runs no search.")
+    p.add_argument("directory", metavar="DIR", help="a checkpoint directory")
+    p.add_argument("--no-classes", action="store_true",
+                   help="do not count a split part's second-guess classes (which builds "
+                        "the game's answer table)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run_checkpoint)
+
+
+def run_checkpoint(args) -> int:
+    from ..checkpoint_report import report
+
+    reports = report(args.directory, classes=not args.no_classes)
+    if args.json:
+        print(json.dumps({"directory": args.directory,
+                          "runs": [r.to_dict() for r in reports]}, indent=1))
+        return 0
+    total = sum(r.entries for r in reports)
+    print(f"checkpoint {args.directory}: {total:,} entries in {len(reports)} "
+          f"run{'s' if len(reports) != 1 else ''}")
+    for r in reports:
+        print("\n".join(r.lines()))
+    return 0

@@ -1,0 +1,101 @@
+"""``optimal-mm checkpoint DIR``: what a checkpoint has proven, read without searching.
+
+Checked against runs whose outcome is known: a worst-case run of p4c5b with big parts
+split by second guesses (7 guesses refuted, 8 met) reports every first-guess class
+refuted within 7 and, within 8, the split part's second guesses as the run left
+them, with class counts equal to the search's own; an expected-case run reports its
+parts and rivals; damaged entries are skipped; bad input is one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.checkpoint_report import report
+from optimal_mm.search import Solver
+from optimal_mm.symmetry import orbit_representatives
+
+
+@pytest.fixture(scope="module")
+def p4c5b_worst(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ckpt")
+    game = Game.from_spec("p4c5b")
+    solver = Solver(game, jobs=1, checkpoint=folder, split_secrets=100, table_entries=7_001)
+    sol = solver.solve("worst-case")
+    return folder, game, solver, sol
+
+
+def test_a_worst_case_report_says_what_each_depth_settled(p4c5b_worst):
+    folder, game, solver, sol = p4c5b_worst
+    assert sol.value == 8
+    (rep,) = report(folder)
+    assert rep.run["game"] == "p4c5b" and not rep.stale and rep.entries > 0
+    classes = len(orbit_representatives(game, []))
+    assert rep.first_classes == classes
+    text = "\n".join(rep.lines())
+    # Every depth below t* was refuted for every first-guess class...
+    for t in range(min(rep.worst), 8):
+        assert f"within {t} guesses: {classes} of {classes} first-guess classes refuted" in text
+    # ... and within t* the first guess played is not refuted.
+    first = sol.strategy.root.guess
+    within_8 = text[text.index("within 8 guesses"):]
+    assert first in rep.worst[8] and f"first guess {first} (refuted)" not in within_8
+    # A split part's class count is the search's own, and its tasks are among them.
+    splits = [(t, f, s) for t, by in rep.worst.items() for f, found in by.items()
+              for s in found.get("split", {}).values()]
+    assert splits
+    codes = {game.code_str(c): c for c in range(game.n_codes)}
+    for t, f, s in splits:
+        part = next(p for _, p in solver.first_guess_parts(codes[f]) if len(p) == s.secrets)
+        assert s.classes == len(solver.wc_second_guesses(codes[f], part, t - 1))
+        assert s.refuted + len(s.feasible) <= s.classes
+        assert len(s.feasible) <= 1  # the run stops a part at its first feasible guess
+    assert rep.states > 0 and rep.guesses > 0
+    doc = rep.to_dict()
+    assert doc["worst_case"]["8"][first]["refuted"] is False
+    assert json.loads(json.dumps(doc)) == doc
+
+
+def test_damaged_entries_are_skipped(p4c5b_worst, tmp_path):
+    folder = p4c5b_worst[0]
+    files = sorted(folder.glob("task-*.json"))
+    for f in files:
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    broken = tmp_path / files[0].name
+    broken.write_text(broken.read_text().replace('"format"', '"formal"', 1))
+    (tmp_path / "task-junk.json").write_text("{")
+    (rep,) = report(tmp_path, classes=False)
+    assert rep.entries == len(files) - 1
+    assert rep.first_classes is None
+
+
+def test_an_expected_report_counts_parts_and_rivals(tmp_path):
+    sol = Solver(Game.from_spec("p3c4"), jobs=1, checkpoint=tmp_path).solve("expected")
+    (rep,) = report(tmp_path)
+    assert rep.run["objective"] == "expected" and not rep.worst
+    assert rep.parts_exact > 0
+    assert rep.parts_exact + rep.parts_bounded + rep.rivals_better + rep.rivals_refuted \
+        == rep.entries
+    assert "solved exactly" in "\n".join(rep.lines()) and sol.value is not None
+
+
+def test_the_cli_reports_and_refuses_bad_input(p4c5b_worst, tmp_path):
+    folder = p4c5b_worst[0]
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(folder)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"checkpoint {folder}: ")
+    assert "p4c5b: worst-case, any guesses" in run.stdout
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(folder),
+                          "--json", "--no-classes"], capture_output=True, text=True)
+    assert json.loads(run.stdout)["runs"][0]["first_guess_classes"] is None
+    missing = tmp_path / "nothing-here"
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(missing)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "not a directory" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and not missing.exists()
