@@ -17,8 +17,10 @@ Worst case (:func:`~optimal_mm.search._wc_part_task`, ``_wc_guess_task``)
     guess is refuted within ``T`` when one of its parts is; a part split is refuted
     when all its second guesses are.
 Expected case (``_exp_part_task``, ``_exp_guess_task``)
-    Parts solved exactly (their totals) or bounded, and rival guesses settled: a
-    total below the budget, or "not better".
+    Per first guess, its parts solved exactly (their secrets and cost: the total, or
+    for ``fewest-at-worst`` the secrets at the cap and the total) or only bounded,
+    and those of a big part split by its second guess; and the rival guesses
+    settled, a cost below their budget (the best one named) or "not better".
 
 Only the checkpoint is read: nothing here runs a search, and the report is as
 exact as the entries (each is checked against its checksum, and an entry written by
@@ -70,11 +72,14 @@ class RunReport:
     # {part hash: SplitPart}}
     worst: dict = field(default_factory=lambda: defaultdict(dict))
     first_classes: int | None = None  # first-guess classes of the game (None: unknown)
-    # Expected case
-    parts_exact: int = 0
-    parts_bounded: int = 0
-    rivals_better: int = 0
-    rivals_refuted: int = 0
+    # Expected case: first guess -> {"parts": [(secrets, value, exact)], "seconds":
+    # {second guess: [(secrets, value, exact)]}}; rivals: [(first, cost or None,
+    # budget)] (a second guess's rival under ``seconds_rivals``)
+    expected: dict = field(default_factory=dict)
+    rivals: list = field(default_factory=list)
+    seconds_rivals: list = field(default_factory=list)
+    chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
+    weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
 
     def lines(self) -> list[str]:
         run = self.run
@@ -105,12 +110,25 @@ class RunReport:
                     bits.append(f"part of {split.secrets:,} secrets split: {split.text()}")
                 verdict = " (refuted)" if _first_refuted(found) else ""
                 out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
-        if self.parts_exact or self.parts_bounded:
-            out.append(f"  parts: {self.parts_exact:,} solved exactly, "
-                       f"{self.parts_bounded:,} bounded (not below their budget)")
-        if self.rivals_better or self.rivals_refuted:
-            out.append(f"  rival guesses: {self.rivals_refuted:,} not better than their "
-                       f"budget, {self.rivals_better:,} better (their totals found)")
+        for first, found in self.expected.items():
+            out.append(f"  first guess {first}: {_parts_text(found.get('parts', []), self.cost_text)}")
+            for second, parts in found.get("seconds", {}).items():
+                out.append(f"    then {second}: {_parts_text(parts, self.cost_text)}")
+        for label, rivals in (("rival first guesses", self.rivals),
+                              ("rival second guesses", self.seconds_rivals)):
+            if not rivals:
+                continue
+            better = [(cost, g) for g, cost, _ in rivals if cost is not None]
+            line = (f"  {label}: {len(rivals) - len(better):,} not better than their "
+                    f"budget, {len(better):,} better")
+            if better and rivals is self.rivals:  # totals over the whole game
+                cost, g = min(better)
+                line += f" (the best: {g}, {self.cost_text(cost)})"
+            out.append(line)
+        if self.chain_pieces:
+            out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
+                       f"tasks of their small parts (the big parts are split by second "
+                       f"guess, above)")
         out.append(f"  work in these tasks: {self.states:,} states searched, "
                    f"{self.guesses:,} guesses evaluated")
         return out
@@ -126,12 +144,34 @@ class RunReport:
         for t, by_first in worst.items():
             for first, found in by_first.items():
                 found["refuted"] = _first_refuted(self.worst[int(t)][first])
+        def parts(found):
+            return [{"secrets": n, "value": v, "exact": e} for n, v, e in found]
+
+        expected = {first: {"parts": parts(found.get("parts", [])),
+                            "seconds": {g2: parts(p)
+                                        for g2, p in found.get("seconds", {}).items()}}
+                    for first, found in self.expected.items()}
         return {"run": self.run, "entries": self.entries, "stale": self.stale,
                 "first_guess_classes": self.first_classes,
                 "states": self.states, "guesses_evaluated": self.guesses,
-                "worst_case": worst, "parts_exact": self.parts_exact,
-                "parts_bounded": self.parts_bounded, "rivals_better": self.rivals_better,
-                "rivals_refuted": self.rivals_refuted}
+                "worst_case": worst, "expected": expected,
+                "rivals": [{"guess": g, "value": c, "budget": b} for g, c, b in self.rivals],
+                "second_guess_rivals": [{"guess": g, "value": c, "budget": b}
+                                        for g, c, b in self.seconds_rivals],
+                "chain_pieces": self.chain_pieces}
+
+    def cost_text(self, value) -> str:
+        from .search import _cost_text
+
+        return _cost_text(value, self.weight)
+
+
+def _parts_text(parts, cost_text) -> str:
+    exact = [(n, v) for n, v, e in parts if e]
+    line = (f"{len(exact):,} part{'s' if len(exact) != 1 else ''} solved exactly "
+            f"({sum(n for n, _ in exact):,} secrets, {cost_text(sum(v for _, v in exact))})")
+    bounded = len(parts) - len(exact)
+    return line + (f", {bounded:,} bounded only" if bounded else "")
 
 
 def _first_refuted(found: dict) -> bool:
@@ -191,16 +231,30 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 else:
                     split.refuted += 1
             elif fn == "_exp_part_task":
-                budget = args[2]
-                if result[0] < budget:
-                    rep.parts_exact += 1
+                history, part, budget, weight = args[0], args[1], args[2], args[5]
+                rep.weight = int(weight)
+                row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
+                found = rep.expected.setdefault(game.code_str(history[0]), {})
+                if len(history) == 1:
+                    found.setdefault("parts", []).append(row)
                 else:
-                    rep.parts_bounded += 1
+                    found.setdefault("seconds", {}).setdefault(
+                        game.code_str(history[1]), []).append(row)
             elif fn == "_exp_guess_task":
-                if result[0] is None:
-                    rep.rivals_refuted += 1
+                history, first, parts, n, bound, weight = (args[0], args[1], args[2],
+                                                           args[4], args[5], args[7])
+                rep.weight = int(weight)
+                cost = None if result[0] is None else int(result[0])
+                name = game.code_str(first)
+                if sum(p["shape"][0] for p in parts) + 1 < n:
+                    # The small parts of a rival with big parts, the big ones at their
+                    # bounds (Solver._guess_by_parts): a piece of a chain, no total.
+                    rep.chain_pieces += 1
+                elif history:
+                    rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
+                                               int(bound)))
                 else:
-                    rep.rivals_better += 1
+                    rep.rivals.append((name, cost, int(bound)))
         except (KeyError, IndexError, TypeError, ValueError):
             continue  # an entry of a shape this version does not know: counted only
     if classes:

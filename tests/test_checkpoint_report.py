@@ -74,14 +74,22 @@ def test_damaged_entries_are_skipped(p4c5b_worst, tmp_path):
     assert rep.first_classes is None
 
 
-def test_an_expected_report_counts_parts_and_rivals(tmp_path):
-    sol = Solver(Game.from_spec("p3c4"), jobs=1, checkpoint=tmp_path).solve("expected")
+def test_an_expected_report_adds_up_to_the_optimum(tmp_path):
+    """Mastermind: the first guess solved part by part costs 1,296 plus its parts, the
+    rivals that beat their budget have their totals, and the least of these is the
+    optimum the run proved (5,625)."""
+    game = Game.from_spec("mastermind")
+    sol = Solver(game, jobs=1, checkpoint=tmp_path).solve("expected")
     (rep,) = report(tmp_path)
     assert rep.run["objective"] == "expected" and not rep.worst
-    assert rep.parts_exact > 0
-    assert rep.parts_exact + rep.parts_bounded + rep.rivals_better + rep.rivals_refuted \
-        == rep.entries
-    assert "solved exactly" in "\n".join(rep.lines()) and sol.value is not None
+    totals = [game.n_codes + sum(v for _, v, _ in found["parts"])
+              for found in rep.expected.values()
+              if found.get("parts") and all(e for _, _, e in found["parts"])]
+    totals += [cost for _, cost, _ in rep.rivals if cost is not None]
+    assert min(totals) == sol.value == 5625
+    assert rep.rivals and all(cost is None or cost < budget for _, cost, budget in rep.rivals)
+    text = "\n".join(rep.lines())
+    assert f"first guess {sol.strategy.root.guess}: " in text and "rival first guesses" in text
 
 
 def test_the_cli_reports_and_refuses_bad_input(p4c5b_worst, tmp_path):
