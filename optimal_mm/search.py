@@ -1153,9 +1153,9 @@ class Solver:
         best_g, best_value, best_trees = None, INF, None
         for g in order:
             parts = bounds[g][1]
-            values, trees = self._solve_parts(g, parts, child_d,
-                                              f"expected: first guess {game.code_str(g)} exact",
-                                              weight)
+            values, trees = self._solve_parts(
+                g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
+                lambda cost: self.progress.update(best=figure(n + cost)))
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1234,7 +1234,7 @@ class Solver:
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
 
-    def _solve_parts(self, g, parts, d, label, weight):
+    def _solve_parts(self, g, parts, d, label, weight, on_upper=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -1242,11 +1242,29 @@ class Solver:
         more, which would each keep one worker busy long after the others are done:
         they are split once more (:meth:`_split_part`). All the tasks that need no
         bound go out in one batch (:meth:`_first_batch`).
+
+        ``on_upper(cost)``, if given, is told the parts' cost in a complete tree as
+        soon as there is one and whenever it falls: after the first batch, with each
+        big part under its first second guess (solved exactly there), then as each
+        big part's own search ends. So a run stopped while its big parts' rivals are
+        searched still has an upper bound (p4c8nb's expected case: its three big
+        parts ran past 900 s).
         """
         values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
+        upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
+                 for i in plans}
+
+        def tell():
+            cost = sum(v for i, v in enumerate(values) if i not in plans) + sum(upper.values())
+            if on_upper is not None and cost < INF:
+                on_upper(cost)
+
+        tell()
         for i, plan in plans.items():
             values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d,
                                                    weight)
+            upper[i] = values[i]
+            tell()
         return values, trees
 
     def _first_batch(self, g, parts, d, label, weight):
