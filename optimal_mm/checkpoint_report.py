@@ -111,7 +111,9 @@ class RunReport:
                 verdict = " (refuted)" if _first_refuted(found) else ""
                 out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
         for first, found in self.expected.items():
-            out.append(f"  first guess {first}: {_parts_text(found.get('parts', []), self.cost_text)}")
+            own = found.get("parts", [])
+            out.append(f"  first guess {first}"
+                       + (f": {_parts_text(own, self.cost_text)}" if own else ""))
             for second, parts in found.get("seconds", {}).items():
                 out.append(f"    then {second}: {_parts_text(parts, self.cost_text)}")
         for label, rivals in (("rival first guesses", self.rivals),
