@@ -60,6 +60,32 @@ class SplitPart:
 
 
 @dataclass
+class BigPart:
+    """Expected case: a big part of a first guess, split by its second guesses (the
+    first one solved exactly, the others searched as rivals against the best)."""
+
+    secrets: int
+    first: str  # its first second guess, in the search's order
+    incumbent: int | None  # the part's cost under it (None: not all of its parts yet)
+    best: int | None  # the least cost known: the incumbent or a rival that beat it
+    below: int  # rival second guesses whose bound is below ``best``: still in the race
+    settled: int  # ... of which the checkpoint holds the answer
+
+    def text(self, cost_text) -> str:
+        if self.incumbent is None:
+            return (f"part of {self.secrets:,} secrets: its first second guess {self.first} "
+                    f"not yet solved")
+        line = f"part of {self.secrets:,} secrets: under {self.first}, {cost_text(self.incumbent)}"
+        if self.best is not None and self.best < self.incumbent:
+            line += f"; a rival does better: {cost_text(self.best)}"
+        return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
+                f"bound below the best settled")
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
 class RunReport:
     """What the entries of one run settle."""
 
@@ -79,6 +105,8 @@ class RunReport:
     rivals: list = field(default_factory=list)
     seconds_rivals: list = field(default_factory=list)
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
+    # Expected case, big parts split by second guess: first guess -> [BigPart]
+    big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
 
     def lines(self) -> list[str]:
@@ -116,6 +144,8 @@ class RunReport:
                        + (f": {_parts_text(own, self.cost_text)}" if own else ""))
             for second, parts in found.get("seconds", {}).items():
                 out.append(f"    then {second}: {_parts_text(parts, self.cost_text)}")
+            for big in self.big_parts.get(first, []):
+                out.append(f"    {big.text(self.cost_text)}")
         for label, rivals in (("rival first guesses", self.rivals),
                               ("rival second guesses", self.seconds_rivals)):
             if not rivals:
@@ -160,7 +190,9 @@ class RunReport:
                 "rivals": [{"guess": g, "value": c, "budget": b} for g, c, b in self.rivals],
                 "second_guess_rivals": [{"guess": g, "value": c, "budget": b}
                                         for g, c, b in self.seconds_rivals],
-                "chain_pieces": self.chain_pieces}
+                "chain_pieces": self.chain_pieces,
+                "big_parts": {first: [b.to_dict() for b in bigs]
+                              for first, bigs in self.big_parts.items()}}
 
     def cost_text(self, value) -> str:
         from .search import _cost_text
@@ -205,6 +237,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
         raise InvalidOptionError(f"checkpoint {str(directory)!r} is not a directory")
     runs: dict[str, RunReport] = {}
     split_args = defaultdict(list)  # run id -> [(T, first, part hash, d)]
+    # run id -> expected-case split parts: {"subs": {(first, second, sub hash): row},
+    # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
+    exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "d": None, "weight": 0})
     for run, task, result in read_entries(path):
         rid = repr(sorted(run.items()))
         rep = runs.setdefault(rid, RunReport(run, stale=run.get("task_format") != TASK_FORMAT))
@@ -233,7 +268,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 else:
                     split.refuted += 1
             elif fn == "_exp_part_task":
-                history, part, budget, weight = args[0], args[1], args[2], args[5]
+                history, part, budget, d, weight = args[0], args[1], args[2], args[3], args[5]
                 rep.weight = int(weight)
                 row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
@@ -242,6 +277,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 else:
                     found.setdefault("seconds", {}).setdefault(
                         game.code_str(history[1]), []).append(row)
+                    raw = exp_raw[rid]
+                    raw["subs"][(history[0], history[1], part["array"])] = row
+                    raw["d"], raw["weight"] = d, int(weight)
             elif fn == "_exp_guess_task":
                 history, first, parts, n, bound, weight = (args[0], args[1], args[2],
                                                            args[4], args[5], args[7])
@@ -255,6 +293,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 elif history:
                     rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
                                                int(bound)))
+                    exp_raw[rid]["rivals"][(history[0], first,
+                                            frozenset(p["array"] for p in parts))] = cost
                 else:
                     rep.rivals.append((name, cost, int(bound)))
         except (KeyError, IndexError, TypeError, ValueError):
@@ -263,6 +303,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
         for rid, rep in runs.items():
             if rep.worst and not rep.stale:
                 _count_classes(rep, split_args.get(rid, []))
+            if rid in exp_raw and exp_raw[rid]["subs"] and not rep.stale:
+                _big_parts(rep, exp_raw[rid])
     return list(runs.values())
 
 
@@ -290,3 +332,50 @@ def _count_classes(rep: RunReport, wanted) -> None:
         if part is not None:
             split = rep.worst[t][game.code_str(first)]["split"][digest]
             split.classes = len(solver.wc_second_guesses(first, part, d))
+
+
+def _big_parts(rep: RunReport, raw: dict) -> None:
+    """Fill in ``rep.big_parts``: for each first guess with a part split by second
+    guess, that part's cost under its first second guess and how many of the rivals
+    still in the race (bound below the best) the checkpoint has settled, found again
+    from the game: the part among the first guess's parts, its second guesses in the
+    search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
+    task's parts by their hashes."""
+    from ._search_arrays import NO_CAP
+    from .search import SPLIT_SECRETS, Solver
+
+    run = rep.run
+    game = Game.from_spec(run["game"], run.get("alphabet"))
+    solver = Solver(game, guesses=run["guesses"], symmetry=bool(run["symmetry"]), jobs=1)
+    d2 = raw["d"]
+    d = d2 if d2 >= NO_CAP else d2 + 1  # the parts' guesses left, as the search split them
+
+    def hashes(g, part):
+        return [(task_key("", (sub,))["args"][0]["array"], sub)
+                for _, sub in solver.split(g, part)]
+
+    for first in sorted({f for f, _, _ in raw["subs"]}):
+        bigs = []
+        for _, part in solver.first_guess_parts(first):
+            if len(part) < SPLIT_SECRETS:
+                continue
+            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+            if not plan:
+                continue
+            g2 = plan[0][0]
+            rows = [raw["subs"].get((first, g2, h)) for h, _ in hashes(g2, part)]
+            incumbent = None
+            if rows and all(r is not None and r[2] for r in rows):
+                incumbent = len(part) + sum(r[1] for r in rows)
+            rivals = {}
+            for h, _ in plan[1:]:
+                key = (first, h, frozenset(x for x, _ in hashes(h, part)))
+                if key in raw["rivals"]:
+                    rivals[h] = raw["rivals"][key]
+            better = [c for c in rivals.values() if c is not None]
+            best = min([c for c in (incumbent, *better) if c is not None], default=None)
+            below = [h for h, b in plan[1:] if best is None or b < best]
+            bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
+                                sum(h in rivals for h in below)))
+        if bigs:
+            rep.big_parts[game.code_str(first)] = bigs

@@ -1020,6 +1020,11 @@ class Solver:
             trees.update({a: r[1] for (a, _), r in zip(parts, results)})
         return refuted
 
+    def split(self, g, secrets):
+        """``[(answer, part)]``: ``secrets`` by their answer to ``g``, in answer order,
+        the winning answer left out (the parts the tasks below a guess search)."""
+        return self._ctx.split(g, np.asarray(secrets, dtype=np.int64))
+
     def first_guess_parts(self, g):
         """``[(answer, secrets)]``: the whole game's secrets split by first guess ``g``,
         largest first (ties by answer), the parts a worst-case run's tasks search."""
@@ -1274,13 +1279,13 @@ class Solver:
 
         Returns ``(values, trees, plans, incumbents)``: ``values[i]`` and ``trees[i]``
         for the small parts (0 and None at the big ones), ``plans[i]`` the second
-        guesses of big part ``i`` (:meth:`_second_guesses`), ``incumbents[i]`` its
+        guesses of big part ``i`` (:meth:`exp_second_guesses`), ``incumbents[i]`` its
         first second guess's ``{answer: (value, tree)}``.
         """
         d2 = d if d >= NO_CAP else d - 1
         plans, args, owners = {}, [], []
         for i, (_, part) in enumerate(parts):
-            plan = (self._second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
+            plan = (self.exp_second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
             if plan:
                 plans[i] = plan
@@ -1349,7 +1354,7 @@ class Solver:
             return Solution(game, "expected", self.guesses, None, total, strategy, self.stats,
                             seconds, proof, self._runner.resumed)
 
-    def _second_guesses(self, history, part, d, weight):
+    def exp_second_guesses(self, history, part, d, weight):
         """The guesses at the node of ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left) as ``(guess, bound)``, in the order the
         compiled search tries them: balanced-tree bound on the total, then guesses
@@ -1368,7 +1373,7 @@ class Solver:
 
     def _split_part(self, g, part, plan, incumbent, d, weight):
         """Value and subtree of a big ``part`` below first guess ``g``, split by its own
-        guesses (``plan``, from :meth:`_second_guesses`; the parts of the first were
+        guesses (``plan``, from :meth:`exp_second_guesses`; the parts of the first were
         solved exactly: ``incumbent``).
 
         Its other guesses are searched as rivals in rounds of one per worker, each
@@ -1403,7 +1408,7 @@ class Solver:
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
         """The least total below ``best`` of the guesses ``plan`` (from
-        :meth:`_second_guesses`) at ``part`` (the secrets left after the guesses
+        :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess)``; ``(best, None)`` when
         none is below it.
 
@@ -1471,7 +1476,7 @@ class Solver:
             known = value
         for i in big:
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
-            plan = self._second_guesses((*history, g), parts[i], d, weight)
+            plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
             value, guess = self._second_guess_rounds(
                 (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
             if guess is None:

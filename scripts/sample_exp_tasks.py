@@ -101,7 +101,7 @@ def phase_one_tasks(solver, first):
         if len(part) < SPLIT_SECRETS:
             tasks.append(("part", (first,), part))
             continue
-        plan = solver._second_guesses((first,), part, NO_CAP, 0)
+        plan = solver.exp_second_guesses((first,), part, NO_CAP, 0)
         second = plan[0][0]
         subs = [sub for _, sub in ctx.split(second, part)]
         splits.append({"secrets": len(part), "second_guesses": len(plan),
@@ -138,7 +138,7 @@ def time_rivals(solver, first, size, count, limit, exact=False, budget=None):
     part = next((p for _, p in solver._parts(first, ctx.all_guesses) if len(p) == size), None)
     if part is None:
         raise SystemExit(f"no part of {size} secrets below {game.code_str(first)}")
-    plan = solver._second_guesses((first,), part, NO_CAP, 0)
+    plan = solver.exp_second_guesses((first,), part, NO_CAP, 0)
     second = plan[0][0]
     rows, best = [], size
     for _, sub in ctx.split(second, part) if budget is None else ():

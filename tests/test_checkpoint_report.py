@@ -107,3 +107,25 @@ def test_the_cli_reports_and_refuses_bad_input(p4c5b_worst, tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 2 and "not a directory" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and not missing.exists()
+
+
+def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
+    """Mastermind with every part of 60 secrets or more split by second guess, run to
+    the end: each big part of the first guess has its first second guess solved, all
+    the rivals with a bound below its best settled, and the first guess's small parts
+    plus its big parts' bests make the optimum."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    sol = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003).solve("expected")
+    (rep,) = report(tmp_path)
+    first = sol.strategy.root.guess
+    bigs = rep.big_parts[first]
+    assert len(bigs) >= 2
+    for big in bigs:
+        assert big.incumbent is not None and big.best <= big.incumbent
+        assert big.settled == big.below
+    small = sum(v for n, v, e in rep.expected[first]["parts"] if n < 60)
+    assert game.n_codes + small + sum(b.best for b in bigs) == sol.value == 5625
+    assert "rival second guesses with a bound below the best settled" in "\n".join(rep.lines())
