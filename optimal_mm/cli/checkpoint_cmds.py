@@ -24,7 +24,8 @@ def register(sub) -> None:
                     "rivals settled. Runs no search.")
     p.add_argument("directory", metavar="DIR", help="a checkpoint directory")
     p.add_argument("--no-classes", action="store_true",
-                   help="do not count a split part's second-guess classes (which builds "
+                   help="do not count a split part's second-guess classes, nor the rivals "
+                        "left to an expected run's big parts (both build "
                         "the game's answer table)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run_checkpoint)
