@@ -240,6 +240,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # run id -> expected-case split parts: {"subs": {(first, second, sub hash): row},
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
     exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "d": None, "weight": 0})
+    games: dict[str, Game] = {}
     for run, task, result in read_entries(path):
         rid = repr(sorted(run.items()))
         rep = runs.setdefault(rid, RunReport(run, stale=run.get("task_format") != TASK_FORMAT))
@@ -250,7 +251,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             rep.guesses += int(counters[2])
         fn, args = task.get("function"), task.get("args", [])
         try:
-            game = Game.from_spec(run["game"], run.get("alphabet"))
+            if rid not in games:
+                games[rid] = Game.from_spec(run["game"], run.get("alphabet"))
+            game = games[rid]
             if fn == "_wc_part_task":
                 first, part, d = args[0], args[1], args[2]
                 found = rep.worst[d + 1].setdefault(game.code_str(first), {})
@@ -301,40 +304,57 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             continue  # an entry of a shape this version does not know: counted only
     if classes:
         for rid, rep in runs.items():
-            if rep.worst and not rep.stale:
-                _count_classes(rep, split_args.get(rid, []))
-            if rid in exp_raw and exp_raw[rid]["subs"] and not rep.stale:
-                _big_parts(rep, exp_raw[rid])
+            if rep.stale or rid not in games:
+                continue
+            solver = _LazySolver(games[rid], rep.run)  # one answer table per run
+            if rep.worst:
+                _count_classes(rep, games[rid], solver, split_args.get(rid, []))
+            if rid in exp_raw and exp_raw[rid]["subs"]:
+                _big_parts(rep, games[rid], solver, exp_raw[rid])
     return list(runs.values())
 
 
-def _count_classes(rep: RunReport, wanted) -> None:
+class _LazySolver:
+    """The run's :class:`~optimal_mm.search.Solver`, built on first use (it builds the
+    game's answer table: seconds and a gigabyte for Logik), then shared."""
+
+    def __init__(self, game: Game, run: dict):
+        self.game, self.run, self._solver = game, run, None
+
+    def __call__(self):
+        if self._solver is None:
+            from .search import Solver
+
+            self._solver = Solver(self.game, guesses=self.run["guesses"],
+                                  symmetry=bool(self.run["symmetry"]), jobs=1)
+        return self._solver
+
+
+def _digest(array) -> str:
+    """The hash by which a task's key names an array of secrets."""
+    return task_key("", (array,))["args"][0]["array"]
+
+
+def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> None:
     """Fill in the game's number of first-guess classes and each split part's number
     of second-guess classes, the part found again among its first guess's parts by
     its hash (:meth:`Solver.wc_second_guesses`)."""
-    from .search import Solver
     from .symmetry import orbit_representatives
 
-    run = rep.run
-    game = Game.from_spec(run["game"], run.get("alphabet"))
-    symmetry = bool(run["symmetry"])
-    rep.first_classes = (len(orbit_representatives(game, [])) if symmetry
+    rep.first_classes = (len(orbit_representatives(game, [])) if rep.run["symmetry"]
                          else game.n_codes)
-    if not wanted:
-        return
-    solver = Solver(game, guesses=run["guesses"], symmetry=symmetry, jobs=1)
     parts_of = {}
     for t, first, digest, d in wanted:
+        solver = lazy()
         if first not in parts_of:
-            parts_of[first] = {task_key("", (p,))["args"][0]["array"]: p
-                               for _, p in solver.first_guess_parts(first)}
+            parts_of[first] = {_digest(p): p for _, p in solver.first_guess_parts(first)}
         part = parts_of[first].get(digest)
         if part is not None:
             split = rep.worst[t][game.code_str(first)]["split"][digest]
             split.classes = len(solver.wc_second_guesses(first, part, d))
 
 
-def _big_parts(rep: RunReport, raw: dict) -> None:
+def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     """Fill in ``rep.big_parts``: for each first guess with a part split by second
     guess, that part's cost under its first second guess and how many of the rivals
     still in the race (bound below the best) the checkpoint has settled, found again
@@ -342,17 +362,14 @@ def _big_parts(rep: RunReport, raw: dict) -> None:
     search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
     task's parts by their hashes."""
     from ._search_arrays import NO_CAP
-    from .search import SPLIT_SECRETS, Solver
+    from .search import SPLIT_SECRETS
 
-    run = rep.run
-    game = Game.from_spec(run["game"], run.get("alphabet"))
-    solver = Solver(game, guesses=run["guesses"], symmetry=bool(run["symmetry"]), jobs=1)
+    solver = lazy()
     d2 = raw["d"]
     d = d2 if d2 >= NO_CAP else d2 + 1  # the parts' guesses left, as the search split them
 
     def hashes(g, part):
-        return [(task_key("", (sub,))["args"][0]["array"], sub)
-                for _, sub in solver.split(g, part)]
+        return [(_digest(sub), sub) for _, sub in solver.split(g, part)]
 
     for first in sorted({f for f, _, _ in raw["subs"]}):
         bigs = []
