@@ -47,6 +47,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -54,6 +55,35 @@ from optimal_mm.tree import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
+
+def timed_run(cmd, timeout: float, env=None) -> tuple[subprocess.CompletedProcess, float]:
+    """Run ``cmd`` to its end (its output captured); the process and its wall time.
+
+    ``subprocess.run(..., timeout=)`` waits by polling the child with sleeps that grow
+    to 50 ms, so its end is seen late: a command of 0.07 s reads as 0.11 s, and every
+    small game's time is rounded up to that grid. Here the wait blocks until the child
+    exits, and a timer kills it past ``timeout`` (:class:`subprocess.TimeoutExpired`).
+    """
+    expired = threading.Event()
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+
+    def kill():
+        expired.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    try:
+        out, err = proc.communicate()
+    finally:
+        timer.cancel()
+    wall = time.perf_counter() - start
+    if expired.is_set():
+        raise subprocess.TimeoutExpired(cmd, timeout, out, err)
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err), wall
+
 
 # name: (game, objective, extra args, target seconds from the issues, reference note)
 CASES = {
@@ -145,9 +175,7 @@ def run_once(game, objective, extra, jobs, timeout, symmetry=True, kernels="auto
     if not symmetry:
         cmd.append("--no-symmetry")
     env = dict(os.environ, OPTIMAL_MM_KERNELS=kernels)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    wall = time.perf_counter() - start
+    proc, wall = timed_run(cmd, timeout, env)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
     out = proc.stdout
@@ -212,9 +240,7 @@ def build_cpp_solver(checkout: Path, build: Path) -> Path:
 def run_cpp(exe: Path, rules: str | None, timeout: int) -> dict:
     """One run of the C++ solver's optimal strategy (or ``-v``, its start-up alone)."""
     cmd = [str(exe), "-r", rules, "-s", "optimal", "-S"] if rules else [str(exe), "-v"]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    wall = time.perf_counter() - start
+    proc, wall = timed_run(cmd, timeout)
     total = re.search(r"^optimal\s+(\d+)", proc.stdout, re.M)
     return {"wall_s": wall, "value": int(total.group(1)) if total else None}
 
@@ -222,10 +248,15 @@ def run_cpp(exe: Path, rules: str | None, timeout: int) -> dict:
 def python_floor(timeout: int) -> float:
     """Wall time of ``python -c "import numpy"``: what any command of a Python package
     built on numpy pays before its own first line runs (the interpreter, its site
-    set-up and numpy's import)."""
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import numpy"], check=True, timeout=timeout)
-    return time.perf_counter() - start
+    set-up and numpy's import). Measured with ``OPENBLAS_NUM_THREADS=1``, as the
+    command itself imports numpy (:mod:`optimal_mm.cli` sets it): OpenBLAS's start of
+    a thread per core, which the command never pays, costs little on an idle machine
+    but about 0.04 s on a busy 2-core one (0.10 s against 0.06 s, measured)."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    proc, wall = timed_run([sys.executable, "-c", "import numpy"], timeout, env)
+    if proc.returncode:
+        raise RuntimeError(f"python -c 'import numpy' failed: {proc.stderr.strip()}")
+    return wall
 
 
 def side_by_side(exe: Path, games, repeat: int, timeout: int) -> list[dict]:
@@ -500,7 +531,8 @@ def markdown(report) -> str:
                   "less its start-up; *start-up*: ours, Python, imports, the kernels, the "
                   "answer table and the output (whole less search); the C++ solver's, "
                   "`mmstrat -v`. *Python + numpy*: the wall time of `python -c \"import "
-                  "numpy\"`, measured between the runs: the floor under any command of a "
+                  "numpy\"` with one OpenBLAS thread (as the command imports it), "
+                  "measured between the runs: the floor under any command of a "
                   "Python package built on numpy, ours included. *load*: the machine's "
                   "load average (1, 5, 15 min) before and after; figures taken under load "
                   "are slower for both.", "",

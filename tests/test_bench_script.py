@@ -35,3 +35,26 @@ def test_shipped_bench_command_names_no_local_path():
         pytest.skip("results/bench.json not generated")
     command = json.loads(path.read_text())["command"]
     assert not re.search(r"(^|\s|=)/\S", command), command
+
+
+def test_timed_run_sees_the_end_without_polling_delay():
+    """A child that sleeps 0.07 s is timed close to that, not at the 0.11 s that
+    ``subprocess.run(timeout=)``'s growing polling sleeps report."""
+    import sys
+    bench = _script()
+    code = "import time; time.sleep(0.07)"
+    walls = sorted(bench.timed_run([sys.executable, "-S", "-c", code], 30)[1]
+                   for _ in range(5))
+    proc, _ = bench.timed_run([sys.executable, "-S", "-c", "print('ok')"], 30)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok"
+    # The interpreter's own start is a few milliseconds; the polling grid's next
+    # point after 0.0635 s is 0.1135 s.
+    assert 0.07 <= walls[0] < 0.105, walls
+
+
+def test_timed_run_kills_past_the_timeout():
+    import subprocess
+    import sys
+    bench = _script()
+    with pytest.raises(subprocess.TimeoutExpired):
+        bench.timed_run([sys.executable, "-S", "-c", "import time; time.sleep(30)"], 0.5)
