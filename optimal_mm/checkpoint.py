@@ -17,8 +17,11 @@ What an entry is
     * the task key says which task: the task function's name and its arguments,
       with every array of secrets replaced by its dtype, shape and SHA-256.
 
-    The file holds both keys, the result and a SHA-256 checksum of the three. Several
-    runs may share a directory: their entries have different names.
+    The file holds both keys, the result and a SHA-256 checksum of the three (and of
+    the task's *timing*, where the run recorded one: its wall and processor seconds
+    and when it finished, which says how long the tasks still to come may take:
+    :mod:`optimal_mm.checkpoint_report`). Several runs may share a directory: their
+    entries have different names.
 
 Why nothing is trusted
     :meth:`Checkpoint.get` re-reads the keys from the file and compares them with the
@@ -63,6 +66,7 @@ import hashlib
 import json
 import os
 import stat
+import time
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +139,18 @@ def _dumps(obj) -> str:
 
 def _digest(obj) -> str:
     return hashlib.sha256(_dumps(obj).encode("utf-8")).hexdigest()
+
+
+def task_timing(seconds: float, cpu_seconds: float, finished: float) -> dict:
+    """A task's timing as an entry keeps it: its wall and processor seconds (of the
+    thread that ran it: the compiled search runs in one) and the UTC time it ended.
+
+    >>> task_timing(61.23456, 60.5, 0.0)
+    {'seconds': 61.235, 'cpu_seconds': 60.5, 'finished': '1970-01-01T00:00:00Z'}
+    """
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
+    return {"seconds": round(float(seconds), 3), "cpu_seconds": round(float(cpu_seconds), 3),
+            "finished": stamp}
 
 
 # ---------------------------------------------------------------------------
@@ -229,15 +245,21 @@ def _read_regular(path: Path) -> bytes | None:
             return None
         return fh.read()
 
+#: The parts of an entry its checksum covers; ``timing`` only where it was written.
+_BODY = ("format", "run", "task", "result")
+
+
 def _intact(raw: bytes) -> dict | None:
-    """The entry in ``raw`` (``format``, ``run``, ``task`` and the decoded ``result``)
-    if its checksum holds and its format is this module's, else None."""
+    """The entry in ``raw`` (``format``, ``run``, ``task``, the decoded ``result`` and
+    ``timing``, None where absent) if its checksum holds and its format is this
+    module's, else None."""
     try:
         entry = json.loads(raw.decode("utf-8"))
-        body = {k: entry[k] for k in ("format", "run", "task", "result")}
+        body = {k: entry[k] for k in _BODY + (("timing",) if "timing" in entry else ())}
         if entry.get("sha256") != _digest(body) or body["format"] != FORMAT:
             return None
         body["result"] = result_from_json(body["result"])
+        body.setdefault("timing", None)
         return body
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError,
             RecursionError):  # RecursionError: an entry nested beyond anything we write
@@ -245,8 +267,10 @@ def _intact(raw: bytes) -> dict | None:
 
 
 def read_entries(directory):
-    """Every intact entry in ``directory``, of any run, as ``(run, task, result)`` in
-    the order of the file names; a damaged, foreign or unreadable file is skipped.
+    """Every intact entry in ``directory``, of any run, as ``(run, task, result,
+    timing)`` in the order of the file names (``timing``: a dict of ``seconds``,
+    ``cpu_seconds`` and ``finished``, or None for an entry written without it); a
+    damaged, foreign or unreadable file is skipped.
 
     For reading a checkpoint without running its search (what it has proven so far:
     :mod:`optimal_mm.checkpoint_report`); the search itself reads through
@@ -259,7 +283,7 @@ def read_entries(directory):
             continue
         body = None if raw is None else _intact(raw)
         if body is not None:
-            yield body["run"], body["task"], body["result"]
+            yield body["run"], body["task"], body["result"], body["timing"]
 
 
 class Checkpoint:
@@ -369,8 +393,11 @@ class Checkpoint:
         with_budget = alike.setdefault(_budget_free(task, index), [])
         with_budget.append((task["args"][index], result))
 
-    def put(self, key: dict, result) -> None:
+    def put(self, key: dict, result, timing: dict | None = None) -> None:
         """Store ``result`` for task ``key``, atomically (a kill never leaves half a file).
+
+        ``timing``: how long the task took (:func:`task_timing`), kept with it and
+        covered by its checksum; an entry without it is as valid.
 
         Whatever sits at the entry's name that is not a regular file (a FIFO) is
         replaced, never written through. When the entry cannot be written at all (a
@@ -379,6 +406,8 @@ class Checkpoint:
         """
         body = {"format": FORMAT, "run": self.run, "task": json.loads(_dumps(key)),
                 "result": result_to_json(result)}
+        if timing is not None:
+            body["timing"] = json.loads(_dumps(timing))
         body["sha256"] = _digest(body)
         try:
             atomic_write_bytes(self.path(key), (_dumps(body) + "\n").encode("utf-8"),

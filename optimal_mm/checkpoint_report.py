@@ -22,6 +22,15 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     and those of a big part split by its second guess; and the rival guesses
     settled, a cost below their budget (the best one named) or "not better".
 
+Time (entries that carry their task's timing: those written since 2026-11-26)
+    How many tasks are timed, their processor time in all and the latest end; and
+    what is left where the checkpoint can count it, each with the median processor
+    time of the finished tasks of its kind: the second-guess tasks of the split
+    parts still open (worst case; fewer if one is found feasible, and first guesses
+    not yet begun are not counted), the rival second guesses of the big parts still
+    in the race (expected case). An estimate from a sample, not a promise: task
+    times within one part vary by a factor of ten or more.
+
 Only the checkpoint is read: nothing here runs a search, and the report is as
 exact as the entries (each is checked against its checksum, and an entry written by
 another task format is counted apart, as the search would not use it).
@@ -108,6 +117,57 @@ class RunReport:
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
+    # Timed entries: (task function, guesses T of a worst-case task or None, wall
+    # seconds, processor seconds, finished "YYYY-MM-DDTHH:MM:SSZ")
+    timed: list = field(default_factory=list)
+
+    def median_cpu(self, function: str, t: int | None = None) -> float | None:
+        """The median processor seconds of the timed tasks of ``function`` (within
+        ``t`` guesses, if given and any are timed there); None if none is timed."""
+        cpu = [c for f, tt, _, c, _ in self.timed if f == function and tt == t]
+        if not cpu:
+            cpu = [c for f, _, _, c, _ in self.timed if f == function]
+        return float(np.median(cpu)) if cpu else None
+
+    def left(self) -> list[dict]:
+        """The work still to do that the checkpoint can count (module docstring, "Time"):
+        one dict per kind, with its tasks, their median processor seconds so far and
+        the estimate (None where no task of that kind is timed)."""
+        out = []
+        for t in sorted(self.worst):
+            tasks = 0
+            for found in self.worst[t].values():
+                if _first_refuted(found):
+                    continue
+                for split in found.get("split", {}).values():
+                    if split.classes is not None and not split.feasible:
+                        tasks += max(split.classes - split.refuted, 0)
+            if tasks:
+                out.append(_left_row(f"second-guess tasks of the open split parts within "
+                                     f"{t} guesses", tasks,
+                                     self.median_cpu("_wc_guess_task", t)))
+        rivals = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
+                     if b.incumbent is not None)
+        if rivals:
+            out.append(_left_row("rival second guesses of the big parts still in the race",
+                                 rivals, self.median_cpu("_exp_guess_task")))
+        return out
+
+    def time_lines(self) -> list[str]:
+        if not self.timed:
+            return ["  time: no entry carries its task's timing (written before timings "
+                    "were kept)"]
+        cpu = sum(c for _, _, _, c, _ in self.timed)
+        latest = max(f for _, _, _, _, f in self.timed)
+        out = [f"  time: {len(self.timed):,} of {self.entries:,} entries timed, "
+               f"{_duration(cpu)} of processor time in all; the latest finished {latest}"]
+        for row in self.left():
+            line = f"  left: {row['tasks']:,} {row['what']}"
+            if row["median_cpu_seconds"] is not None:
+                line += (f", about {_duration(row['estimate_seconds'])} of processor time "
+                         f"at the median {_duration(row['median_cpu_seconds'])} a task so far")
+            out.append(line)
+        return out
 
     def lines(self) -> list[str]:
         run = self.run
@@ -163,7 +223,7 @@ class RunReport:
                        f"guess, above)")
         out.append(f"  work in these tasks: {self.states:,} states searched, "
                    f"{self.guesses:,} guesses evaluated")
-        return out
+        return out + self.time_lines()
 
     def to_dict(self) -> dict:
         worst = {str(t): {first: {"whole": [{"secrets": n, "feasible": ok}
@@ -192,12 +252,38 @@ class RunReport:
                                         for g, c, b in self.seconds_rivals],
                 "chain_pieces": self.chain_pieces,
                 "big_parts": {first: [b.to_dict() for b in bigs]
-                              for first, bigs in self.big_parts.items()}}
+                              for first, bigs in self.big_parts.items()},
+                "time": {"timed_entries": len(self.timed),
+                         "cpu_seconds": round(sum(c for _, _, _, c, _ in self.timed), 3),
+                         "wall_seconds": round(sum(w for _, _, w, _, _ in self.timed), 3),
+                         "latest_finished": max((f for *_, f in self.timed), default=None),
+                         "left": self.left()}}
 
     def cost_text(self, value) -> str:
         from .search import _cost_text
 
         return _cost_text(value, self.weight)
+
+
+def _left_row(what: str, tasks: int, median: float | None) -> dict:
+    return {"what": what, "tasks": tasks,
+            "median_cpu_seconds": None if median is None else round(median, 3),
+            "estimate_seconds": None if median is None else round(median * tasks, 3)}
+
+
+def _duration(seconds: float) -> str:
+    """``0.012 s``, ``4.2 s``, ``42 s``, ``17 min``, ``2.3 h``.
+
+    >>> _duration(0.0123), _duration(4.24), _duration(42.4), _duration(1020), _duration(8280)
+    ('0.012 s', '4.2 s', '42 s', '17 min', '2.3 h')
+    """
+    if seconds < 10:
+        return f"{seconds:.2g} s"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _parts_text(parts, cost_text) -> str:
@@ -241,10 +327,11 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
     exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "d": None, "weight": 0})
     games: dict[str, Game] = {}
-    for run, task, result in read_entries(path):
+    for run, task, result, timing in read_entries(path):
         rid = repr(sorted(run.items()))
         rep = runs.setdefault(rid, RunReport(run, stale=run.get("task_format") != TASK_FORMAT))
         rep.entries += 1
+        t_of_task = None
         counters = _counters(result)
         if counters is not None and len(counters) >= 3:
             rep.states += int(counters[0])
@@ -258,6 +345,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 first, part, d = args[0], args[1], args[2]
                 found = rep.worst[d + 1].setdefault(game.code_str(first), {})
                 found.setdefault("whole", []).append((part["shape"][0], bool(result[0])))
+                t_of_task = d + 1
             elif fn == "_wc_guess_task":
                 history, guess, part, d = args[0], args[1], args[2], args[3]
                 first = game.code_str(history[0])
@@ -270,6 +358,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     split.feasible.append(game.code_str(guess))
                 else:
                     split.refuted += 1
+                t_of_task = d + len(history)
             elif fn == "_exp_part_task":
                 history, part, budget, d, weight = args[0], args[1], args[2], args[3], args[5]
                 rep.weight = int(weight)
@@ -302,6 +391,12 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     rep.rivals.append((name, cost, int(bound)))
         except (KeyError, IndexError, TypeError, ValueError):
             continue  # an entry of a shape this version does not know: counted only
+        try:
+            if timing is not None:
+                rep.timed.append((fn, t_of_task, float(timing["seconds"]),
+                                  float(timing["cpu_seconds"]), str(timing["finished"])))
+        except (KeyError, TypeError, ValueError):
+            pass  # a timing of another shape: the entry's result still counts
     if classes:
         for rid, rep in runs.items():
             if rep.stale or rid not in games:

@@ -91,6 +91,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 import warnings
 from typing import TYPE_CHECKING
 
@@ -112,15 +113,24 @@ BACKENDS = ("loky", "threading", "dask")
 LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
+def _timed_call(fn, args):
+    """``fn(*args)`` and how long it took: ``(result, (wall seconds, processor seconds
+    of this thread, UTC epoch at the end))``, for the task's checkpoint entry."""
+    start, cpu = time.perf_counter(), time.thread_time()
+    result = fn(*args)
+    return result, (time.perf_counter() - start, time.thread_time() - cpu, time.time())
+
+
 def _remote(fn, index, parent_pid, args):
-    """Run one task away from the parent: ``(index, result)``.
+    """Run one task away from the parent: ``(index, result, timing)``
+    (:func:`_timed_call`).
 
     The index lets results arrive in any order. A worker process ignores Ctrl-C
     (see the module docstring).
     """
     if os.getpid() != parent_pid and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return index, fn(*args)
+    return (index, *_timed_call(fn, args))
 
 
 _PR_SET_PDEATHSIG = 1
@@ -435,11 +445,13 @@ class TaskRunner:
         """
         common = self.common
 
-        def finished(i, result):
+        def finished(i, result, timing):
             cp = self.checkpoint
             if cp is not None:
+                from .checkpoint import task_timing
+
                 unsaved = cp.unsaved
-                cp.put(keys[i], result)
+                cp.put(keys[i], result, task_timing(*timing))
                 if cp.unsaved and not unsaved:
                     self.progress.message(f"warning: checkpoint entries cannot be written "
                                           f"({cp.unsaved_reason}); going on without saving them")
@@ -451,7 +463,7 @@ class TaskRunner:
         if self._client is None and not self.isolated and (self.jobs == 1
                                                              or len(indices) == 1):
             for i in indices:
-                finished(i, fn(*common, *arg_lists[i]))
+                finished(i, *_timed_call(fn, common + tuple(arg_lists[i])))
             return
         if self._client is None and self.isolated and self.jobs == 1:
             self._execute_in_one_worker(fn, arg_lists, indices, finished)
@@ -489,12 +501,12 @@ class TaskRunner:
             try:
                 while True:
                     try:
-                        i, result = next(results)
+                        i, result, timing = next(results)
                     except StopIteration:
                         break
                     except failures as exc:
                         raise self._lost(exc) from None
-                    finished(i, result)
+                    finished(i, result, timing)
             finally:
                 # Ends the workers' current tasks if we leave early (Ctrl-C).
                 with warnings.catch_warnings():
@@ -526,8 +538,8 @@ class TaskRunner:
                                              self.common + tuple(arg_lists[i]))
                            for i in indices]
             for future in futures:
-                i, result = future.result()  # a wait, which Ctrl-C interrupts at once
-                finished(i, result)
+                i, result, timing = future.result()  # a wait, which Ctrl-C interrupts
+                finished(i, result, timing)
         except failures as exc:
             raise self._lost(exc) from None
         finally:

@@ -1,0 +1,143 @@
+"""Each checkpoint entry keeps how long its task took, and the report turns the
+timings into an estimate of what is left.
+
+Checked on runs whose tasks are all known: a p4c5b worst-case run with big parts split
+by second guess, and a mastermind expected run with big parts split. Every entry a
+run writes carries its wall and processor seconds and the time it finished (within
+the run's own window); the timing is covered by the entry's checksum; an entry
+written without one still reads. With some finished tasks taken away, the report
+counts exactly those as left and prices them at the median of the rest.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.checkpoint import Checkpoint, read_entries, task_key
+from optimal_mm.checkpoint_report import report
+from optimal_mm.search import Solver
+
+
+@pytest.fixture(scope="module")
+def p4c5b_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("timed")
+    start = time.time()
+    Solver(Game.from_spec("p4c5b"), jobs=1, checkpoint=folder, split_secrets=100,
+           table_entries=7_001).solve("worst-case")
+    return folder, start, time.time()
+
+
+def _epoch(stamp: str) -> int:
+    return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def test_every_entry_carries_its_timing(p4c5b_run):
+    folder, start, end = p4c5b_run
+    entries = list(read_entries(folder))
+    assert entries
+    for _, _, _, timing in entries:
+        assert set(timing) == {"seconds", "cpu_seconds", "finished"}
+        assert 0 <= timing["cpu_seconds"] and 0 <= timing["seconds"] <= end - start + 1
+        assert int(start) - 1 <= _epoch(timing["finished"]) <= end + 1
+    (rep,) = report(folder, classes=False)
+    assert len(rep.timed) == rep.entries == len(entries)
+    text = "\n".join(rep.lines())
+    assert f"time: {len(entries)} of {len(entries)} entries timed" in text
+
+
+def test_the_timing_is_under_the_checksum(p4c5b_run, tmp_path):
+    folder = p4c5b_run[0]
+    files = sorted(folder.glob("task-*.json"))
+    for f in files:
+        shutil.copy(f, tmp_path / f.name)
+    victim = tmp_path / files[0].name
+    entry = json.loads(victim.read_text())
+    entry["timing"]["cpu_seconds"] += 1000
+    victim.write_text(json.dumps(entry))
+    assert len(list(read_entries(tmp_path))) == len(files) - 1
+
+
+def test_an_entry_without_timing_still_reads(tmp_path):
+    cp = Checkpoint(tmp_path, {"game": "p2c3", "objective": "expected"})
+    key = task_key("_exp_part_task", (5, np.arange(3), 10))
+    cp.put(key, (7, np.zeros(4, dtype=np.int64)))
+    (run, task, result, timing), = read_entries(tmp_path)
+    assert timing is None and result[0] == 7
+    assert cp.get(key)[0] == 7
+
+
+def test_the_report_prices_the_worst_case_tasks_left(p4c5b_run, tmp_path):
+    """Take away two refutations of a split part whose first guess is refuted by that
+    part alone: the first guess is open again, and exactly two second-guess tasks
+    are left, at the median processor time of the others within that depth."""
+    folder = p4c5b_run[0]
+    groups = {}
+    for path in sorted(folder.glob("task-*.json")):
+        shutil.copy(path, tmp_path / path.name)
+        entry = json.loads(path.read_text())
+        task = entry["task"]
+        if task["function"] == "_wc_guess_task" and not entry["result"]["tuple"][0]:
+            history, part, d = task["args"][0], task["args"][2], task["args"][3]
+            groups.setdefault((d + len(history), history[0]), {}).setdefault(
+                part["array"], []).append(path.name)
+    (full,) = report(folder)
+    game = Game.from_spec("p4c5b")
+    chosen = None
+    for (t, first), parts in sorted(groups.items()):
+        found = full.worst[t][game.code_str(first)]
+        if len(parts) == 1 and not any(not ok for _, ok in found.get("whole", [])):
+            names = next(iter(parts.values()))
+            if len(names) >= 3:
+                chosen = t, names
+                break
+    assert chosen is not None, "the run split no part refuted by itself"
+    t, names = chosen
+    for name in names[:2]:
+        (tmp_path / name).unlink()
+    (rep,) = report(tmp_path)
+    rows = rep.left()
+    assert [r["tasks"] for r in rows] == [2]
+    median = rep.median_cpu("_wc_guess_task", t)
+    kept = [c for f, tt, _, c, _ in rep.timed if f == "_wc_guess_task" and tt == t]
+    assert median == pytest.approx(float(np.median(kept)))
+    assert rows[0]["estimate_seconds"] == pytest.approx(2 * median, abs=0.1)
+    assert f"within {t} guesses" in rows[0]["what"]
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "left: 2 second-guess tasks of the open split parts" in run.stdout
+    doc = json.loads(subprocess.run(
+        [sys.executable, "-m", "optimal_mm", "checkpoint", str(tmp_path), "--json"],
+        capture_output=True, text=True).stdout)
+    assert doc["runs"][0]["time"]["left"][0]["tasks"] == 2
+    # A complete run has nothing left.
+    assert full.left() == []
+
+
+def test_the_report_counts_the_expected_rivals_left(tmp_path, monkeypatch):
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    Solver(Game.from_spec("mastermind"), jobs=1, checkpoint=tmp_path,
+           table_entries=60_003).solve("expected")
+    (full,) = report(tmp_path)
+    assert full.left() == []
+    rivals = [p for p in sorted(tmp_path.glob("task-*.json"))
+              if (e := json.loads(p.read_text()))["task"]["function"] == "_exp_guess_task"
+              and e["task"]["args"][0]]  # a history: a rival second guess
+    assert rivals
+    rivals[0].unlink()
+    (rep,) = report(tmp_path)
+    (row,) = rep.left()
+    assert row["tasks"] == 1 and "rival second guesses" in row["what"]
+    assert row["median_cpu_seconds"] == pytest.approx(rep.median_cpu("_exp_guess_task"),
+                                                      abs=1e-3)
