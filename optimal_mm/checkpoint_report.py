@@ -355,7 +355,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     split = found["split"][part["array"]] = SplitPart(part["shape"][0])
                     split_args[rid].append((d + len(history), history[0], part["array"], d))
                 if result[0]:
-                    split.feasible.append(game.code_str(guess))
+                    if game.code_str(guess) not in split.feasible:  # one per tree rule
+                        split.feasible.append(game.code_str(guess))
                 else:
                     split.refuted += 1
                 t_of_task = d + len(history)

@@ -129,3 +129,16 @@ def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
     small = sum(v for n, v, e in rep.expected[first]["parts"] if n < 60)
     assert game.n_codes + small + sum(b.best for b in bigs) == sol.value == 5625
     assert "rival second guesses with a bound below the best settled" in "\n".join(rep.lines())
+
+
+def test_a_part_feasible_under_both_tree_rules_is_named_once(tmp_path):
+    """Runs under both ``--wc-tree`` rules share a checkpoint (a feasible task has
+    one entry per rule): the split part still names its feasible guess once."""
+    game = Game.from_spec("p4c5b")
+    for rule in ("small-total", "first"):
+        Solver(game, jobs=1, checkpoint=tmp_path, split_secrets=100, table_entries=7_001,
+               wc_tree=rule).solve("worst-case")
+    (rep,) = report(tmp_path)
+    splits = [s for by in rep.worst.values() for found in by.values()
+              for s in found.get("split", {}).values() if s.feasible]
+    assert splits and all(len(s.feasible) == len(set(s.feasible)) == 1 for s in splits)
