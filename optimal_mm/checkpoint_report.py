@@ -24,12 +24,13 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
 
 Time (entries that carry their task's timing: those written since 2026-11-26)
     How many tasks are timed, their processor time in all and the latest end; and
-    what is left where the checkpoint can count it, each with the median processor
-    time of the finished tasks of its kind: the second-guess tasks of the split
+    what is left where the checkpoint can count it, priced at the mean processor
+    time of the finished tasks of its kind (their median and longest beside it): the second-guess tasks of the split
     parts still open (worst case; fewer if one is found feasible, and first guesses
     not yet begun are not counted), the rival second guesses of the big parts still
     in the race (expected case). An estimate from a sample, not a promise: task
-    times within one part vary by a factor of ten or more.
+    times within one part vary by a factor of a hundred (the mean, unlike the
+    median, at least counts the long ones).
 
 Only the checkpoint is read: nothing here runs a search, and the report is as
 exact as the entries (each is checked against its checksum, and an entry written by
@@ -121,18 +122,17 @@ class RunReport:
     # seconds, processor seconds, finished "YYYY-MM-DDTHH:MM:SSZ")
     timed: list = field(default_factory=list)
 
-    def median_cpu(self, function: str, t: int | None = None) -> float | None:
-        """The median processor seconds of the timed tasks of ``function`` (within
-        ``t`` guesses, if given and any are timed there); None if none is timed."""
+    def task_cpu(self, function: str, t: int | None = None) -> list[float]:
+        """The processor seconds of the timed tasks of ``function`` (within ``t``
+        guesses, if given and any are timed there; else of every depth)."""
         cpu = [c for f, tt, _, c, _ in self.timed if f == function and tt == t]
-        if not cpu:
-            cpu = [c for f, _, _, c, _ in self.timed if f == function]
-        return float(np.median(cpu)) if cpu else None
+        return cpu or [c for f, _, _, c, _ in self.timed if f == function]
 
     def left(self) -> list[dict]:
         """The work still to do that the checkpoint can count (module docstring, "Time"):
-        one dict per kind, with its tasks, their median processor seconds so far and
-        the estimate (None where no task of that kind is timed)."""
+        one dict per kind, with its tasks, the mean, median and longest processor
+        seconds of the finished tasks of that kind and the estimate, tasks times the
+        mean (None where no task of that kind is timed)."""
         out = []
         for t in sorted(self.worst):
             tasks = 0
@@ -145,12 +145,12 @@ class RunReport:
             if tasks:
                 out.append(_left_row(f"second-guess tasks of the open split parts within "
                                      f"{t} guesses", tasks,
-                                     self.median_cpu("_wc_guess_task", t)))
+                                     self.task_cpu("_wc_guess_task", t)))
         rivals = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                      if b.incumbent is not None)
         if rivals:
             out.append(_left_row("rival second guesses of the big parts still in the race",
-                                 rivals, self.median_cpu("_exp_guess_task")))
+                                 rivals, self.task_cpu("_exp_guess_task")))
         return out
 
     def time_lines(self) -> list[str]:
@@ -163,9 +163,11 @@ class RunReport:
                f"{_duration(cpu)} of processor time in all; the latest finished {latest}"]
         for row in self.left():
             line = f"  left: {row['tasks']:,} {row['what']}"
-            if row["median_cpu_seconds"] is not None:
+            if row["mean_cpu_seconds"] is not None:
                 line += (f", about {_duration(row['estimate_seconds'])} of processor time "
-                         f"at the median {_duration(row['median_cpu_seconds'])} a task so far")
+                         f"at the mean {_duration(row['mean_cpu_seconds'])} a task so far "
+                         f"(median {_duration(row['median_cpu_seconds'])}, longest "
+                         f"{_duration(row['max_cpu_seconds'])}, of {row['timed']:,})")
             out.append(line)
         return out
 
@@ -265,10 +267,17 @@ class RunReport:
         return _cost_text(value, self.weight)
 
 
-def _left_row(what: str, tasks: int, median: float | None) -> dict:
-    return {"what": what, "tasks": tasks,
-            "median_cpu_seconds": None if median is None else round(median, 3),
-            "estimate_seconds": None if median is None else round(median * tasks, 3)}
+def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
+    if not cpu:
+        return {"what": what, "tasks": tasks, "timed": 0, "mean_cpu_seconds": None,
+                "median_cpu_seconds": None, "max_cpu_seconds": None,
+                "estimate_seconds": None}
+    mean = float(np.mean(cpu))
+    return {"what": what, "tasks": tasks, "timed": len(cpu),
+            "mean_cpu_seconds": round(mean, 3),
+            "median_cpu_seconds": round(float(np.median(cpu)), 3),
+            "max_cpu_seconds": round(float(max(cpu)), 3),
+            "estimate_seconds": round(mean * tasks, 3)}
 
 
 def _duration(seconds: float) -> str:
