@@ -25,12 +25,12 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
 Time (entries that carry their task's timing: those written since 2026-11-26)
     How many tasks are timed, their processor time in all and the latest end; and
     what is left where the checkpoint can count it, priced at the mean processor
-    time of the finished tasks of its kind (their median and longest beside it): the second-guess tasks of the split
-    parts still open (worst case; fewer if one is found feasible, and first guesses
-    not yet begun are not counted), the rival second guesses of the big parts still
-    in the race (expected case). An estimate from a sample, not a promise: task
-    times within one part vary by a factor of a hundred (the mean, unlike the
-    median, at least counts the long ones).
+    time of the finished tasks of its kind (their median and longest beside it):
+    the second-guess tasks of the split parts still open (worst case; fewer if one
+    is found feasible, and first guesses not yet begun are not counted), the rival
+    second guesses of the big parts still in the race (expected case). An estimate
+    from a sample, not a promise: task times within one part vary by a factor of a
+    hundred (the mean, unlike the median, at least counts the long ones).
 
 Only the checkpoint is read: nothing here runs a search, and the report is as
 exact as the entries (each is checked against its checksum, and an entry written by
@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,6 +96,17 @@ class BigPart:
         return dict(self.__dict__)
 
 
+class Timed(NamedTuple):
+    """One timed entry: its task function, the guesses ``t`` of a worst-case task
+    (None for the others), its wall and processor seconds and its UTC end."""
+
+    function: str
+    t: int | None
+    seconds: float
+    cpu: float
+    finished: str
+
+
 @dataclass
 class RunReport:
     """What the entries of one run settle."""
@@ -118,15 +130,13 @@ class RunReport:
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
-    # Timed entries: (task function, guesses T of a worst-case task or None, wall
-    # seconds, processor seconds, finished "YYYY-MM-DDTHH:MM:SSZ")
-    timed: list = field(default_factory=list)
+    timed: list = field(default_factory=list)  # [Timed]
 
     def task_cpu(self, function: str, t: int | None = None) -> list[float]:
         """The processor seconds of the timed tasks of ``function`` (within ``t``
         guesses, if given and any are timed there; else of every depth)."""
-        cpu = [c for f, tt, _, c, _ in self.timed if f == function and tt == t]
-        return cpu or [c for f, _, _, c, _ in self.timed if f == function]
+        mine = [e for e in self.timed if e.function == function]
+        return [e.cpu for e in mine if e.t == t] or [e.cpu for e in mine]
 
     def left(self) -> list[dict]:
         """The work still to do that the checkpoint can count (module docstring, "Time"):
@@ -157,8 +167,8 @@ class RunReport:
         if not self.timed:
             return ["  time: no entry carries its task's timing (written before timings "
                     "were kept)"]
-        cpu = sum(c for _, _, _, c, _ in self.timed)
-        latest = max(f for _, _, _, _, f in self.timed)
+        cpu = sum(e.cpu for e in self.timed)
+        latest = max(e.finished for e in self.timed)
         out = [f"  time: {len(self.timed):,} of {self.entries:,} entries timed, "
                f"{_duration(cpu)} of processor time in all; the latest finished {latest}"]
         for row in self.left():
@@ -256,9 +266,10 @@ class RunReport:
                 "big_parts": {first: [b.to_dict() for b in bigs]
                               for first, bigs in self.big_parts.items()},
                 "time": {"timed_entries": len(self.timed),
-                         "cpu_seconds": round(sum(c for _, _, _, c, _ in self.timed), 3),
-                         "wall_seconds": round(sum(w for _, _, w, _, _ in self.timed), 3),
-                         "latest_finished": max((f for *_, f in self.timed), default=None),
+                         "cpu_seconds": round(sum(e.cpu for e in self.timed), 3),
+                         "wall_seconds": round(sum(e.seconds for e in self.timed), 3),
+                         "latest_finished": max((e.finished for e in self.timed),
+                                                default=None),
                          "left": self.left()}}
 
     def cost_text(self, value) -> str:
@@ -403,8 +414,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             continue  # an entry of a shape this version does not know: counted only
         try:
             if timing is not None:
-                rep.timed.append((fn, t_of_task, float(timing["seconds"]),
-                                  float(timing["cpu_seconds"]), str(timing["finished"])))
+                rep.timed.append(Timed(fn, t_of_task, float(timing["seconds"]),
+                                       float(timing["cpu_seconds"]), str(timing["finished"])))
         except (KeyError, TypeError, ValueError):
             pass  # a timing of another shape: the entry's result still counts
     if classes:
