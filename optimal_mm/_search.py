@@ -78,6 +78,16 @@ all black, and ``d`` guesses left:
   that set (reached before by another order of guesses): a guess whose raised sum
   fails is skipped without solving any part, and the others search with tighter
   budgets.
+* *Null-window probes* (expected case, nodes of :data:`_PROBE_SECRETS` secrets or
+  more, once a budget is set). Before a guess's parts are searched in turn against
+  what the budget leaves them, each part of three or more secrets is searched with
+  the narrowest budget, its bound plus one: cheap, and either it is solved at its
+  bound or its fail-soft value is a better bound. Most guesses tried against a
+  budget fail, and the raised sum refutes them before any part is searched with a
+  wide budget (measured, ``--jobs 1``: Bulls and Cows 34.4 -> 26.4 s, p6c3b
+  36.1 -> 29.0 s, p4c7 3.66 -> 3.09 s, guesses evaluated 2 to 4 times fewer; the
+  same values). The root of a search does the same in Python
+  (:func:`optimal_mm.search._exp_guess_task`), where it first paid off.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -125,6 +135,9 @@ from ._overlap import overlap_applies, overlap_bound, overlap_keep, overlap_pass
 from ._skew_bound import skew_bound, skew_feasible
 
 _PAYLOAD_BITS = 31
+#: Nodes of this many secrets or more probe a guess's parts before searching them
+#: against the budget (expected case; see the module docstring).
+_PROBE_SECRETS = 30
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
 
@@ -899,6 +912,25 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if best_guess < 0 and raised < fail_low:
                 fail_low = raised
             continue
+        if best < INF and n >= _PROBE_SECRETS:
+            for j in range(n_parts):
+                pb = part_lb[j]
+                a = part_order[j]
+                c = starts[a + 1] - starts[a]
+                if c < 3 or pb >= INF:
+                    continue
+                v, _ = exp_search(parts[starts[a]:starts[a + 1]], pb + 1, child_d, empty,
+                                  table, all_guesses, lb, win, n_slots, consistent, tt,
+                                  stats, codes, n_colours, repeats, swaps, masks, symmetry)
+                if v > pb:
+                    part_lb[j] = v
+                    raised = min(raised + v - pb, INF)
+                    if raised >= best:
+                        break
+            if raised >= best:
+                if best_guess < 0 and raised < fail_low:
+                    fail_low = raised
+                continue
         acc = n
         rem = raised - n
         failed = False
