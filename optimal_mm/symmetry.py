@@ -75,9 +75,9 @@ def apply(game: Game, pi, sigma) -> np.ndarray:
     codes = game.__dict__.get("_codes_int64")
     if codes is None:
         codes = game.__dict__["_codes_int64"] = game.codes.astype(np.int64)
-    image = np.empty_like(codes)
-    image[:, list(pi)] = np.asarray(sigma, dtype=np.int64)[codes]
-    return _code_lookup(game)[_keys(image, game.colours)]
+    # The image's peg i sits at position pi[i]: its key weight is C**(P-1-pi[i]).
+    weights = game.colours ** (game.pegs - 1 - np.asarray(pi, dtype=np.int64))
+    return _code_lookup(game)[np.asarray(sigma, dtype=np.int64)[codes] @ weights]
 
 
 def stabilizer_generators(game: Game, history, secrets=None) -> list[np.ndarray]:
