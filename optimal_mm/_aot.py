@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._search_arrays import STATS
+
 _HERE = Path(__file__).resolve().parent
 
 #: The sources whose text the machine code depends on.
@@ -45,10 +47,12 @@ SOURCES = ("_search.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "
 class Array:
     """A C-contiguous, aligned array argument: numpy dtype name, number of dimensions,
     and whether the kernel writes into it (``inout``: the caller's array itself must
-    be passed, never a converted copy)."""
+    be passed, never a converted copy); ``min_len``, the fewest items along the first
+    axis it may have (compiled code indexes it unchecked: a shorter array would be
+    written past its end)."""
 
-    def __init__(self, dtype: str, ndim: int, inout: bool = False):
-        self.dtype, self.ndim, self.inout = dtype, ndim, inout
+    def __init__(self, dtype: str, ndim: int, inout: bool = False, min_len: int = 0):
+        self.dtype, self.ndim, self.inout, self.min_len = dtype, ndim, inout, min_len
         self._dtype = np.dtype(dtype)  # comparing with a string parses it on every call
 
     def numba(self) -> str:
@@ -59,16 +63,18 @@ class Array:
         if not isinstance(value, np.ndarray) or value.dtype != self._dtype:
             return False
         flags = value.flags
-        return value.ndim == self.ndim and flags.c_contiguous and flags.aligned
+        return (value.ndim == self.ndim and flags.c_contiguous and flags.aligned
+                and (self.min_len == 0 or value.shape[0] >= self.min_len))
 
     def __repr__(self) -> str:
         return (f"a C-contiguous, aligned {self.dtype} array of {self.ndim} dimension(s)"
+                + (f" of at least {self.min_len} items" if self.min_len else "")
                 + (" (written in place)" if self.inout else ""))
 
 
 _I1, _I2, _J1, _J2 = Array("int64", 1), Array("int64", 2), Array("int32", 1), Array("int32", 2)
 _U1, _U2, _B1 = Array("uint8", 1), Array("uint8", 2), Array("bool", 1)
-_STATS = Array("int64", 1, inout=True)  # the search counters
+_STATS = Array("int64", 1, inout=True, min_len=len(STATS))  # the search counters
 # The transposition table (_search_arrays.new_table), written in place.
 _TT = (Array("int64", 2, True), Array("int32", 1, True), Array("int32", 1, True),
        Array("int64", 1, True))

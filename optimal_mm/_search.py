@@ -119,8 +119,9 @@ over entries stored in order (:func:`new_table`); its capacity is fixed in
 advance, and once it is full new states are no longer stored (the search stays
 correct, only slower), so memory stays bounded.
 
-Statistics (``stats`` array): 0 states expanded, 1 table hits, 2 guesses evaluated
-(partitions computed), 3 table entries stored.
+Statistics (``stats`` array, :data:`~optimal_mm._search_arrays.STATS`): 0 states
+expanded, 1 table hits, 2 guesses evaluated (partitions computed), 3 table entries
+stored, 4 guesses cut by the remembered refuting parts.
 """
 
 from __future__ import annotations
@@ -129,8 +130,8 @@ import numpy as np
 from ._numba import njit
 
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
-    INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_table,
-    position_swaps)
+    INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_stats,
+    new_table, position_swaps)
 from ._overlap import overlap_applies, overlap_bound, overlap_keep, overlap_pass
 from ._skew_bound import skew_bound, skew_feasible
 
@@ -1298,7 +1299,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
             break
         g = guesses[idx]
         if _keeps_together(table[g], refuters, refuter_len, win):
-            stats[1] += 1
+            stats[4] += 1
             continue
         parts, starts = _split(table[g], S, n_slots)
         n_parts = _parts_by_size(starts, win, part_order, True)

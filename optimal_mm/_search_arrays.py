@@ -17,6 +17,15 @@ import numpy as np
 INF = 1 << 40
 #: "Guesses left" when there is no cap; deep enough for any game searched.
 NO_CAP = 64
+#: The search's counters (``stats``): 0 states expanded, 1 table hits, 2 guesses
+#: evaluated (partitions computed), 3 table entries stored, 4 guesses cut by the
+#: worst case's remembered refuting parts (no partition, no table read).
+STATS = ("states", "table hits", "guesses evaluated", "stored", "refuter cuts")
+
+
+def new_stats():
+    """Zeroed counters for the kernels' ``stats`` argument (:data:`STATS`)."""
+    return np.zeros(len(STATS), dtype=np.int64)
 
 
 def new_table(entries: int):

@@ -55,7 +55,7 @@ Examples
 >>> key = task_key("_exp_part_task", (5, np.arange(3), 10))
 >>> cp.get(key) is None
 True
->>> cp.put(key, (7, (0, {1: (2, {})}), np.zeros(4, dtype=np.int64)))
+>>> cp.put(key, (7, (0, {1: (2, {})}), np.zeros(5, dtype=np.int64)))
 >>> cp.get(key)
 (7, (0, {1: (2, {})}), array([0, 0, 0, 0]))
 """

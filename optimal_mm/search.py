@@ -88,7 +88,7 @@ import numpy as np
 from . import __version__
 from . import kernels
 from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
-                             new_table, position_swaps)
+                             new_stats, new_table, position_swaps)
 from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
 from .game import Game, as_game, partition_counts
 # physical_memory, PROCESS_BYTES, TABLE_ENTRY_BYTES, BACKENDS and LOCAL_DASK_CONFIG are
@@ -206,22 +206,31 @@ def check_feasible(game: Game, memory_limit: int | None = None) -> None:
 
 @dataclass
 class SearchStats:
-    """Counters of the search, summed over all processes."""
+    """Counters of the search, summed over all processes
+    (:data:`~optimal_mm._search_arrays.STATS`)."""
 
     states: int = 0
     table_hits: int = 0
     guesses: int = 0
     stored: int = 0
+    #: Guesses the worst case dropped by its remembered refuting parts, with no
+    #: partition and no table read (0 from counters saved before they were kept).
+    refuter_cuts: int = 0
 
     def add(self, counters) -> None:
         self.states += int(counters[0])
         self.table_hits += int(counters[1])
         self.guesses += int(counters[2])
         self.stored += int(counters[3])
+        if len(counters) > 4:
+            self.refuter_cuts += int(counters[4])
 
     def __str__(self) -> str:
-        return (f"states {self.states:,}, table hits {self.table_hits:,}, "
+        text = (f"states {self.states:,}, table hits {self.table_hits:,}, "
                 f"guesses evaluated {self.guesses:,}")
+        if self.refuter_cuts:
+            text += f", guesses cut by refuting parts {self.refuter_cuts:,}"
+        return text
 
 
 @dataclass
@@ -266,7 +275,7 @@ class _Context:
         self.n_slots = game.n_answer_slots
         self.entries = table_entries
         self._tables = {}
-        self.counters = np.zeros(4, dtype=np.int64)
+        self.counters = new_stats()
         self.rules = _rules(game, symmetry)
 
     @property

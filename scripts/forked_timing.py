@@ -41,8 +41,9 @@ def time_forked(run, limit: float) -> dict:
     says (Linux). On a loaded machine the processor time ``cpu_seconds`` is the
     figure to extrapolate from.
 
-    ``run`` returns ``(result, counters)``: a picklable result and the search's four
-    counters spent on it (states, table hits, guesses evaluated, entries stored).
+    ``run`` returns ``(result, counters)``: a picklable result and the search's
+    counters spent on it (``optimal_mm._search_arrays.STATS``: states, table hits,
+    guesses evaluated, entries stored, refuter cuts).
 
     >>> row = time_forked(lambda: (7, [1, 2, 3, 4]), 60)
     >>> row["finished"], row["result"], row["states"], row["guesses"]

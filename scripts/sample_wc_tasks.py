@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import numpy as np  # noqa: E402
 
 from optimal_mm import kernels  # noqa: E402
-from optimal_mm._search_arrays import INF, new_table  # noqa: E402
+from optimal_mm._search_arrays import INF, new_stats, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from forked_timing import start_sampler, time_forked  # noqa: E402  (beside this script)
@@ -154,7 +154,7 @@ def time_batch(game, ctx, first, path, depth, count, every=1):
     if not sets:
         return None
     tables = [new_table(1 << 16) for _ in sets]
-    stats = np.zeros(4, dtype=np.int64)
+    stats = new_stats()
     none = np.empty(0, dtype=np.int64)
     load = os.getloadavg()
     start = time.perf_counter()

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game, _aot, _kernels, _search, kernels
+from optimal_mm._search_arrays import new_stats
 from optimal_mm.errors import InvalidOptionError
 from optimal_mm.search import _context, solve
 
@@ -104,7 +105,7 @@ def test_search_kernels_agree(aot, spec, consistent):
         for d in (3, _search.NO_CAP):
             results = []
             for module in (_search, aot):
-                stats = np.zeros(4, dtype=np.int64)
+                stats = new_stats()
                 tt = _search.new_table(1 << 12)
                 exp = module.exp_search(S, _search.INF, d, none, *args, tt, stats, *ctx.rules)
                 tree = (tuple(a.tolist() for a in module.exp_tree_nodes(
@@ -240,7 +241,7 @@ def test_aot_kernels_check_their_arguments(aot):
     search = _aot.checked("exp_search", aot.exp_search)
     S = np.arange(game.n_codes, dtype=np.int64)
     args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, False)
-    stats = np.zeros(4, dtype=np.int64)
+    stats = new_stats()
     value, _ = search(S, _search.INF, _search.NO_CAP, S[:0], *args,
                       _search.new_table(1 << 10), stats, *ctx.rules)
     assert stats[0] > 0  # the counters were written in place
@@ -250,6 +251,11 @@ def test_aot_kernels_check_their_arguments(aot):
     table32 = tuple(a.astype(np.int64) for a in _search.new_table(1 << 10))
     with pytest.raises(TypeError, match="argument 10"):
         search(S, _search.INF, _search.NO_CAP, S[:0], *args, table32, stats, *ctx.rules)
+    # Counters too few for the kernel's writes (the four of older code) are refused
+    # before it could write past their end.
+    with pytest.raises(TypeError, match="argument 11 .*at least 5 items"):
+        search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
+               stats[:4].copy(), *ctx.rules)
 
 
 def test_parallel_kernels_survive_a_fork():

@@ -12,6 +12,7 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm import _search
+from optimal_mm._search_arrays import new_stats
 from optimal_mm.search import _Context, solve
 
 KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
@@ -91,7 +92,7 @@ def test_small_table_changes_nothing_but_speed():
 
 def test_transposition_table_round_trip():
     tt = _search.new_table(100)
-    stats = np.zeros(4, dtype=np.int64)
+    stats = new_stats()
     keys = np.random.default_rng(3).integers(1, 2**62, size=300)
     for i, key in enumerate(keys[:100]):
         _search._tt_put(tt, key, i, 2 * i + 1, stats)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game, _search
-from optimal_mm._search_arrays import INF
+from optimal_mm._search_arrays import INF, new_stats
 from optimal_mm.search import _context
 
 
@@ -58,7 +58,7 @@ def test_block_scoring_agrees_with_guess_at_a_time(spec):
             answers = []
             for kernel in (_search._wc_keys, _search._wc_keys_blocked):
                 keys = np.full(len(guesses), -7, dtype=np.int64)
-                stats = np.zeros(4, dtype=np.int64)
+                stats = new_stats()
                 found = kernel(S, guesses, ctx.table, cap, ctx.lb[d - 1], ctx.win,
                                ctx.n_slots, in_s, keys, stats)
                 end = len(guesses) if found < 0 else found + 1
@@ -77,7 +77,7 @@ def test_block_two_guess_test_agrees(spec, consistent):
     for S in sets:
         S = np.sort(S)
         guesses = S if consistent else ctx.all_guesses
-        stats = np.zeros(4, dtype=np.int64)
+        stats = new_stats()
         old, _ = _search._two_guess_test(S, guesses, ctx.table, ctx.n_slots, stats)
         new, g = _search._two_guess_blocked(S, ctx.table, ctx.n_slots, consistent, stats)
         assert old == new, (spec, S.tolist())

@@ -14,6 +14,7 @@ consistent guesses than a superset of it.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import zlib
 from functools import lru_cache
@@ -105,3 +106,21 @@ def test_a_superset_can_need_fewer_consistent_guesses():
     bigger = part + [game.code_index("113")]
     assert brute_worst(game, part, True) == 3 and brute_worst(game, bigger, True) == 2
     assert brute_worst(game, part, False) <= brute_worst(game, bigger, False)
+
+
+def test_refuter_cuts_are_counted_on_their_own(tmp_path):
+    """A guess dropped by a remembered refuting part reads no table and computes no
+    partition: it is counted as a cut of its own (``--stats`` names it), never as a
+    table hit. The cut is off with consistent guesses, so none is counted there."""
+    from optimal_mm.cli import main
+    from optimal_mm.search import solve
+
+    game = Game.from_spec("p3c6b")
+    cut = solve(game, "worst-case", guesses="any", jobs=1)
+    assert cut.stats.refuter_cuts > 0
+    assert solve(game, "worst-case", guesses="consistent", jobs=1).stats.refuter_cuts == 0
+    out = tmp_path / "out.txt"
+    with open(out, "w") as f, contextlib.redirect_stdout(f):
+        assert main(["solve", "p3c6b", "--objective", "worst-case", "--jobs", "1", "--stats",
+                     "--quiet", "-o", str(tmp_path / "t.json")]) in (0, None)
+    assert f"guesses cut by refuting parts {cut.stats.refuter_cuts:,}" in out.read_text()
