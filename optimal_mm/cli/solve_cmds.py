@@ -60,7 +60,8 @@ def register(sub) -> None:
     p.add_argument("--no-symmetry", action="store_true",
                    help="switch off symmetry reduction (for comparison)")
     p.add_argument("--stats", action="store_true",
-                   help="print states visited, table hits and guesses evaluated")
+                   help="print states visited, table hits, guesses evaluated and "
+                        "(worst case, any guesses) guesses cut by refuting parts")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="where to write the tree (.json or .json.gz, written atomically; "
                         "checked before the search); default <game>-<objective>.json.gz in "
