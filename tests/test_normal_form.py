@@ -1,0 +1,134 @@
+"""States keyed by their normal form (black-only scoring with repeats).
+
+With black-only scoring a black is a position where guess and secret agree, so
+renaming each position's colours on its own and permuting the positions keeps every
+answer, and with repeats every code maps to a code. The transposition table keys
+such a state by an image of it under one of these maps
+(:func:`optimal_mm._search._normal_form`), shared by many symmetric states. These
+tests check that the image is in the state's orbit, and that values found through
+the shared keys equal those of a search that keys every state by itself (symmetry
+off) and those of symmetric images of the state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from optimal_mm import Game, _search
+from optimal_mm._search_arrays import INF, NO_CAP
+from optimal_mm.search import _context
+
+
+def blacks(game: Game, a: int, b: int) -> int:
+    return int(np.sum(game.codes[a] == game.codes[b]))
+
+
+def random_state(game: Game, rng: random.Random, size: int) -> np.ndarray:
+    """The secrets left after a guess or two, cut to at most ``size``."""
+    secret = rng.randrange(game.n_codes)
+    left = np.arange(game.n_codes)
+    for _ in range(rng.choice((1, 2))):
+        g = rng.randrange(game.n_codes)
+        left = left[[blacks(game, g, s) == blacks(game, g, secret) for s in left]]
+    if len(left) > size:
+        left = np.sort(np.array(rng.sample(list(left), size)))
+    return left.astype(np.int64)
+
+
+def apply_symmetry(game: Game, S, positions, colours) -> np.ndarray:
+    """The image of ``S`` when position p moves to ``positions[p]`` and colour c at
+    position p becomes ``colours[p][c]``."""
+    P, C = game.pegs, game.colours
+    out = []
+    for s in S:
+        image = [0] * P
+        for p in range(P):
+            image[positions[p]] = colours[p][game.codes[s, p]]
+        out.append(sum(c * C ** (P - 1 - q) for q, c in enumerate(image)))
+    return np.array(sorted(out), dtype=np.int64)
+
+
+def random_symmetry(game: Game, rng: random.Random):
+    positions = list(range(game.pegs))
+    rng.shuffle(positions)
+    colours = []
+    for _ in range(game.pegs):
+        perm = list(range(game.colours))
+        rng.shuffle(perm)
+        colours.append(perm)
+    return positions, colours
+
+
+def orbit_invariant(game: Game, S) -> tuple:
+    """What every map of the group keeps: the multiset of each position's colour
+    counts (as a sorted profile), and the multiset of pairwise blacks."""
+    profiles = sorted(tuple(sorted(np.bincount(game.codes[S, p], minlength=game.colours),
+                                   reverse=True)) for p in range(game.pegs))
+    pairs = sorted(blacks(game, a, b) for a, b in itertools.combinations(S.tolist(), 2))
+    return tuple(profiles), tuple(pairs)
+
+
+def documented_map(game: Game, S):
+    """The map the normal form is documented to apply: each position's colours
+    ranked by their count in ``S`` (ties: the lower colour first), the positions by
+    their ranked counts, greatest first (ties: the lower position first)."""
+    counts = [np.bincount(game.codes[S, p], minlength=game.colours).tolist()
+              for p in range(game.pegs)]
+    colours = []
+    for p in range(game.pegs):
+        order = sorted(range(game.colours), key=lambda c: (-counts[p][c], c))
+        colours.append({c: r for r, c in enumerate(order)})
+    profile = [sorted(counts[p], reverse=True) for p in range(game.pegs)]
+    by_profile = sorted(range(game.pegs), key=lambda p: ([-x for x in profile[p]], p))
+    positions = {p: q for q, p in enumerate(by_profile)}
+    return positions, colours
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p3c5b"])
+def test_the_normal_form_is_an_image_of_the_state(spec):
+    game = Game.from_spec(spec)
+    codes = game.codes
+    rng = random.Random(spec)
+    for _ in range(40):
+        S = random_state(game, rng, 12)
+        T = _search._normal_form(S, codes, game.colours)
+        assert len(T) == len(S) and np.all(np.diff(T) > 0)
+        assert np.array_equal(T, apply_symmetry(game, S, *documented_map(game, S)))
+        assert orbit_invariant(game, T) == orbit_invariant(game, S)
+        positions, colours = random_symmetry(game, rng)
+        U = apply_symmetry(game, S, positions, colours)
+        assert orbit_invariant(game, U) == orbit_invariant(game, S)
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b"])
+@pytest.mark.parametrize("consistent", [False, True])
+def test_values_through_shared_keys_match_a_search_without_them(spec, consistent):
+    """Expected and worst-case values of random states: one context keys states by
+    their normal form (symmetry on), the other by themselves (symmetry off, which
+    also drops every other symmetry cut), and symmetric images agree too."""
+    game = Game.from_spec(spec)
+    on = _context(game, consistent, 1 << 16, True)
+    off = _context(game, consistent, 1 << 16, False)
+    rng = random.Random(f"{spec}/{consistent}")
+    for _ in range(12):
+        S = random_state(game, rng, 16)
+        if len(S) < 3:
+            continue
+        U = apply_symmetry(game, S, *random_symmetry(game, rng))
+        value, _ = on.exp(S, INF, NO_CAP)
+        assert value == off.exp(S, INF, NO_CAP)[0] == on.exp(U, INF, NO_CAP)[0]
+        worst = next(d for d in range(1, 20) if on.wc(S, d))
+        assert not off.wc(S, worst - 1) and off.wc(S, worst)
+        assert on.wc(U, worst) and not on.wc(U, worst - 1)
+
+
+def test_only_black_only_games_with_repeats_normalise():
+    for spec, expected in [("p4c6b", True), ("p4c6", False), ("p4c8nb", False)]:
+        game = Game.from_spec(spec)
+        ctx = _context(game, False, 1 << 10, True)
+        assert _search._normalises(ctx.n_slots, game.codes, game.repeats, True) is expected
+        assert not _search._normalises(ctx.n_slots, game.codes, game.repeats, False)
