@@ -1,0 +1,44 @@
+"""scripts/recheck_table.py: re-solves the table's solved entries and says which differ."""
+
+from __future__ import annotations
+
+import json
+
+from script_loader import load_script
+
+recheck = load_script("recheck_table")
+
+
+def entry(spec, objective, value, status="solved", guesses="any", codes=8):
+    return {"spec": spec, "objective": objective, "guesses": guesses, "value": value,
+            "status": status, "codes": codes, "seconds": 0.0}
+
+
+def write(tmp_path, entries):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps({"entries": {f"{e['spec']}/{e['guesses']}/{e['objective']}": e
+                                            for e in entries}}))
+    return str(path)
+
+
+def test_agreeing_values_pass_and_others_are_left_out(tmp_path, capsys):
+    table = write(tmp_path, [entry("p3c2b", "worst-case", 4), entry("p3c2b", "expected", 21),
+                             entry("p3c2", "expected", 18),
+                             entry("p3c2b", "fewest-at-worst", None, status="timeout")])
+    assert recheck.main(["--table", table, "--specs", r"p\d+c\d+b"]) == 0
+    out = capsys.readouterr().out
+    assert "2 entries re-solved, 0 differ" in out and "p3c2/" not in out
+
+
+def test_a_wrong_value_is_reported_and_fails(tmp_path, capsys):
+    table = write(tmp_path, [entry("p3c2b", "worst-case", 3), entry("p3c2b", "expected", 21)])
+    assert recheck.main(["--table", table]) == 1
+    out = capsys.readouterr().out
+    assert "DIFFERS p3c2b/any/worst-case: table 3, now 4" in out and "1 differ" in out
+
+
+def test_bad_input_is_one_line(tmp_path, capsys):
+    assert recheck.main(["--table", str(tmp_path / "missing.json")]) == 2
+    assert recheck.main(["--specs", "("]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("recheck_table: ") for line in err)
