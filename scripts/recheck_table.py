@@ -28,13 +28,14 @@ from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.search import solve  # noqa: E402
 
 
-def entries(table: dict, specs: str, max_codes: int, objectives) -> list[tuple[str, dict]]:
+def entries(table: dict, specs: str, max_codes: int, objectives,
+            min_codes: int = 0) -> list[tuple[str, dict]]:
     """The solved entries whose spec matches ``specs`` (a regular expression, whole
-    spec), of at most ``max_codes`` codes, smallest games first."""
+    spec), of ``min_codes`` to ``max_codes`` codes, smallest games first."""
     pattern = re.compile(specs)
     out = [(key, e) for key, e in table["entries"].items()
            if e.get("status") == "solved" and pattern.fullmatch(e["spec"])
-           and e["codes"] <= max_codes and (not objectives or e["objective"] in objectives)]
+           and min_codes <= e["codes"] <= max_codes and (not objectives or e["objective"] in objectives)]
     return sorted(out, key=lambda item: (item[1]["codes"], item[0]))
 
 
@@ -43,6 +44,7 @@ def main(argv=None) -> int:
     ap.add_argument("--table", default=str(ROOT / "results" / "optimal_table.json"),
                     help="the table's JSON (default: results/optimal_table.json)")
     ap.add_argument("--specs", default=r".*", help="regular expression a spec must match")
+    ap.add_argument("--min-codes", type=int, default=0)
     ap.add_argument("--max-codes", type=int, default=2000)
     ap.add_argument("--objectives", nargs="*", default=[])
     args = ap.parse_args(argv)
@@ -53,7 +55,7 @@ def main(argv=None) -> int:
         return 2
     try:
         table = json.loads(Path(args.table).read_text(encoding="utf-8"))
-        todo = entries(table, args.specs, args.max_codes, args.objectives)
+        todo = entries(table, args.specs, args.max_codes, args.objectives, args.min_codes)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"recheck_table: cannot read {args.table}: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""States keyed by their normal form (black-only scoring with repeats).
+"""States keyed by their normal form.
 
 With black-only scoring a black is a position where guess and secret agree, so
 renaming each position's colours on its own and permuting the positions keeps every
@@ -8,6 +8,10 @@ such a state by an image of it under one of these maps
 tests check that the image is in the state's orbit, and that values found through
 the shared keys equal those of a search that keys every state by itself (symmetry
 off) and those of symmetric images of the state.
+
+Every other game keys its states by their image under one colour permutation and
+one position permutation, the symmetries of every game
+(:func:`optimal_mm._search._global_form`); the same checks apply.
 """
 
 from __future__ import annotations
@@ -126,9 +130,77 @@ def test_values_through_shared_keys_match_a_search_without_them(spec, consistent
         assert on.wc(U, worst) and not on.wc(U, worst - 1)
 
 
-def test_only_black_only_games_with_repeats_normalise():
-    for spec, expected in [("p4c6b", True), ("p4c6", False), ("p4c8nb", False)]:
+def test_which_form_keys_a_game():
+    """Per-position renamings for black-only games with repeats, one global renaming
+    for the others, none with symmetry off."""
+    for spec, form in [("p4c6b", 1), ("p4c6", 2), ("p4c8nb", 2), ("p4c10n", 2)]:
         game = Game.from_spec(spec)
         ctx = _context(game, False, 1 << 10, True)
-        assert _search._normalises(ctx.n_slots, game.codes, game.repeats, True) is expected
-        assert not _search._normalises(ctx.n_slots, game.codes, game.repeats, False)
+        assert _search._normalises(ctx.n_slots, game.codes, game.repeats, True) == form
+        assert _search._normalises(ctx.n_slots, game.codes, game.repeats, False) == 0
+
+
+def global_map(game: Game, S):
+    """The map the global form is documented to apply: colours ranked by their count
+    over all pegs of ``S`` (ties: the lower colour), positions by their counts of the
+    ranked colours, greatest first (ties: the lower position)."""
+    total = np.bincount(game.codes[S].ravel(), minlength=game.colours).tolist()
+    order = sorted(range(game.colours), key=lambda c: (-total[c], c))
+    rank = {c: r for r, c in enumerate(order)}
+    counts = {p: [0] * game.colours for p in range(game.pegs)}
+    for s in S:
+        for p in range(game.pegs):
+            counts[p][rank[int(game.codes[s, p])]] += 1
+    by_counts = sorted(range(game.pegs), key=lambda p: ([-x for x in counts[p]], p))
+    return {p: q for q, p in enumerate(by_counts)}, [rank] * game.pegs
+
+
+def global_keys(game: Game, S, positions, colours) -> np.ndarray:
+    """Mixed-radix keys (not indices: without repeats they differ) of the image."""
+    P, C = game.pegs, game.colours
+    out = []
+    for s in S:
+        image = [0] * P
+        for p in range(P):
+            image[positions[p]] = colours[p][int(game.codes[s, p])]
+        out.append(sum(c * C ** (P - 1 - q) for q, c in enumerate(image)))
+    return np.array(sorted(out), dtype=np.int64)
+
+
+def game_state(game: Game, rng: random.Random, size: int) -> np.ndarray:
+    secret = rng.randrange(game.n_codes)
+    left = np.arange(game.n_codes)
+    for _ in range(rng.choice((1, 2))):
+        g = rng.randrange(game.n_codes)
+        left = left[[game.score(g, s) == game.score(g, secret) for s in left]]
+    if len(left) > size:
+        left = np.sort(np.array(rng.sample(list(left), size)))
+    return left.astype(np.int64)
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p3c5n", "p3c5nb", "p4c4"])
+def test_the_global_form_is_an_image_of_the_state(spec):
+    game = Game.from_spec(spec)
+    rng = random.Random(spec)
+    for _ in range(40):
+        S = game_state(game, rng, 12)
+        T = _search._global_form(S, game.codes, game.colours)
+        assert len(T) == len(S) and np.all(np.diff(T) > 0)
+        assert np.array_equal(T, global_keys(game, S, *global_map(game, S)))
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p3c5n", "p3c5nb"])
+@pytest.mark.parametrize("consistent", [False, True])
+def test_global_keys_give_the_values_of_a_search_without_them(spec, consistent):
+    game = Game.from_spec(spec)
+    on = _context(game, consistent, 1 << 16, True)
+    off = _context(game, consistent, 1 << 16, False)
+    rng = random.Random(f"{spec}/{consistent}")
+    for _ in range(12):
+        S = game_state(game, rng, 16)
+        if len(S) < 3:
+            continue
+        value, _ = on.exp(S, INF, NO_CAP)
+        assert value == off.exp(S, INF, NO_CAP)[0]
+        worst = next(d for d in range(1, 20) if on.wc(S, d))
+        assert not off.wc(S, worst - 1) and off.wc(S, worst)

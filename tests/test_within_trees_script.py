@@ -83,12 +83,12 @@ def test_none_found_is_reported_and_keeps_no_file(scratch):
 
 def test_the_time_limit_kills_the_entry(scratch):
     within_trees = scratch
-    # Refuting 7 guesses for p5c7nb takes seconds (its t* is 8): far past the limit.
-    # (p4c6b's 8 served here until black-only states with repeats were keyed by
-    # their normal form, which made its refutation instant.)
-    record = within_trees.run_entry("p5c7nb", "any", 7, 3, 10**6, 0.2)
+    # Deciding p6c4 within 5 exactly takes seconds (a tree exists): far past the
+    # limit. (Refutations of black-only games served here until states came to be
+    # keyed by their normal form, which made them near instant.)
+    record = within_trees.run_entry("p6c4", "any", 5, 3, 10**6, 0.2)
     assert record["status"] == "timeout" and not record["found"]
-    assert "> 0.2" in within_trees.render({"entries": {"p5c7nb/any": record}})
+    assert "> 0.2" in within_trees.render({"entries": {"p6c4/any": record}})
 
 
 def test_only_an_open_entry_is_accepted(scratch, monkeypatch, capsys):
