@@ -189,10 +189,9 @@ def _normal_form(S, codes, n_colours):
     a canonical form: two symmetric states may still get two images (a missed table
     hit, never a wrong one), since whatever the ties, the map applied is a symmetry.
     """
-    n = len(S)
     pegs = codes.shape[1]
     cnt = np.zeros((pegs, n_colours), dtype=np.int64)
-    for i in range(n):
+    for i in range(len(S)):
         for p in range(pegs):
             cnt[p, codes[S[i], p]] += 1
     rank = np.empty((pegs, n_colours), dtype=np.int64)
@@ -202,13 +201,43 @@ def _normal_form(S, codes, n_colours):
         for r in range(n_colours):
             rank[p, order[r]] = r
             profile[p, r] = cnt[p, order[r]]
+    return _image_keys(S, codes, n_colours, rank, _positions_by(profile))
+
+
+@njit(cache=True)
+def _global_form(S, codes, n_colours):
+    """``S`` renamed by one colour permutation and one position permutation (the
+    symmetries of every game), as sorted mixed-radix code keys: colours ranked by how
+    many pegs of ``S`` have them, positions by their counts of the ranked colours
+    (ties as in :func:`_normal_form`)."""
+    pegs = codes.shape[1]
+    total = np.zeros(n_colours, dtype=np.int64)
+    for i in range(len(S)):
+        for p in range(pegs):
+            total[codes[S[i], p]] += 1
+    order = np.argsort(-total, kind="mergesort")
+    rank = np.empty((pegs, n_colours), dtype=np.int64)
+    for r in range(n_colours):
+        rank[:, order[r]] = r
+    cnt = np.zeros((pegs, n_colours), dtype=np.int64)
+    for i in range(len(S)):
+        for p in range(pegs):
+            cnt[p, rank[p, codes[S[i], p]]] += 1
+    return _image_keys(S, codes, n_colours, rank, _positions_by(cnt))
+
+
+@njit(cache=True, inline="always")
+def _positions_by(profile):
+    """The positions in decreasing order of their rows of ``profile``, compared left to
+    right (ties: the lower position first)."""
+    pegs, width = profile.shape
     pos = np.arange(pegs)
-    for i in range(1, pegs):  # insertion sort of the positions, greatest profile first
+    for i in range(1, pegs):  # insertion sort: a handful of positions
         j = i
         while j > 0:
             a, b = pos[j - 1], pos[j]
             before = False
-            for r in range(n_colours):
+            for r in range(width):
                 if profile[a, r] != profile[b, r]:
                     before = profile[b, r] > profile[a, r]
                     break
@@ -216,55 +245,20 @@ def _normal_form(S, codes, n_colours):
                 break
             pos[j - 1], pos[j] = b, a
             j -= 1
-    out = np.empty(n, dtype=np.int64)
-    for i in range(n):
+    return pos
+
+
+@njit(cache=True, inline="always")
+def _image_keys(S, codes, n_colours, rank, pos):
+    """The sorted mixed-radix keys of the codes of ``S`` with the colour ``c`` of
+    position ``p`` renamed ``rank[p, c]`` and position ``pos[q]`` moved to ``q`` (with
+    repeats, a key is the code's index)."""
+    out = np.empty(len(S), dtype=np.int64)
+    for i in range(len(S)):
         x = np.int64(0)
-        for q in range(pegs):
+        for q in range(codes.shape[1]):
             p = pos[q]
             x = x * n_colours + rank[p, codes[S[i], p]]
-        out[i] = x
-    out.sort()
-    return out
-
-
-@njit(cache=True)
-def _global_form(S, codes, n_colours):
-    """``S`` renamed by one colour permutation and one position permutation (the
-    symmetries of every game), as sorted mixed-radix code keys: colours ranked by how
-    many pegs of ``S`` have them, positions by their counts of the ranked colours."""
-    n = len(S)
-    pegs = codes.shape[1]
-    total = np.zeros(n_colours, dtype=np.int64)
-    for i in range(n):
-        for p in range(pegs):
-            total[codes[S[i], p]] += 1
-    order = np.argsort(-total, kind="mergesort")
-    rank = np.empty(n_colours, dtype=np.int64)
-    for r in range(n_colours):
-        rank[order[r]] = r
-    cnt = np.zeros((pegs, n_colours), dtype=np.int64)
-    for i in range(n):
-        for p in range(pegs):
-            cnt[p, rank[codes[S[i], p]]] += 1
-    pos = np.arange(pegs)
-    for i in range(1, pegs):
-        j = i
-        while j > 0:
-            a, b = pos[j - 1], pos[j]
-            before = False
-            for r in range(n_colours):
-                if cnt[a, r] != cnt[b, r]:
-                    before = cnt[b, r] > cnt[a, r]
-                    break
-            if not before:
-                break
-            pos[j - 1], pos[j] = b, a
-            j -= 1
-    out = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        x = np.int64(0)
-        for q in range(pegs):
-            x = x * n_colours + rank[codes[S[i], pos[q]]]
         out[i] = x
     out.sort()
     return out
