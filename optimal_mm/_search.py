@@ -126,10 +126,10 @@ million states to 48,776 (36 s to 2.4 s), Bulls and Cows' from 2.0 million to 1.
 million (26.4 s to 15.0 s, ``--jobs 1``).
 
 Transposition table: states are keyed by two independent hashes of the sorted
-secret indices (or of their normal form, above), a 64-bit key and a 32-bit check stored beside the result, together
-with the guesses left. Distinct states collide with probability about
-``m**2 / 2**97`` for ``m`` stored states: far below any hardware error rate, but it
-is a hash, and the proof is exact up to that event. The table is a chained hash
+secret indices (or of their image, above), a 64-bit key and a 32-bit check stored
+beside the result, together with the guesses left. Distinct states collide with
+probability about ``m**2 / 2**97`` for ``m`` stored states: far below any hardware
+error rate, but it is a hash, and the proof is exact up to that event. The table is a chained hash
 over entries stored in order (:func:`new_table`); its capacity is fixed in
 advance, and once it is full new states are no longer stored (the search stays
 correct, only slower), so memory stays bounded.
@@ -1379,9 +1379,9 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         return _two_guess_test(S, guesses, table, n_slots, stats)
     key = np.int64(0)
     check = np.int64(0)
+    normal = _normalises(n_slots, codes, repeats, symmetry)
     if use_tt:
-        key, check = _state_hash(S, 0, 0, codes, n_colours,
-                                 _normalises(n_slots, codes, repeats, symmetry))
+        key, check = _state_hash(S, 0, 0, codes, n_colours, normal)
         entry = _tt_find(tt, key, check)
         if entry >= 0:
             feasible_from = (entry >> 8) & 0xFF  # least d known feasible (0: none)
@@ -1443,7 +1443,7 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
         parts, starts = _split(table[g], S, n_slots)
         n_parts = _parts_by_size(starts, win, part_order, True)
         if _wc_known_refuted(parts, starts, part_order, n_parts, d - 1, tt, codes,
-                             n_colours, _normalises(n_slots, codes, repeats, symmetry)):
+                             n_colours, normal):
             stats[1] += 1
             continue
         ok = True
