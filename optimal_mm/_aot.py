@@ -23,14 +23,12 @@ code does not check its arguments, so :mod:`optimal_mm.kernels` calls it through
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.machinery
 import importlib.util
 import os
 import platform
 import sys
 import sysconfig
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -202,9 +200,19 @@ def _cpu() -> str:
     return f"{platform.machine()} {platform.processor()}"
 
 
+def _digest():
+    """A BLAKE2b hash object from CPython's own module (``import hashlib`` loads
+    OpenSSL, a few milliseconds of every command's start-up), else hashlib's."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without it
+        from hashlib import blake2b
+    return blake2b(digest_size=16)
+
+
 def build_key() -> str:
     """Hex digest of what the machine code depends on; part of the module's name."""
-    h = hashlib.sha256()
+    h = _digest()
     for name in SOURCES:
         h.update((_HERE / name).read_bytes())
     for part in (_numba_version(), sys.implementation.cache_tag,
@@ -279,6 +287,8 @@ def build(key: str | None = None) -> Path:
     for directory in build_dirs():
         try:
             directory.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only a build needs it (start-up: see _digest)
+
             with _lock(directory), \
                     tempfile.TemporaryDirectory(dir=directory, prefix=".aot-build-") as tmp:
                 done = directory / _file_name(name)

@@ -41,7 +41,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tempfile
 
 from .errors import OutputError
 
@@ -49,6 +48,14 @@ from .errors import OutputError
 STDOUT = "-"
 _SPECIAL = ("write", "replace", "refuse")
 
+
+
+def _tempfile():
+    """The tempfile module, imported when a file is written: a command that writes
+    to a stream (or nowhere) does not pay for it, nor for shutil and random, which
+    it imports (a few milliseconds of start-up)."""
+    import tempfile
+    return tempfile
 
 def is_stdout(path) -> bool:
     """Whether ``path`` is ``"-"``, which every ``-o`` option reads as standard output."""
@@ -122,7 +129,7 @@ def check_output_path(path, special: str = "write") -> None:
     if not os.path.isdir(folder):
         raise OutputError(_no_folder(text, folder))
     try:
-        fd, probe = tempfile.mkstemp(prefix=".optimal-mm-probe.", dir=folder)
+        fd, probe = _tempfile().mkstemp(prefix=".optimal-mm-probe.", dir=folder)
     except OSError as exc:
         raise OutputError(f"cannot write {text!r}: {exc.strerror or exc} in the folder "
                           f"{folder!r}") from None
@@ -182,8 +189,8 @@ def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
             mode = stat.S_IMODE(info.st_mode)
     folder = os.path.dirname(target) or "."
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
-                                   dir=folder)
+        fd, tmp = _tempfile().mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                      dir=folder)
     except (FileNotFoundError, NotADirectoryError):
         raise OutputError(_no_folder(text, folder)) from None
     except OSError as exc:
