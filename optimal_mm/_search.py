@@ -221,8 +221,9 @@ def _image_hash(S, d, weight, codes, n_colours, rank, pos):
 def _form_work(pegs, n_colours):
     """Scratch space for :func:`_normal_map` and :func:`_global_map`, one per search
     node, not one per state keyed (a node keys every part of every guess it tries):
-    ``pegs`` rows of ranks, ``pegs`` of counts, two of colours, one of positions."""
-    return np.empty((2 * pegs + 3, max(pegs, n_colours)), dtype=np.int64)
+    ``pegs`` rows of ranks, ``pegs`` of counts, four rows of colours or positions,
+    and a signature row per colour."""
+    return np.empty((2 * pegs + 4 + n_colours, max(pegs, n_colours)), dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -273,20 +274,54 @@ def _global_map(S, codes, n_colours, work):
     total = work[2 * pegs, :n_colours]
     order = work[2 * pegs + 1, :n_colours]
     pos = work[2 * pegs + 2, :pegs]
-    total[:] = 0
-    for i in range(len(S)):
-        for p in range(pegs):
-            total[codes[S[i], p]] += 1
-    _rank_desc(total, order)
-    for r in range(n_colours):
-        for p in range(pegs):
-            rank[p, order[r]] = r
+    row = work[2 * pegs + 3, :n_colours]
+    sig = work[2 * pegs + 4:2 * pegs + 4 + n_colours, :pegs]
     cnt[:, :] = 0
     for i in range(len(S)):
         for p in range(pegs):
-            cnt[p, rank[p, codes[S[i], p]]] += 1
+            cnt[p, codes[S[i], p]] += 1
+    for c in range(n_colours):  # each colour's counts over the positions, sorted
+        t = 0
+        for p in range(pegs):
+            x = cnt[p, c]
+            t += x
+            j = p
+            while j > 0 and sig[c, j - 1] < x:
+                sig[c, j] = sig[c, j - 1]
+                j -= 1
+            sig[c, j] = x
+        total[c] = t
+    _colours_by(total, sig, order)
+    for r in range(n_colours):
+        for p in range(pegs):
+            rank[p, order[r]] = r
+    for p in range(pegs):  # the counts in the colours' new order: the profile
+        for r in range(n_colours):
+            row[r] = cnt[p, order[r]]
+        cnt[p, :] = row
     _positions_by(cnt, pos)
     return rank, pos
+
+
+@njit(cache=True, inline="always")
+def _colours_by(total, sig, order):
+    """``order`` := the colours by decreasing ``total``, then by decreasing sorted
+    counts ``sig`` compared left to right (ties: the lower colour first)."""
+    for i in range(len(total)):
+        j = i
+        while j > 0:
+            a = order[j - 1]
+            before = total[i] > total[a]
+            if total[i] == total[a]:
+                for q in range(sig.shape[1]):
+                    if sig[i, q] != sig[a, q]:
+                        before = sig[i, q] > sig[a, q]
+                        break
+            if not before:
+                break
+            order[j] = a
+            j -= 1
+        order[j] = i
 
 
 @njit(cache=True)
@@ -313,8 +348,10 @@ def _normal_form(S, codes, n_colours):
 def _global_form(S, codes, n_colours):
     """``S`` renamed by one colour permutation and one position permutation (the
     symmetries of every game), as sorted mixed-radix code keys: colours ranked by how
-    many pegs of ``S`` have them, positions by their counts of the ranked colours
-    (ties as in :func:`_normal_form`)."""
+    many pegs of ``S`` have them, then by their counts at the positions, sorted
+    (which tells colours apart where every code has every colour: without repeats,
+    as many colours as pegs), positions by their counts of the ranked colours (ties
+    as in :func:`_normal_form`)."""
     rank, pos = _global_map(S, codes, n_colours, _form_work(codes.shape[1], n_colours))
     return _image_keys(S, codes, n_colours, rank, pos)
 

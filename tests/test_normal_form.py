@@ -150,10 +150,14 @@ def test_which_form_keys_a_game():
 
 def global_map(game: Game, S):
     """The map the global form is documented to apply: colours ranked by their count
-    over all pegs of ``S`` (ties: the lower colour), positions by their counts of the
-    ranked colours, greatest first (ties: the lower position)."""
+    over all pegs of ``S``, then by their counts at the positions, sorted, compared
+    left to right (ties: the lower colour), positions by their counts of the ranked
+    colours, greatest first (ties: the lower position)."""
     total = np.bincount(game.codes[S].ravel(), minlength=game.colours).tolist()
-    order = sorted(range(game.colours), key=lambda c: (-total[c], c))
+    at = [[int(np.sum(game.codes[S, p] == c)) for p in range(game.pegs)]
+          for c in range(game.colours)]
+    order = sorted(range(game.colours),
+                   key=lambda c: (-total[c], [-x for x in sorted(at[c], reverse=True)], c))
     rank = {c: r for r, c in enumerate(order)}
     counts = {p: [0] * game.colours for p in range(game.pegs)}
     for s in S:
@@ -175,7 +179,7 @@ def global_keys(game: Game, S, positions, colours) -> np.ndarray:
     return np.array(sorted(out), dtype=np.int64)
 
 
-@pytest.mark.parametrize("spec", ["p3c4", "p3c5n", "p3c5nb", "p4c4"])
+@pytest.mark.parametrize("spec", ["p3c4", "p3c5n", "p3c5nb", "p4c4", "p4c4n", "p5c5nb"])
 def test_the_global_form_is_an_image_of_the_state(spec):
     game = Game.from_spec(spec)
     rng = random.Random(spec)
