@@ -223,7 +223,7 @@ def _form_work(pegs, n_colours):
     node, not one per state keyed (a node keys every part of every guess it tries):
     ``pegs`` rows of ranks, ``pegs`` of counts, four rows of colours or positions,
     and a signature row per colour."""
-    return np.empty((2 * pegs + 4 + n_colours, max(pegs, n_colours)), dtype=np.int64)
+    return np.empty((3 * pegs + 4 + n_colours, max(pegs, n_colours)), dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -291,16 +291,45 @@ def _global_map(S, codes, n_colours, work):
                 j -= 1
             sig[c, j] = x
         total[c] = t
+    raw = work[2 * pegs + 4 + n_colours:3 * pegs + 4 + n_colours, :n_colours]
+    raw[:, :] = cnt
     _colours_by(total, sig, order)
+    for round in range(2):
+        for p in range(pegs):  # the counts in the colours' order: the profile
+            for r in range(n_colours):
+                cnt[p, r] = raw[p, order[r]]
+        _positions_by(cnt, pos)
+        if round == 0:  # tied colours: by their counts at the positions so ranked
+            for c in range(n_colours):
+                for q in range(pegs):
+                    sig[c, q] = raw[pos[q], c]
+            _refine(total, sig, order)
     for r in range(n_colours):
         for p in range(pegs):
             rank[p, order[r]] = r
-    for p in range(pegs):  # the counts in the colours' new order: the profile
-        for r in range(n_colours):
-            row[r] = cnt[p, order[r]]
-        cnt[p, :] = row
-    _positions_by(cnt, pos)
     return rank, pos
+
+
+@njit(cache=True, inline="always")
+def _refine(total, sig, order):
+    """Re-sort ``order`` (colours by decreasing ``total``) by decreasing ``sig``
+    within each run of equal total, compared left to right (an insertion sort,
+    stable: ties keep their order)."""
+    for i in range(1, len(order)):
+        j = i
+        while j > 0:
+            a, b = order[j - 1], order[j]
+            if total[a] != total[b]:
+                break
+            before = False
+            for q in range(sig.shape[1]):
+                if sig[a, q] != sig[b, q]:
+                    before = sig[b, q] > sig[a, q]
+                    break
+            if not before:
+                break
+            order[j - 1], order[j] = b, a
+            j -= 1
 
 
 @njit(cache=True, inline="always")
@@ -350,8 +379,13 @@ def _global_form(S, codes, n_colours):
     symmetries of every game), as sorted mixed-radix code keys: colours ranked by how
     many pegs of ``S`` have them, then by their counts at the positions, sorted
     (which tells colours apart where every code has every colour: without repeats,
-    as many colours as pegs), positions by their counts of the ranked colours (ties
-    as in :func:`_normal_form`)."""
+    as many colours as pegs); positions by their counts of the ranked colours; then
+    the colours of equal count ranked again by their counts at the positions in
+    that order, and the positions again (ties as in :func:`_normal_form`; a second
+    round gained little more). Measured, ``solve GAME --objective expected --jobs 1``
+    (states): p6c6nb 332,045 with colours ranked by count alone, 33,892 with the
+    sorted counts, 15,142 with the second ranking; p3c9nb 48,776, 39,080, 20,118;
+    p6c6n 306,013, 88,900, 53,424; p4c7nb 219,087, 140,000, 118,749."""
     rank, pos = _global_map(S, codes, n_colours, _form_work(codes.shape[1], n_colours))
     return _image_keys(S, codes, n_colours, rank, pos)
 

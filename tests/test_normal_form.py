@@ -151,19 +151,24 @@ def test_which_form_keys_a_game():
 def global_map(game: Game, S):
     """The map the global form is documented to apply: colours ranked by their count
     over all pegs of ``S``, then by their counts at the positions, sorted, compared
-    left to right (ties: the lower colour), positions by their counts of the ranked
-    colours, greatest first (ties: the lower position)."""
+    left to right (ties: the lower colour); positions by their counts of the ranked
+    colours, greatest first (ties: the lower position); then colours of equal count
+    ranked again by their counts at the positions in that order (ties: as ranked
+    before), and the positions again."""
     total = np.bincount(game.codes[S].ravel(), minlength=game.colours).tolist()
     at = [[int(np.sum(game.codes[S, p] == c)) for p in range(game.pegs)]
           for c in range(game.colours)]
     order = sorted(range(game.colours),
                    key=lambda c: (-total[c], [-x for x in sorted(at[c], reverse=True)], c))
+
+    def positions(order):
+        return sorted(range(game.pegs), key=lambda p: ([-at[c][p] for c in order], p))
+
+    first = positions(order)
+    before = {c: i for i, c in enumerate(order)}
+    order = sorted(order, key=lambda c: (-total[c], [-at[c][p] for p in first], before[c]))
+    by_counts = positions(order)
     rank = {c: r for r, c in enumerate(order)}
-    counts = {p: [0] * game.colours for p in range(game.pegs)}
-    for s in S:
-        for p in range(game.pegs):
-            counts[p][rank[int(game.codes[s, p])]] += 1
-    by_counts = sorted(range(game.pegs), key=lambda p: ([-x for x in counts[p]], p))
     return {p: q for q, p in enumerate(by_counts)}, [rank] * game.pegs
 
 
