@@ -123,17 +123,20 @@ by their image under one colour permutation and one position permutation, the
 symmetries every game has (:func:`_global_form`; under black-and-white scoring only
 from :data:`_GLOBAL_FORM_SECRETS` secrets on): p3c9nb's expected case from 2.35
 million states to 48,776 (36 s to 2.4 s), Bulls and Cows' from 2.0 million to 1.04
-million (26.4 s to 15.0 s, ``--jobs 1``).
+million (26.4 s to 15.0 s, ``--jobs 1``); with its colours told apart by their
+counts at the positions (where every code has every colour, their counts alone
+tie), p3c9nb's to 20,118 states (1.2 s), Bulls and Cows' to 781,530 (11.9 s).
 
 Transposition table: states are keyed by two independent hashes of the set of
 secret indices (or of their image, above), a 64-bit key and a 32-bit check stored
 beside the result, together with the guesses left. Each is a sum of the mixed words
 of the elements (:func:`_fold`), so no sorted copy is made: the image is hashed as
 it is computed, in scratch space allocated once per node (measured on the 2-core
-machine, ``--jobs 1``, the search of a fresh process's first solve: p5c4's expected
-case 80 -> 72 ms, mastermind's 76 -> 72 ms, p4c8n's 341 -> 320 ms, the same states). Distinct states collide with
-probability about ``m**2 / 2**97`` for ``m`` stored states: far below any hardware
-error rate, but it is a hash, and the proof is exact up to that event. The table is a chained hash
+machine, ``--jobs 1``, the expected case's median solve in one process, fresh
+tables each time: p5c4 80 -> 72 ms, mastermind 76 -> 72 ms, p4c8n 341 -> 320 ms,
+the same states). Distinct states collide with probability about
+``m**2 / 2**97`` for ``m`` stored states: far below any hardware error rate, but it
+is a hash, and the proof is exact up to that event. The table is a chained hash
 over entries stored in order (:func:`new_table`); its capacity is fixed in
 advance, and once it is full new states are no longer stored (the search stays
 correct, only slower), so memory stays bounded.
