@@ -161,8 +161,14 @@ _PAYLOAD_BITS = 31
 #: Nodes of this many secrets or more probe a guess's parts before searching them
 #: against the budget (expected case; see the module docstring).
 _PROBE_SECRETS = 30
-#: States of this many secrets or more are keyed by their :func:`_global_form`.
+#: States of this many secrets or more are keyed by their :func:`_global_form` under
+#: black-and-white scoring with repeats.
 _GLOBAL_FORM_SECRETS = 12
+#: The same without repeats, where more small states are symmetric images of each
+#: other (expected case, ``--jobs 1``, median of 4 solves in one process, from 12 /
+#: 6 / 3 secrets: p4c8n 315 / 272 / 286 ms, p6c6n 638 / 444 / 465 ms, p5c6n 226 /
+#: 148 / 158 ms; with repeats, 6 made p5c4 slower, 72 -> 79 ms).
+_GLOBAL_FORM_SECRETS_NO_REPEATS = 6
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
 
@@ -441,12 +447,15 @@ def _image_keys(S, codes, n_colours, rank, pos):
 def _state_hash(S, d, weight, codes, n_colours, normal, work):
     """:func:`_hash` of ``S``, or, when it has three secrets or more, of its
     :func:`_normal_form` (``normal`` 1) or :func:`_global_form` (``normal`` 2; 3 from
-    :data:`_GLOBAL_FORM_SECRETS` secrets on): :func:`_normalises`. ``work``:
+    :data:`_GLOBAL_FORM_SECRETS` secrets on, 4 from
+    :data:`_GLOBAL_FORM_SECRETS_NO_REPEATS`): :func:`_normalises`. ``work``:
     :func:`_form_work`."""
-    if normal == 1 and len(S) >= 3:
+    n = len(S)
+    if normal == 1 and n >= 3:
         rank, pos = _normal_map(S, codes, n_colours, work)
         return _image_hash(S, d, weight, codes, n_colours, rank, pos)
-    if (normal == 2 and len(S) >= 3) or (normal == 3 and len(S) >= _GLOBAL_FORM_SECRETS):
+    if ((normal == 2 and n >= 3) or (normal == 3 and n >= _GLOBAL_FORM_SECRETS)
+            or (normal == 4 and n >= _GLOBAL_FORM_SECRETS_NO_REPEATS)):
         rank, pos = _global_map(S, codes, n_colours, work)
         return _image_hash(S, d, weight, codes, n_colours, rank, pos)
     return _hash(S, d, weight)
@@ -457,15 +466,16 @@ def _normalises(n_slots, codes, repeats, symmetry):
     """How states are keyed: 1, by their :func:`_normal_form` (black-only scoring with
     repeats); 2, by their :func:`_global_form` (black-only without repeats); 3, by
     their global form from :data:`_GLOBAL_FORM_SECRETS` secrets on (black-and-white
-    scoring, where the form costs more than the table hits it brings on small states:
-    p5c4's expected case 0.09 s of search keying every state, 0.08 s from 12 secrets,
-    while p3c9nb's takes 2.4 s keying every state and 3.6 s from 12); 0, by
-    themselves (symmetry off)."""
+    scoring with repeats, where the form costs more than the table hits it brings on
+    small states: p5c4's expected case 0.09 s of search keying every state, 0.08 s
+    from 12 secrets, while p3c9nb's takes 2.4 s keying every state and 3.6 s from
+    12); 4, from :data:`_GLOBAL_FORM_SECRETS_NO_REPEATS` on (black-and-white scoring
+    without repeats); 0, by themselves (symmetry off)."""
     if not symmetry:
         return 0
     if n_slots == codes.shape[1] + 1:
         return 1 if repeats else 2
-    return 3
+    return 3 if repeats else 4
 
 
 @njit(cache=True, inline="always")

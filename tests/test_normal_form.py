@@ -139,9 +139,9 @@ def test_values_through_shared_keys_match_a_search_without_them(spec, consistent
 
 def test_which_form_keys_a_game():
     """Per-position renamings for black-only games with repeats, one global renaming
-    for the others (from 12 secrets on under black-and-white scoring), none with
-    symmetry off."""
-    for spec, form in [("p4c6b", 1), ("p4c6", 3), ("p4c8nb", 2), ("p4c10n", 3)]:
+    for the others (under black-and-white scoring from 12 secrets on with repeats,
+    from 6 without), none with symmetry off."""
+    for spec, form in [("p4c6b", 1), ("p4c6", 3), ("p4c8nb", 2), ("p4c10n", 4)]:
         game = Game.from_spec(spec)
         ctx = _context(game, False, 1 << 10, True)
         assert _search._normalises(ctx.n_slots, game.codes, game.repeats, True) == form
