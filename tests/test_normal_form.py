@@ -193,3 +193,21 @@ def test_the_global_form_is_an_image_of_the_state(spec):
         T = _search._global_form(S, game.codes, game.colours)
         assert len(T) == len(S) and np.all(np.diff(T) > 0)
         assert np.array_equal(T, global_keys(game, S, *global_map(game, S)))
+
+
+def test_the_state_hash_is_a_hash_of_the_set():
+    """Keys hash a state as a set of secrets: the order of its elements does not
+    matter, its size, guesses left and cap weight do, and the key is never 0 (an
+    empty slot); two independent hashes (key and check) tell sets apart."""
+    rng = random.Random(7)
+    seen = {}
+    for _ in range(300):
+        S = np.array(sorted(rng.sample(range(5000), rng.randint(1, 40))), dtype=np.int64)
+        key, check = _search._hash(S, 5, 0)
+        shuffled = S.copy()
+        rng.shuffle(shuffled)
+        assert _search._hash(shuffled, 5, 0) == (key, check)
+        assert key != 0 and 0 <= check < 1 << 32
+        assert _search._hash(S, 4, 0) != (key, check)
+        assert _search._hash(S, 5, 1) != (key, check)
+        assert seen.setdefault((key, check), S.tobytes()) == S.tobytes()  # no collision
