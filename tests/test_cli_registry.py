@@ -66,3 +66,29 @@ def test_main_turns_the_collector_back_on_once_its_parser_is_built(capsys):
     finally:
         gc.enable()
     assert '"format"' in capsys.readouterr().out
+
+
+def test_building_a_parser_imports_neither_shutil_nor_tempfile():
+    """Start-up: argparse's formatter would import shutil (with bz2 and lzma) to find
+    the terminal's width; the command's own formatter is told it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from optimal_mm.cli import build_parser; build_parser('solve'); "
+            "print(sorted({'shutil', 'tempfile', 'hashlib'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_help_is_as_wide_as_the_terminal_says(monkeypatch, capsys):
+    lines = {}
+    for columns in (50, 200):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        assert cli._terminal_columns() == columns
+        with pytest.raises(SystemExit):
+            cli.main(["solve", "--help"])
+        lines[columns] = capsys.readouterr().out.splitlines()
+    assert len(lines[50]) > len(lines[200])  # the narrow terminal wraps more
+    monkeypatch.setenv("COLUMNS", "junk")
+    assert cli._terminal_columns() >= 1

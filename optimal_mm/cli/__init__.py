@@ -86,9 +86,43 @@ def stdout_closed() -> bool:
     return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, told the terminal's width: left to find it, it imports
+    shutil (and with it bz2 and lzma, 5 ms), which every command paid, as adding an
+    argument makes a formatter (to check its metavar)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size finds it: ``$COLUMNS``, else
+    the width of standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with :class:`_HelpFormatter`; the sub-command parsers are of
+    the same class (``add_subparsers`` makes them so)."""
+
+    def __init__(self, *args, formatter_class=_HelpFormatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command-line parser: every command, or only those of ``command``'s module."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="optimal-mm",
         description="Exact optimal strategies for Mastermind-family games: solve, prove, "
                     "export and replay.",
