@@ -49,13 +49,14 @@ STDOUT = "-"
 _SPECIAL = ("write", "replace", "refuse")
 
 
-
 def _tempfile():
     """The tempfile module, imported when a file is written: a command that writes
     to a stream (or nowhere) does not pay for it, nor for shutil and random, which
     it imports (a few milliseconds of start-up)."""
     import tempfile
+
     return tempfile
+
 
 def is_stdout(path) -> bool:
     """Whether ``path`` is ``"-"``, which every ``-o`` option reads as standard output."""

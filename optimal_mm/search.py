@@ -444,7 +444,7 @@ def _context(game: Game, consistent: bool, table_entries: int,
 #: The last :data:`_PART_GUESSES_KEPT` answers of :func:`_part_guesses`: the expected
 #: case asks for the same parts' guesses when it ranks the first guesses, when it
 #: solves the best one's parts and when it searches its rivals (p5c4: 174 calls,
-#: 89 distinct, each a few hundred microseconds of Python).
+#: 89 distinct, each tens of microseconds of Python).
 _PART_GUESSES = {}
 _PART_GUESSES_KEPT = 512
 
