@@ -302,13 +302,14 @@ def _global_map(S, codes, n_colours, work):
         total[c] = t
     raw = work[2 * pegs + 4 + n_colours:3 * pegs + 4 + n_colours, :n_colours]
     raw[:, :] = cnt
-    _colours_by(total, sig, order)
-    for round in range(2):
+    _rank_desc(total, order)
+    _refine(total, sig, order)
+    for step in range(2):
         for p in range(pegs):  # the counts in the colours' order: the profile
             for r in range(n_colours):
                 cnt[p, r] = raw[p, order[r]]
         _positions_by(cnt, pos)
-        if round == 0:  # tied colours: by their counts at the positions so ranked
+        if step == 0:  # tied colours: by their counts at the positions so ranked
             for c in range(n_colours):
                 for q in range(pegs):
                     sig[c, q] = raw[pos[q], c]
@@ -339,27 +340,6 @@ def _refine(total, sig, order):
                 break
             order[j - 1], order[j] = b, a
             j -= 1
-
-
-@njit(cache=True, inline="always")
-def _colours_by(total, sig, order):
-    """``order`` := the colours by decreasing ``total``, then by decreasing sorted
-    counts ``sig`` compared left to right (ties: the lower colour first)."""
-    for i in range(len(total)):
-        j = i
-        while j > 0:
-            a = order[j - 1]
-            before = total[i] > total[a]
-            if total[i] == total[a]:
-                for q in range(sig.shape[1]):
-                    if sig[i, q] != sig[a, q]:
-                        before = sig[i, q] > sig[a, q]
-                        break
-            if not before:
-                break
-            order[j] = a
-            j -= 1
-        order[j] = i
 
 
 @njit(cache=True)
