@@ -323,18 +323,25 @@ def _global_map(S, codes, n_colours, work):
 @njit(cache=True, inline="always")
 def _refine(total, sig, order):
     """Re-sort ``order`` (colours by decreasing ``total``) by decreasing ``sig``
-    within each run of equal total, compared left to right (an insertion sort,
-    stable: ties keep their order)."""
+    within each run of equal total (ties keep their order)."""
+    _sort_by_rows(order, sig, total, True)
+
+
+@njit(cache=True, inline="always")
+def _sort_by_rows(order, rows, group, grouped):
+    """Sort ``order`` by decreasing ``rows[order[i]]``, compared left to right, with
+    ties kept in their order (an insertion sort: a handful of items); ``grouped``,
+    an item moves only past items of its own ``group`` value."""
     for i in range(1, len(order)):
         j = i
         while j > 0:
             a, b = order[j - 1], order[j]
-            if total[a] != total[b]:
+            if grouped and group[a] != group[b]:
                 break
             before = False
-            for q in range(sig.shape[1]):
-                if sig[a, q] != sig[b, q]:
-                    before = sig[b, q] > sig[a, q]
+            for q in range(rows.shape[1]):
+                if rows[a, q] != rows[b, q]:
+                    before = rows[b, q] > rows[a, q]
                     break
             if not before:
                 break
@@ -383,22 +390,9 @@ def _global_form(S, codes, n_colours):
 def _positions_by(profile, pos):
     """``pos`` := the positions in decreasing order of their rows of ``profile``,
     compared left to right (ties: the lower position first)."""
-    pegs, width = profile.shape
-    for i in range(pegs):
+    for i in range(profile.shape[0]):
         pos[i] = i
-    for i in range(1, pegs):  # insertion sort: a handful of positions
-        j = i
-        while j > 0:
-            a, b = pos[j - 1], pos[j]
-            before = False
-            for r in range(width):
-                if profile[a, r] != profile[b, r]:
-                    before = profile[b, r] > profile[a, r]
-                    break
-            if not before:
-                break
-            pos[j - 1], pos[j] = b, a
-            j -= 1
+    _sort_by_rows(pos, profile, pos, False)
 
 
 @njit(cache=True, inline="always")
