@@ -121,7 +121,8 @@ guesses (t* = 10) from hours without an end to under a second, every value of th
 table's black-only games with repeats unchanged. Every other game keys its states
 by their image under one colour permutation and one position permutation, the
 symmetries every game has (:func:`_global_form`; under black-and-white scoring only
-from :data:`_GLOBAL_FORM_SECRETS` secrets on): p3c9nb's expected case from 2.35
+from :data:`_GLOBAL_FORM_SECRETS` secrets on with repeats, from
+:data:`_GLOBAL_FORM_SECRETS_NO_REPEATS` without): p3c9nb's expected case from 2.35
 million states to 48,776 (36 s to 2.4 s), Bulls and Cows' from 2.0 million to 1.04
 million (26.4 s to 15.0 s, ``--jobs 1``); with its colours told apart by their
 counts at the positions (where every code has every colour, their counts alone
