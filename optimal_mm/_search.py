@@ -231,9 +231,18 @@ def _image_hash(S, d, weight, codes, n_colours, rank, pos):
 def _form_work(pegs, n_colours):
     """Scratch space for :func:`_normal_map` and :func:`_global_map`, one per search
     node, not one per state keyed (a node keys every part of every guess it tries):
-    ``pegs`` rows of ranks, ``pegs`` of counts, four rows of colours or positions,
-    and a signature row per colour."""
-    return np.empty((3 * pegs + 4 + n_colours, max(pegs, n_colours)), dtype=np.int64)
+    ``pegs`` rows each of ranks, profiles and counts, three rows of colours or
+    positions, and a signature row per colour."""
+    return np.empty((3 * pegs + 3 + n_colours, max(pegs, n_colours)), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _peg_counts(S, codes, cnt):
+    """``cnt[p, c]`` := how many codes of ``S`` have colour ``c`` at position ``p``."""
+    cnt[:, :] = 0
+    for i in range(len(S)):
+        for p in range(codes.shape[1]):
+            cnt[p, codes[S[i], p]] += 1
 
 
 @njit(cache=True, inline="always")
@@ -257,13 +266,10 @@ def _normal_map(S, codes, n_colours, work):
     pegs = codes.shape[1]
     rank = work[:pegs, :n_colours]
     cnt = work[pegs:2 * pegs, :n_colours]
-    order = work[2 * pegs, :n_colours]
-    row = work[2 * pegs + 1, :n_colours]
-    pos = work[2 * pegs + 2, :pegs]
-    cnt[:, :] = 0
-    for i in range(len(S)):
-        for p in range(pegs):
-            cnt[p, codes[S[i], p]] += 1
+    order = work[3 * pegs, :n_colours]
+    row = work[3 * pegs + 1, :n_colours]
+    pos = work[3 * pegs + 2, :pegs]
+    _peg_counts(S, codes, cnt)
     for p in range(pegs):
         _rank_desc(cnt[p], order)
         for r in range(n_colours):
@@ -280,20 +286,17 @@ def _global_map(S, codes, n_colours, work):
     (:func:`_global_form`), as :func:`_normal_map` gives its map."""
     pegs = codes.shape[1]
     rank = work[:pegs, :n_colours]
-    cnt = work[pegs:2 * pegs, :n_colours]
-    total = work[2 * pegs, :n_colours]
-    order = work[2 * pegs + 1, :n_colours]
-    pos = work[2 * pegs + 2, :pegs]
-    row = work[2 * pegs + 3, :n_colours]
-    sig = work[2 * pegs + 4:2 * pegs + 4 + n_colours, :pegs]
-    cnt[:, :] = 0
-    for i in range(len(S)):
-        for p in range(pegs):
-            cnt[p, codes[S[i], p]] += 1
+    cnt = work[pegs:2 * pegs, :n_colours]  # the profile, counts in the colours' order
+    raw = work[2 * pegs:3 * pegs, :n_colours]
+    order = work[3 * pegs, :n_colours]
+    total = work[3 * pegs + 1, :n_colours]
+    pos = work[3 * pegs + 2, :pegs]
+    sig = work[3 * pegs + 3:3 * pegs + 3 + n_colours, :pegs]
+    _peg_counts(S, codes, raw)
     for c in range(n_colours):  # each colour's counts over the positions, sorted
         t = 0
         for p in range(pegs):
-            x = cnt[p, c]
+            x = raw[p, c]
             t += x
             j = p
             while j > 0 and sig[c, j - 1] < x:
@@ -301,8 +304,6 @@ def _global_map(S, codes, n_colours, work):
                 j -= 1
             sig[c, j] = x
         total[c] = t
-    raw = work[2 * pegs + 4 + n_colours:3 * pegs + 4 + n_colours, :n_colours]
-    raw[:, :] = cnt
     _rank_desc(total, order)
     _refine(total, sig, order)
     for step in range(2):
