@@ -49,6 +49,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import re
 import shlex
 import signal
 import sys
@@ -391,6 +392,49 @@ def bounds_text(entry, twin=None) -> str:
     return text + (" " + ", ".join(known) if known else "")
 
 
+def same_game(spec: str):
+    """The spec of the same game under the other scoring, for a permutation game (as
+    many colours as pegs, no repeats: every code has every colour, so whites are
+    ``P - blacks`` and black-only scoring tells exactly as much), else None.
+
+    >>> same_game("p7c7n"), same_game("p7c7nb"), same_game("p6c7n")
+    ('p7c7nb', 'p7c7n', None)
+    """
+    m = re.fullmatch(r"p(\d+)c(\d+)n(b?)", spec)
+    if not m or m.group(1) != m.group(2):
+        return None
+    return spec[:-1] if m.group(3) else spec + "b"
+
+
+def same_game_text(entry, same) -> str | None:
+    """The cell of an open entry of a permutation game whose twin under the other
+    scoring (:func:`same_game`, same guess rule and objective) knows more: its value
+    (``3924§``), or both entries' bounds combined (``(timeout) ≥ 29423§, ≤ 33389``,
+    ``§`` on what the twin gives); None where the twin adds nothing."""
+    if not same or entry.get("status") == "solved":
+        return None
+    if same.get("status") == "solved":
+        return f"{same['value']}§"
+    low, high = entry.get("bound"), entry.get("best")
+    other_low, other_high = same.get("bound"), same.get("best")
+    better_low = other_low is not None and (low is None or other_low > low)
+    better_high = other_high is not None and (high is None or other_high < high)
+    if not (better_low or better_high):
+        return None
+    parts = []
+    if better_low or low is not None:
+        parts.append(f"≥ {other_low}§" if better_low else f"≥ {low}")
+    if better_high or high is not None:
+        parts.append(f"≤ {other_high}§" if better_high else f"≤ {high}")
+    return f"({entry['status']}) " + ", ".join(parts)
+
+
+SAME_GAME_NOTE = ("§ from the same game under the other scoring: in a permutation game "
+                  "(pPcPn, as many colours as pegs, no repeats) every code has every "
+                  "colour, so the whites are P minus the blacks and pPcPn and pPcPnb "
+                  "tell the same; their solved entries above agree row for row.")
+
+
 def _implied_low(entry, twin):
     """The lower bound a consistent entry takes from its any-guess twin, or None."""
     if not twin or entry.get("guesses") != "consistent":
@@ -462,7 +506,8 @@ def markdown(entries, meta) -> str:
             if e["status"] != "solved":
                 other = "consistent" if guesses == "any" else "any"
                 twin = entries.get(f"{spec}/{other}/{e['objective']}")
-                return (bounds_text(e, twin),
+                same = entries.get(f"{same_game(spec)}/{guesses}/{e['objective']}")
+                return (same_game_text(e, same) or bounds_text(e, twin),
                         f"> {e['seconds']}" if e["status"] == "timeout" else "")
             resumed = "†" if e.get("resumed_tasks") else ""
             return str(e[key]), f"{e['seconds']:.2f}{resumed}"
@@ -484,6 +529,8 @@ def markdown(entries, meta) -> str:
                      f"{at_worst} | {fs} | {capped} | {ws} | {'; '.join(notes)} |")
     if any("*" in line for line in lines[-len(by_key):]):
         lines += ["", IMPLIED_NOTE]
+    if any("§" in line for line in lines[-len(by_key):]):
+        lines += ["", SAME_GAME_NOTE]
     if any("‡" in line for line in lines[-len(by_key):]):
         lines += ["", CLOSED_NOTE]
     if any(e.get("resumed_tasks") for e in entries.values()):

@@ -323,3 +323,31 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
     assert "| p2c2 |" in (tmp_path / "optimal_table.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "optimal_table.json", "optimal_table.lock", "optimal_table.md"]  # no temp left
+
+
+def test_a_permutation_game_and_its_black_only_twin():
+    """pPcPn and pPcPnb are one game (whites are P minus the blacks): the table's
+    solved entries of both agree, entry for entry, and an open entry takes what its
+    twin knows, marked with a section sign."""
+    import json
+
+    script = _script()
+    assert [script.same_game(s) for s in ("p7c7n", "p7c7nb", "p6c7n", "p4c4", "p5c5b")] == [
+        "p7c7nb", "p7c7n", None, None, None]
+    entries = json.loads((Path(__file__).resolve().parent.parent / "results"
+                          / "optimal_table.json").read_text())["entries"]
+    pairs = 0
+    for key, e in entries.items():
+        twin = script.same_game(e["spec"])
+        other = entries.get(f"{twin}/{e['guesses']}/{e['objective']}") if twin else None
+        if other and e["status"] == other["status"] == "solved":
+            assert e["value"] == other["value"], key
+            pairs += 1
+    assert pairs >= 20
+    open_entry = {"status": "timeout", "bound": 28269}
+    assert script.same_game_text(open_entry, {"status": "solved", "value": 30000}) == "30000§"
+    assert script.same_game_text(open_entry, {"status": "timeout", "bound": 29423,
+                                              "best": 33389}) == "(timeout) ≥ 29423§, ≤ 33389§"
+    assert script.same_game_text({**open_entry, "best": 33000},
+                                 {"status": "timeout", "bound": 27000, "best": 34000}) is None
+    assert script.same_game_text({"status": "solved", "value": 1}, open_entry) is None
