@@ -550,7 +550,9 @@ class Strategy:
             raise InvalidTreeError(f"the tree cannot be written as JSON: {exc}") from None
         data = text.encode("utf-8")
         if str(path).endswith(".gz") and not is_stdout(path):
-            data = gzip.compress(data, mtime=0)
+            # zlib's default level: p5c4's expected tree (36 KB of JSON) in 0.5 ms
+            # to 4,635 bytes, against 2.1 ms to 4,408 at gzip's default of 9.
+            data = gzip.compress(data, compresslevel=6, mtime=0)
         atomic_write_bytes(path, data)
         return stats
 
