@@ -258,6 +258,17 @@ def _peg_counts(S, codes, cnt):
 
 
 @njit(cache=True, inline="always")
+def _insert_desc(row, n, x):
+    """Insert ``x`` into ``row[:n]``, sorted in decreasing order, making ``row[:n + 1]``
+    (one step of an insertion sort)."""
+    j = n
+    while j > 0 and row[j - 1] < x:
+        row[j] = row[j - 1]
+        j -= 1
+    row[j] = x
+
+
+@njit(cache=True, inline="always")
 def _rank_desc(values, order):
     """``order`` := the indices of ``values`` by decreasing value (ties: the lower
     index first); an insertion sort, for a handful of colours."""
@@ -315,13 +326,8 @@ def _global_map(S, codes, n_colours, work, inverse=False):
     for c in range(n_colours):  # each colour's counts over the positions, sorted
         t = 0
         for p in range(pegs):
-            x = raw[p, c]
-            t += x
-            j = p
-            while j > 0 and sig[c, j - 1] < x:
-                sig[c, j] = sig[c, j - 1]
-                j -= 1
-            sig[c, j] = x
+            t += raw[p, c]
+            _insert_desc(sig[c], p, raw[p, c])
         total[c] = t
     _rank_desc(total, order)
     _refine(total, sig, order)
@@ -443,19 +449,9 @@ def _orientation(S, codes, work):
     order_c = work[3 * pegs + 1, :pegs]
     _peg_counts(S, codes, raw)
     for p in range(pegs):
-        for c in range(pegs):  # insertion sorts of each row and each column
-            x = raw[p, c]
-            j = c
-            while j > 0 and rows[p, j - 1] < x:
-                rows[p, j] = rows[p, j - 1]
-                j -= 1
-            rows[p, j] = x
-            y = raw[c, p]
-            j = c
-            while j > 0 and cols[p, j - 1] < y:
-                cols[p, j] = cols[p, j - 1]
-                j -= 1
-            cols[p, j] = y
+        for c in range(pegs):  # each row and each column, sorted
+            _insert_desc(rows[p], c, raw[p, c])
+            _insert_desc(cols[p], c, raw[c, p])
     for i in range(pegs):
         order_r[i] = i
         order_c[i] = i
