@@ -71,7 +71,7 @@ class Array:
 
 _I1, _I2, _J1, _J2 = Array("int64", 1), Array("int64", 2), Array("int32", 1), Array("int32", 2)
 _U1, _U2, _B1 = Array("uint8", 1), Array("uint8", 2), Array("bool", 1)
-_STATS = Array("int64", 1, inout=True, min_len=len(STATS))  # the search counters
+_STATS = Array("int64", 1, inout=True, min_len=len(STATS) + 1)  # counters, stop slot
 # The transposition table (_search_arrays.new_table), written in place.
 _TT = (Array("int64", 2, True), Array("int32", 1, True), Array("int32", 1, True),
        Array("int64", 1, True))

@@ -150,7 +150,12 @@ correct, only slower), so memory stays bounded.
 
 Statistics (``stats`` array, :data:`~optimal_mm._search_arrays.STATS`): 0 states
 expanded, 1 table hits, 2 guesses evaluated (partitions computed), 3 table entries
-stored, 4 guesses cut by the remembered refuting parts.
+stored, 4 guesses cut by the remembered refuting parts. Its last slot, ``STOP``, is
+how Ctrl-C reaches a kernel that runs for hours (:mod:`optimal_mm.stopping`): once it
+holds a stop signal (:func:`_stopped`), every node returns at once, before expanding
+and before trying its next guess, and the table stores nothing more
+(:func:`_tt_put`), so that what it holds stays exact and the call can be made again;
+the values returned on the way out mean nothing, and the caller discards them.
 """
 
 from __future__ import annotations
@@ -159,8 +164,8 @@ import numpy as np
 from ._numba import njit
 
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
-    INF, MASK_COLOURS, NO_CAP, code_masks, colour_swaps, lower_bound_table, new_stats,
-    new_table, position_swaps)
+    INF, MASK_COLOURS, NO_CAP, STOP, STOP_SIGNALS, code_masks, colour_swaps,
+    lower_bound_table, new_stats, new_table, position_swaps)
 from ._overlap import overlap_applies, overlap_bound, overlap_keep, overlap_pass
 from ._skew_bound import skew_bound, skew_feasible
 
@@ -184,6 +189,22 @@ _GLOBAL_FORM_SECRETS_NO_REPEATS = 6
 _INVERSE_SECRETS = 12
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
+_SIGINT, _SIGTERM = STOP_SIGNALS
+
+
+@njit(cache=True, inline="always")
+def _stopped(stats):
+    """Whether a stop signal has arrived since the kernel was called: each signal that
+    arrives writes its number to the next byte of the ``STOP`` slot (zero until
+    then), so one of its eight bytes holds SIGINT's or SIGTERM's number."""
+    v = stats[STOP]
+    if v == 0:
+        return False
+    for k in range(8):
+        b = (v >> (8 * k)) & 0xFF
+        if b == _SIGINT or b == _SIGTERM:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -569,7 +590,10 @@ def _tt_find(tt, key, check):
 @njit(cache=True, inline="always")
 def _tt_put(tt, key, check, payload, stats):
     """Store ``payload`` for the state ``(key, check)``: over its old entry, else in a
-    new one while the table has room (else the state is not stored)."""
+    new one while the table has room (else the state is not stored). Nothing is
+    stored once the search is stopped: the values on the way out are not exact."""
+    if _stopped(stats):
+        return
     slots, links, heads, meta = tt
     word = (check << _CHECK_SHIFT) | payload
     i = heads[key & (meta[1] - 1)]
@@ -1138,6 +1162,8 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if bound >= beta:
                 _store(tt, use_tt, key, check, bound, False, stats)
                 return bound, -1
+    if _stopped(stats):
+        return beta, -1
     stats[0] += 1
     in_s = _in_set(S, table.shape[1])
     lazy = _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry)
@@ -1278,6 +1304,8 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     pick = np.zeros(2, dtype=np.int64)
     keys = order_key[:m]
     while True:
+        if _stopped(stats):
+            return beta, -1
         idx = _pop_min(keys, order, pick)
         if idx < 0:
             break
@@ -1663,6 +1691,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                                  ok_multisets) == 0:
         _wc_store(tt, use_tt, key, check, d, False, stats)  # no guess keeps parts in cap
         return False, -1
+    if _stopped(stats):
+        return False, -1
     stats[0] += 1
     guesses, _ = _candidates(S, in_s, top_guesses, all_guesses, consistent, codes,
                              n_colours, repeats, swaps, masks, symmetry)
@@ -1692,6 +1722,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
     refuters = np.empty((n_refuters, n), dtype=np.int64)
     refuter_len = np.zeros(n_refuters, dtype=np.int64)
     while True:
+        if _stopped(stats):
+            return False, -1
         idx = _pop_min(order_key, order, pick)
         if idx < 0:
             break
@@ -1861,6 +1893,8 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
             order_key[k] = total * 2 + (0 if in_s[guesses[k]] else 1)
     order = np.argsort(order_key, kind="mergesort")
     for idx in order:
+        if _stopped(stats):
+            return -1
         if order_key[idx] < 0:
             continue
         g = guesses[idx]
@@ -1909,6 +1943,8 @@ def exp_tree_nodes(S, d, value, top_guesses, table, all_guesses, lb, win, n_slot
     stack_info = [(np.int64(-1), np.int64(-1), np.int64(d))]
     n_nodes = 0
     while len(stack_sets) > 0:
+        if _stopped(stats):
+            return no_guess, no_guess, no_guess
         T = stack_sets.pop()
         par, ans, left = stack_info.pop()
         if len(T) <= 2:

@@ -11,6 +11,8 @@ imports numba.
 
 from __future__ import annotations
 
+import signal
+
 import numpy as np
 
 #: A value above every total the search can meet ("no answer", "infeasible").
@@ -21,11 +23,18 @@ NO_CAP = 64
 #: evaluated (partitions computed), 3 table entries stored, 4 guesses cut by the
 #: worst case's remembered refuting parts (no partition, no table read).
 STATS = ("states", "table hits", "guesses evaluated", "stored", "refuter cuts")
+#: The ``stats`` slot after the counters, which the kernels read and never write: a
+#: signal's number lands in its bytes while a kernel runs (:mod:`optimal_mm.stopping`),
+#: and a stop signal's makes the kernel return at once (its result then means nothing).
+STOP = len(STATS)
+#: The signals that stop a kernel: Ctrl-C and ``kill``'s default (SIGINT, SIGTERM).
+STOP_SIGNALS = (int(signal.SIGINT), int(signal.SIGTERM))
 
 
 def new_stats():
-    """Zeroed counters for the kernels' ``stats`` argument (:data:`STATS`)."""
-    return np.zeros(len(STATS), dtype=np.int64)
+    """Zeroed counters for the kernels' ``stats`` argument: :data:`STATS`, then the
+    :data:`STOP` slot."""
+    return np.zeros(len(STATS) + 1, dtype=np.int64)
 
 
 def new_table(entries: int):

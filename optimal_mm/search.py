@@ -86,7 +86,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import __version__
-from . import kernels
+from . import kernels, stopping
 from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
                              new_stats, new_table, position_swaps)
 from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
@@ -307,16 +307,23 @@ class _Context:
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
 
+    # Every kernel call goes through stopping.run, which hands it the ``stats`` array
+    # that Ctrl-C and SIGTERM reach while it runs (the counters are copied in and out).
+
     def exp(self, S, beta, d, top=None, weight=0):
-        return kernels.exp_search(S, beta, d, self._top(top), self.table, self.all_guesses,
-                                  self.bounds(weight), self.win, self.n_slots, self.consistent,
-                                  self.exp_tt, self.counters, *self.rules)
+        top, lb, tt = self._top(top), self.bounds(weight), self.exp_tt
+        return stopping.run(lambda stats: kernels.exp_search(
+            S, beta, d, top, self.table, self.all_guesses, lb, self.win, self.n_slots,
+            self.consistent, tt, stats, *self.rules), self.counters)
 
     def wc(self, S, d, top=None) -> bool:
-        ok, _ = kernels.wc_search(S, d, self._top(top), self.table, self.all_guesses, self.lb,
-                                  self.win, self.n_slots, self.consistent, self.wc_tt,
-                                  self.counters, *self.rules)
-        return bool(ok)
+        return bool(self._wc_search(S, d, self._top(top))[0])
+
+    def _wc_search(self, S, d, top):
+        tt = self.wc_tt
+        return stopping.run(lambda stats: kernels.wc_search(
+            S, d, top, self.table, self.all_guesses, self.lb, self.win, self.n_slots,
+            self.consistent, tt, stats, *self.rules), self.counters)
 
     def split(self, g, S):
         """``[(answer, part)]``: the secrets of ``S`` by their answer to ``g``, in
@@ -354,10 +361,11 @@ class _Context:
         alone chooses the same guess as trying every guess, at a fraction of the
         partitions (tests/test_tree_guesses.py checks both against a node-by-node build).
         """
-        guess, parent, answer = kernels.exp_tree_nodes(
-            np.asarray(S, dtype=np.int64), d, -1 if value is None else int(value),
-            self._top(top), self.table, self.all_guesses, self.bounds(weight), self.win,
-            self.n_slots, self.consistent, self.exp_tt, self.counters, *self.rules)
+        S, value = np.asarray(S, dtype=np.int64), -1 if value is None else int(value)
+        top, lb, tt = self._top(top), self.bounds(weight), self.exp_tt
+        guess, parent, answer = stopping.run(lambda stats: kernels.exp_tree_nodes(
+            S, d, value, top, self.table, self.all_guesses, lb, self.win, self.n_slots,
+            self.consistent, tt, stats, *self.rules), self.counters)
         if len(guess) == 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         nodes = [(g, {}) for g in guess.tolist()]
@@ -392,14 +400,13 @@ class _Context:
                 in_s[S] = True
                 top, _ = kernels.candidates(S, in_s, self.all_guesses[:0], self.all_guesses,
                                             self.consistent, *self.rules)
-            ok, g = kernels.wc_search(S, d, self._top(top), self.table, self.all_guesses,
-                                      self.lb, self.win, self.n_slots, self.consistent,
-                                      self.wc_tt, self.counters, *self.rules)
+            ok, g = self._wc_search(S, d, self._top(top))
             g = int(g) if ok else -1
         else:
-            g = int(kernels.wc_pick(S, d, self.table, self.all_guesses, self.lb, self.win,
-                                    self.n_slots, self.consistent, self.wc_tt,
-                                    self.counters, *self.rules))
+            tt = self.wc_tt
+            g = int(stopping.run(lambda stats: kernels.wc_pick(
+                S, d, self.table, self.all_guesses, self.lb, self.win, self.n_slots,
+                self.consistent, tt, stats, *self.rules), self.counters))
         if g < 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         return g

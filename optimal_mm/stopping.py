@@ -1,0 +1,117 @@
+"""Ctrl-C and SIGTERM during a compiled kernel: stop it now, not when it returns.
+
+Python runs a signal's handler between two bytecodes of the main thread. A kernel
+of the search (:mod:`optimal_mm._search`) is one call of machine code, and one call
+can last hours (a first guess's big part under ``fewest-at-worst``), so Ctrl-C,
+``kill`` and ``timeout`` would wait for it to return. The kernels therefore watch
+for the signal themselves:
+
+* CPython's own signal handler, which runs at once whatever the thread is doing,
+  writes the signal's number as one byte to the *wakeup file descriptor*
+  (:func:`signal.set_wakeup_fd`), then leaves the Python handler pending.
+* :func:`run` points that descriptor, for the length of one kernel call, at a
+  one-page temporary file that is also mapped into memory, and passes the kernel a
+  ``stats`` array that lies on that page. The first byte the signal writes lands in
+  its ``STOP`` slot (:data:`~optimal_mm._search_arrays.STOP`).
+* The kernels read that slot at every node they expand and before each guess they
+  try; once it holds SIGINT or SIGTERM they return at once and store nothing more
+  in the transposition table (:func:`~optimal_mm._search._stopped`): what the
+  table holds stays exact.
+* Back in Python, the pending handler runs: the default SIGINT handler raises
+  :class:`KeyboardInterrupt`, the command line's SIGTERM handler
+  :class:`~optimal_mm.cli.Terminated`, and the command stops as it would between two
+  calls (a checkpoint keeps every task finished before). A handler that returns
+  instead makes :func:`run` call the kernel again from the start, so the caller
+  never sees the meaningless values of a stopped call; the table it left makes the
+  second call shorter.
+
+Only the main thread arms the page (the only one that may set the wakeup
+descriptor, and the one that runs Python's handlers); elsewhere, and where the
+platform has no such descriptor, kernels run as they are. The previous wakeup
+descriptor (an asyncio loop's) is put back after each call. The slot has eight
+bytes: the first eight signals of one call are seen, which is enough for any
+signal a process handles in Python besides the two stop signals.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import signal
+import tempfile
+import threading
+
+import numpy as np
+
+from ._search_arrays import STATS, STOP, STOP_SIGNALS
+
+#: Calls stopped by a signal whose handler returned, and so made again (this
+#: process): what tells a test that a stop happened inside a kernel.
+restarted = 0
+
+
+class _Page:
+    """The page a signal writes into and the kernels read: a temporary file of one
+    page, mapped shared, whose first bytes are the ``stats`` array passed to the
+    kernel. One per process (a forked child makes its own: the mapping is shared)."""
+
+    def __init__(self):
+        self.pid = os.getpid()
+        self._file = tempfile.TemporaryFile()
+        self._file.truncate(mmap.PAGESIZE)
+        self.fd = self._file.fileno()
+        os.set_blocking(self.fd, False)  # set_wakeup_fd insists; a file never blocks
+        self._map = mmap.mmap(self.fd, mmap.PAGESIZE)
+        self.stats = np.ndarray(STOP + 1, dtype=np.int64, buffer=self._map)
+
+
+_page: _Page | None = None
+
+
+def _armable_page() -> _Page | None:
+    """This process's page, made on first use, or None where a signal cannot reach a
+    kernel through it (not the main thread, no wakeup descriptor)."""
+    global _page
+    if (os.name != "posix" or not hasattr(signal, "set_wakeup_fd")
+            or threading.current_thread() is not threading.main_thread()):
+        return None
+    if _page is None or _page.pid != os.getpid():
+        _page = _Page()
+    return _page
+
+
+def stop_signal_in(word: int) -> bool:
+    """Whether the ``STOP`` slot's value ``word`` holds a stop signal's number in one
+    of its bytes (the kernels' own test, :func:`~optimal_mm._search._stopped`)."""
+    return any((word >> (8 * k)) & 0xFF in STOP_SIGNALS for k in range(8))
+
+
+def run(kernel_call, counters: np.ndarray):
+    """``kernel_call(stats)``, stoppable by SIGINT or SIGTERM, with ``stats`` holding
+    ``counters`` (a :func:`~optimal_mm._search_arrays.new_stats` array, updated in
+    place with what the kernel counted). Raises what the signal's handler raises; if
+    the handler returns, the kernel is called again (see the module docstring)."""
+    global restarted
+    page = _armable_page()
+    if page is None:
+        return kernel_call(counters)
+    n = len(STATS)
+    stats = page.stats
+    while True:
+        stats[:n] = counters[:n]
+        stats[STOP] = 0
+        os.lseek(page.fd, STOP * stats.itemsize, os.SEEK_SET)
+        try:
+            previous = signal.set_wakeup_fd(page.fd, warn_on_full_buffer=False)
+        except ValueError:  # not the main interpreter
+            return kernel_call(counters)
+        try:
+            result = kernel_call(stats)
+        finally:
+            signal.set_wakeup_fd(previous)
+            counters[:n] = stats[:n]
+            word = int(stats[STOP])
+            stats[STOP] = 0
+        if not stop_signal_in(word):
+            return result
+        restarted += 1
