@@ -4,7 +4,11 @@ The balanced-tree bound (:func:`~optimal_mm._search_arrays.lower_bound_table`)
 assumes that a guess can split ``n`` secrets into ``r`` parts of about ``n / r``.
 With black-only scoring that is far from what any guess achieves: a black is a
 position where guess and secret agree, and few secrets agree with a guess anywhere.
-This module bounds a state from its own per-position colour counts.
+This module bounds a state from its own per-position colour counts. It holds as
+well wherever the answer is a function of the blacks: in a permutation game (every
+code has each of the ``P = C`` colours once, so the whites are ``P`` less the
+blacks), black-and-white scoring splits the secrets exactly as black-only scoring
+does, and the search applies it there too (:func:`~optimal_mm._search._blacks_decide`).
 
 The constraint. Let ``f_p(c)`` be the number of secrets of ``S`` with colour ``c`` at
 position ``p`` and ``F_p = max_c f_p(c)``. Under a guess ``g``, the secrets of the
