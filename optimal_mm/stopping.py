@@ -38,7 +38,6 @@ from __future__ import annotations
 import mmap
 import os
 import signal
-import tempfile
 import threading
 
 import numpy as np
@@ -51,15 +50,21 @@ restarted = 0
 
 
 class _Page:
-    """The page a signal writes into and the kernels read: a temporary file of one
-    page, mapped shared, whose first bytes are the ``stats`` array passed to the
-    kernel. One per process (a forked child makes its own: the mapping is shared)."""
+    """The page a signal writes into and the kernels read: a file of one page in
+    memory (``memfd_create``; a temporary file where there is none), mapped shared,
+    whose first bytes are the ``stats`` array passed to the kernel. One per process
+    (a forked child makes its own: the mapping is shared)."""
 
     def __init__(self):
         self.pid = os.getpid()
-        self._file = tempfile.TemporaryFile()
-        self._file.truncate(mmap.PAGESIZE)
-        self.fd = self._file.fileno()
+        if hasattr(os, "memfd_create"):
+            self.fd = os.memfd_create("optimal_mm-stop", os.MFD_CLOEXEC)
+        else:  # tempfile costs a command's start-up 10 ms of imports: only here
+            import tempfile
+
+            self._file = tempfile.TemporaryFile()
+            self.fd = self._file.fileno()
+        os.ftruncate(self.fd, mmap.PAGESIZE)
         os.set_blocking(self.fd, False)  # set_wakeup_fd insists; a file never blocks
         self._map = mmap.mmap(self.fd, mmap.PAGESIZE)
         self.stats = np.ndarray(STOP + 1, dtype=np.int64, buffer=self._map)

@@ -251,11 +251,12 @@ def test_aot_kernels_check_their_arguments(aot):
     table32 = tuple(a.astype(np.int64) for a in _search.new_table(1 << 10))
     with pytest.raises(TypeError, match="argument 10"):
         search(S, _search.INF, _search.NO_CAP, S[:0], *args, table32, stats, *ctx.rules)
-    # Counters too few for the kernel's writes (the four of older code) are refused
-    # before it could write past their end.
-    with pytest.raises(TypeError, match="argument 11 .*at least 5 items"):
-        search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
-               stats[:4].copy(), *ctx.rules)
+    # Counters too few for the kernel's writes and reads (the four of older code, the
+    # five without the stop slot) are refused before it could go past their end.
+    for short in (4, 5):
+        with pytest.raises(TypeError, match="argument 11 .*at least 6 items"):
+            search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
+                   stats[:short].copy(), *ctx.rules)
 
 
 def test_parallel_kernels_survive_a_fork():
