@@ -35,10 +35,13 @@ Isolated sessions: a long run answers Ctrl-C at once
     A task is one call of the compiled search, and a compiled call holds the
     interpreter until it returns (the ahead-of-time exports cannot release it):
     Python runs a signal handler only between two bytecodes, so a task computed in
-    this process hears Ctrl-C or SIGTERM only when it ends, hours later on a hard
-    game. An *isolated* runner therefore never computes a task in this process: with
+    this process heard Ctrl-C or SIGTERM only when it ended, hours later on a hard
+    game, until the kernels learned to watch for the signal themselves
+    (:mod:`optimal_mm.stopping`). An *isolated* runner never computes a task in
+    this process either (a worker's death frees its memory at once): with
     one job it keeps a loky pool of one worker for the session (its own, not the
-    reusable pool joblib manages; the worker's tables stay warm between batches), and
+    reusable pool joblib manages; the worker's tables stay warm between batches),
+    given one task at a time (:meth:`TaskRunner._execute_in_one_worker`), and
     a single task under
     several jobs goes to the pool as well. This process only waits, and a wait
     answers a signal at once. The solver isolates every session with a checkpoint
@@ -528,23 +531,26 @@ class TaskRunner:
 
         pid = os.getpid()
         failures = _worker_failures()
-        futures = []
+        future = None
         try:
-            with _sigint_blocked():  # the first submission starts the worker
-                if self._solo is None:
-                    self._solo = ProcessPoolExecutor(max_workers=1, initializer=_worker_start,
-                                                     initargs=(pid,))
-                futures = [self._solo.submit(_remote, fn, i, pid,
-                                             self.common + tuple(arg_lists[i]))
-                           for i in indices]
-            for future in futures:
-                i, result, timing = future.result()  # a wait, which Ctrl-C interrupts
-                finished(i, result, timing)
+            for i in indices:
+                # One task at a time: with tasks queued behind the running one, loky's
+                # shutdown on Ctrl-C races its manager thread (a KeyError there, or,
+                # with the queued ones cancelled first, a worker never killed and a
+                # command that hung at exit until the task ended).
+                with _sigint_blocked():  # the first submission starts the worker
+                    if self._solo is None:
+                        self._solo = ProcessPoolExecutor(max_workers=1,
+                                                         initializer=_worker_start,
+                                                         initargs=(pid,))
+                    future = self._solo.submit(_remote, fn, i, pid,
+                                               self.common + tuple(arg_lists[i]))
+                finished(*future.result())  # a wait, which Ctrl-C interrupts
         except failures as exc:
             raise self._lost(exc) from None
         finally:
-            for future in futures:  # those not started, if we leave early
-                future.cancel()
+            if future is not None and not future.done():  # leaving early: Ctrl-C
+                self._end_solo(kill=True)
 
     def _lost(self, exc: BaseException) -> WorkerLostError:
         """The one-line error for a dead worker or a broken pipe to the workers."""

@@ -252,6 +252,41 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
     assert _processes_with(marker) == []
 
 
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_to_the_parent_alone_ends_a_one_worker_session(tmp_path, signum, status):
+    """``kill -INT PID`` or ``timeout``, not a terminal: the signal reaches the parent
+    only, while the one worker of a ``--jobs 1`` run with a checkpoint computes a
+    task. The parent must kill it and exit at once (it used to print its line, then
+    hang at exit until the worker's task ended)."""
+    marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
+    run = _cli("solve", "p4c8", "--objective", "expected", "--jobs", "1",
+               "--checkpoint", str(tmp_path / "ckpt"), "-o", str(tmp_path / "tree.json"),
+               "--progress-interval", "0", env={marker: "1"}, start_new_session=True,
+               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    err, deadline = "", time.monotonic() + 120
+    while not re.search(r" [1-9][0-9]*/[0-9]+ tasks", err) and time.monotonic() < deadline:
+        ready, _, _ = select.select([run.stderr], [], [], 1.0)
+        if ready:
+            err += os.read(run.stderr.fileno(), 65536).decode()
+    assert re.search(r" [1-9][0-9]*/[0-9]+ tasks", err), err  # the worker is busy
+    os.kill(run.pid, signum)
+    try:
+        _, rest = run.communicate(timeout=60)  # p4c8's expected case takes minutes
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        pytest.fail("the run went on after the signal")
+    err += rest
+    assert run.returncode == status, err
+    assert "Traceback" not in err and "Exception" not in err
+    assert "rerun the same command to resume" in err.splitlines()[-1]
+    deadline = time.monotonic() + 30
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(marker) == []
+
+
 # ---------------------------------------------------------------------------
 # Dask
 # ---------------------------------------------------------------------------
