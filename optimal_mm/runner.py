@@ -37,8 +37,8 @@ Isolated sessions: a long run answers Ctrl-C at once
     Python runs a signal handler only between two bytecodes, so a task computed in
     this process heard Ctrl-C or SIGTERM only when it ended, hours later on a hard
     game, until the kernels learned to watch for the signal themselves
-    (:mod:`optimal_mm.stopping`). An *isolated* runner never computes a task in
-    this process either (a worker's death frees its memory at once): with
+    (:mod:`optimal_mm.stopping`). An *isolated* runner, built before that, never
+    computes a task in this process: with
     one job it keeps a loky pool of one worker for the session (its own, not the
     reusable pool joblib manages; the worker's tables stay warm between batches),
     given one task at a time (:meth:`TaskRunner._execute_in_one_worker`), and
