@@ -97,6 +97,18 @@ def test_possible_answers(mastermind):
     assert mastermind.encode_answer(3, 1) not in mastermind.possible_answers
 
 
+@pytest.mark.parametrize("spec", ["p4c6", "p4c4n", "p5c5nb", "p6c6nb", "p4c6nb", "p3c5b",
+                                  "p5c6n", "p3c3", "p2c2nb"])
+def test_counting_answers_hold_the_exact_ones(spec):
+    """What big games use instead of the answer table (``_counting_allows``) holds
+    every answer that occurs (the lower bounds count on it)."""
+    game = Game.from_spec(spec)
+    exact = set(game.possible_answers)  # read off the answer table
+    counted = {a for a in range(game.n_answer_slots)
+               if game._counting_allows(*game.decode_answer(a))}
+    assert exact <= counted
+
+
 @pytest.mark.parametrize("spec", ["p3c4", "p4c5n", "p3c5b", "p2c6nb", "p1c3"])
 def test_kernels_agree_with_reference(spec):
     g = Game.from_spec(spec)
