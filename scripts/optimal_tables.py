@@ -349,7 +349,7 @@ def update_table(change) -> tuple[dict, dict]:
     return entries, meta
 
 
-def bounds_text(entry, twin=None) -> str:
+def bounds_text(entry, twin=None, marks=("", "")) -> str:
     """A cell of an entry that is not solved: ``(timeout)``, and what its searches
     had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``).
 
@@ -364,9 +364,9 @@ def bounds_text(entry, twin=None) -> str:
     low, high = entry.get("bound"), entry.get("best")
     low_text = high_text = ""
     if low is not None:
-        low_text = f"≥ {low}"
+        low_text = f"≥ {low}{marks[0]}"
     if high is not None:
-        high_text = f"≤ {high}"
+        high_text = f"≤ {high}{marks[1]}"
     if (twin and entry.get("status") == "timeout"
             and entry["objective"] in ("worst-case", "expected")):
         solved = twin.get("status") == "solved"
@@ -406,6 +406,20 @@ def same_game(spec: str):
     return spec[:-1] if m.group(3) else spec + "b"
 
 
+def with_same_game(entry, same):
+    """An open ``entry`` with the bounds of its twin under the other scoring
+    (:func:`same_game`) where they are better, and the marks of :func:`bounds_text`
+    (``§`` on what the twin gives)."""
+    low, high = entry.get("bound"), entry.get("best")
+    other_low, other_high = (same or {}).get("bound"), (same or {}).get("best")
+    merged, marks = dict(entry), ["", ""]
+    if other_low is not None and (low is None or other_low > low):
+        merged["bound"], marks[0] = other_low, "§"
+    if other_high is not None and (high is None or other_high < high):
+        merged["best"], marks[1] = other_high, "§"
+    return merged, tuple(marks)
+
+
 def same_game_text(entry, same) -> str | None:
     """The cell of an open entry of a permutation game whose twin under the other
     scoring (:func:`same_game`, same guess rule and objective) knows more: its value
@@ -415,18 +429,28 @@ def same_game_text(entry, same) -> str | None:
         return None
     if same.get("status") == "solved":
         return f"{same['value']}§"
-    low, high = entry.get("bound"), entry.get("best")
-    other_low, other_high = same.get("bound"), same.get("best")
-    better_low = other_low is not None and (low is None or other_low > low)
-    better_high = other_high is not None and (high is None or other_high < high)
-    if not (better_low or better_high):
-        return None
-    parts = []
-    if better_low or low is not None:
-        parts.append(f"≥ {other_low}§" if better_low else f"≥ {low}")
-    if better_high or high is not None:
-        parts.append(f"≤ {other_high}§" if better_high else f"≤ {high}")
-    return f"({entry['status']}) " + ", ".join(parts)
+    merged, marks = with_same_game(entry, same)
+    return bounds_text(merged, None, marks) if marks != ("", "") else None
+
+
+def open_cell(entries, entry) -> str:
+    """The cell of an open entry: what its searches proved (:func:`bounds_text`), with
+    what the other guess rule's entry implies (``*``; that entry's value may come from
+    the same game under the other scoring) and the twin under the other scoring's
+    bounds (``§``), or the twin's value where it is solved."""
+    spec, guesses, objective = entry["spec"], entry["guesses"], entry["objective"]
+    other = "consistent" if guesses == "any" else "any"
+    twin = entries.get(f"{spec}/{other}/{objective}")
+    same_spec = same_game(spec)
+    same = entries.get(f"{same_spec}/{guesses}/{objective}") if same_spec else None
+    if same and same.get("status") == "solved":
+        return f"{same['value']}§"
+    twin_same = entries.get(f"{same_spec}/{other}/{objective}") if same_spec else None
+    if twin_same and twin_same.get("status") == "solved" and (
+            not twin or twin.get("status") != "solved"):
+        twin = twin_same  # the other rule's optimum, known through the same game
+    merged, marks = with_same_game(entry, same)
+    return bounds_text(merged, twin, marks)
 
 
 SAME_GAME_NOTE = ("§ from the same game under the other scoring: in a permutation game "
@@ -504,10 +528,7 @@ def markdown(entries, meta) -> str:
             if not e:
                 return "", ""
             if e["status"] != "solved":
-                other = "consistent" if guesses == "any" else "any"
-                twin = entries.get(f"{spec}/{other}/{e['objective']}")
-                same = entries.get(f"{same_game(spec)}/{guesses}/{e['objective']}")
-                return (same_game_text(e, same) or bounds_text(e, twin),
+                return (open_cell(entries, e),
                         f"> {e['seconds']}" if e["status"] == "timeout" else "")
             resumed = "†" if e.get("resumed_tasks") else ""
             return str(e[key]), f"{e['seconds']:.2f}{resumed}"

@@ -351,3 +351,27 @@ def test_a_permutation_game_and_its_black_only_twin():
     assert script.same_game_text({**open_entry, "best": 33000},
                                  {"status": "timeout", "bound": 27000, "best": 34000}) is None
     assert script.same_game_text({"status": "solved", "value": 1}, open_entry) is None
+
+
+def test_an_open_cell_combines_both_twins():
+    """p7c7nb with any guesses: its lower bound from p7c7n (§), its upper bound from its
+    own consistent optimum (*); p7c7n with any guesses: the consistent optimum known
+    only through p7c7nb still bounds it (*)."""
+    def entry(spec, guesses, **kw):
+        return {"spec": spec, "guesses": guesses, "objective": "expected", **kw}
+
+    entries = {
+        "p7c7nb/any/expected": entry("p7c7nb", "any", status="timeout", bound=28269),
+        "p7c7nb/consistent/expected": entry("p7c7nb", "consistent", status="solved",
+                                            value=33372),
+        "p7c7n/any/expected": entry("p7c7n", "any", status="timeout", bound=29423),
+        "p7c7n/consistent/expected": entry("p7c7n", "consistent", status="timeout",
+                                           bound=29423, best=33389),
+    }
+    cell = _script().open_cell
+    assert cell(entries, entries["p7c7nb/any/expected"]) == "(timeout) ≥ 29423§, ≤ 33372*"
+    assert cell(entries, entries["p7c7n/any/expected"]) == "(timeout) ≥ 29423, ≤ 33372*"
+    assert cell(entries, entries["p7c7n/consistent/expected"]) == "33372§"
+    del entries["p7c7nb/consistent/expected"]
+    assert cell(entries, entries["p7c7n/any/expected"]) == "(timeout) ≥ 29423, ≤ 33389*"
+    assert cell(entries, entries["p7c7nb/any/expected"]) == "(timeout) ≥ 29423§"
