@@ -117,6 +117,6 @@ def run(kernel_call, counters: np.ndarray):
             counters[:n] = stats[:n]
             word = int(stats[STOP])
             stats[STOP] = 0
-        if not stop_signal_in(word):
+        if not word or not stop_signal_in(word):  # (no signal: the common case, cheap)
             return result
         restarted += 1
