@@ -10,7 +10,8 @@ for the signal themselves:
   writes the signal's number as one byte to the *wakeup file descriptor*
   (:func:`signal.set_wakeup_fd`), then leaves the Python handler pending.
 * :func:`run` points that descriptor, for the length of one kernel call, at a
-  one-page temporary file that is also mapped into memory, and passes the kernel a
+  one-page file in memory (``memfd_create``) that is also mapped into this process's
+  memory, and passes the kernel a
   ``stats`` array that lies on that page. The first byte the signal writes lands in
   its ``STOP`` slot (:data:`~optimal_mm._search_arrays.STOP`).
 * The kernels read that slot at every node they expand and before each guess they
