@@ -36,7 +36,6 @@ signal a process handles in Python besides the two stop signals.
 
 from __future__ import annotations
 
-import mmap
 import os
 import signal
 import threading
@@ -57,6 +56,8 @@ class _Page:
     (a forked child makes its own: the mapping is shared)."""
 
     def __init__(self):
+        import mmap  # here, not at import: a command that runs no kernel never needs it
+
         self.pid = os.getpid()
         if hasattr(os, "memfd_create"):
             self.fd = os.memfd_create("optimal_mm-stop", os.MFD_CLOEXEC)
