@@ -307,23 +307,24 @@ class _Context:
     def _top(self, top):
         return np.asarray(top if top is not None else [], dtype=np.int64)
 
-    # Every kernel call goes through stopping.run, which hands it the ``stats`` array
-    # that Ctrl-C and SIGTERM reach while it runs (the counters are copied in and out).
+    def _run(self, kernel, head, lb, tt):
+        """``kernel(*head, <the game's arrays, lb, tt>, stats, *rules)``, the argument
+        order every search kernel shares, through :func:`optimal_mm.stopping.run`, which
+        hands it the ``stats`` array that Ctrl-C and SIGTERM reach while it runs (the
+        counters are copied in and out)."""
+        return stopping.run(lambda stats: kernel(
+            *head, self.table, self.all_guesses, lb, self.win, self.n_slots,
+            self.consistent, tt, stats, *self.rules), self.counters)
 
     def exp(self, S, beta, d, top=None, weight=0):
-        top, lb, tt = self._top(top), self.bounds(weight), self.exp_tt
-        return stopping.run(lambda stats: kernels.exp_search(
-            S, beta, d, top, self.table, self.all_guesses, lb, self.win, self.n_slots,
-            self.consistent, tt, stats, *self.rules), self.counters)
+        return self._run(kernels.exp_search, (S, beta, d, self._top(top)),
+                         self.bounds(weight), self.exp_tt)
 
     def wc(self, S, d, top=None) -> bool:
         return bool(self._wc_search(S, d, self._top(top))[0])
 
     def _wc_search(self, S, d, top):
-        tt = self.wc_tt
-        return stopping.run(lambda stats: kernels.wc_search(
-            S, d, top, self.table, self.all_guesses, self.lb, self.win, self.n_slots,
-            self.consistent, tt, stats, *self.rules), self.counters)
+        return self._run(kernels.wc_search, (S, d, top), self.lb, self.wc_tt)
 
     def split(self, g, S):
         """``[(answer, part)]``: the secrets of ``S`` by their answer to ``g``, in
@@ -361,11 +362,10 @@ class _Context:
         alone chooses the same guess as trying every guess, at a fraction of the
         partitions (tests/test_tree_guesses.py checks both against a node-by-node build).
         """
-        S, value = np.asarray(S, dtype=np.int64), -1 if value is None else int(value)
-        top, lb, tt = self._top(top), self.bounds(weight), self.exp_tt
-        guess, parent, answer = stopping.run(lambda stats: kernels.exp_tree_nodes(
-            S, d, value, top, self.table, self.all_guesses, lb, self.win, self.n_slots,
-            self.consistent, tt, stats, *self.rules), self.counters)
+        head = (np.asarray(S, dtype=np.int64), d, -1 if value is None else int(value),
+                self._top(top))
+        guess, parent, answer = self._run(kernels.exp_tree_nodes, head, self.bounds(weight),
+                                          self.exp_tt)
         if len(guess) == 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         nodes = [(g, {}) for g in guess.tolist()]
@@ -403,10 +403,7 @@ class _Context:
             ok, g = self._wc_search(S, d, self._top(top))
             g = int(g) if ok else -1
         else:
-            tt = self.wc_tt
-            g = int(stopping.run(lambda stats: kernels.wc_pick(
-                S, d, self.table, self.all_guesses, self.lb, self.win, self.n_slots,
-                self.consistent, tt, stats, *self.rules), self.counters))
+            g = int(self._run(kernels.wc_pick, (S, d), self.lb, self.wc_tt))
         if g < 0:
             raise InfeasibleError(f"no subtree within {d} guesses for {len(S)} secrets")
         return g

@@ -444,7 +444,7 @@ def open_cell(entries, entry) -> str:
     same_spec = same_game(spec)
     same = entries.get(f"{same_spec}/{guesses}/{objective}") if same_spec else None
     if same and same.get("status") == "solved":
-        return f"{same['value']}§"
+        return same_game_text(entry, same)
     twin_same = entries.get(f"{same_spec}/{other}/{objective}") if same_spec else None
     if twin_same and twin_same.get("status") == "solved" and (
             not twin or twin.get("status") != "solved"):
