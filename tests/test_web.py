@@ -136,7 +136,13 @@ def test_serve_command_prints_its_address_and_stops_on_ctrl_c():
         status, _, body = get(url)
         assert status == 200 and b"<title>optimal_mm" in body
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
+        try:
+            out, err = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:  # say what kept it (it has failed so, rarely)
+            status = Path(f"/proc/{process.pid}/status")
+            masks = ([ln for ln in status.read_text().splitlines() if ln.startswith("Sig")]
+                     if status.exists() else [])
+            pytest.fail(f"serve did not stop within 20 s of SIGINT; its signal masks: {masks}")
     finally:
         if process.poll() is None:
             process.kill()
