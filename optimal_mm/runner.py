@@ -218,6 +218,25 @@ def _sigint_blocked():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def _end_pool(pool, kill: bool) -> None:
+    """Shut a loky executor down and wait for it; with ``kill``, its workers first.
+
+    The workers are killed here rather than by ``shutdown(kill_workers=True)``: that
+    empties the executor's table of pending tasks while the id of one just submitted
+    may still wait in the queue its manager thread reads, and the thread then dies
+    printing a KeyError traceback (a race of loky's, lost most times when Ctrl-C
+    comes just after a submission). A dead worker makes a broken pool instead: the
+    manager thread fails the pending futures and ends, and the shutdown returns.
+    """
+    processes = getattr(pool, "_processes", None)
+    if kill and processes is not None:
+        for pid in list(processes):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=True, kill_workers=kill and processes is None)
+
+
 def _daemonic() -> bool:
     """Whether this process is a daemonic multiprocessing process (no children allowed)."""
     import multiprocessing
@@ -341,8 +360,7 @@ class TaskRunner:
         """End the one-worker pool of an isolated session, if one was started."""
         solo, self._solo = self._solo, None
         if solo is not None:
-            with contextlib.suppress(Exception):
-                solo.shutdown(wait=True, kill_workers=kill)
+            _end_pool(solo, kill)
 
     def _connect(self) -> None:
         """Open the dask client (and the local cluster when there is no scheduler)."""
@@ -400,7 +418,7 @@ class TaskRunner:
 
                 executor = getattr(reusable_executor, "_executor", None)
                 if executor is not None:
-                    executor.shutdown(wait=True, kill_workers=True)
+                    _end_pool(executor, kill=True)
         self._disconnect()
 
     def width(self) -> int:

@@ -83,3 +83,27 @@ def test_a_daemonic_process_computes_in_process_even_when_isolation_is_asked():
     proc.start()
     assert queue.get(timeout=120) == (False, True)
     proc.join(30)
+
+
+def test_ending_a_one_worker_session_just_after_a_submission_leaves_no_traceback(monkeypatch):
+    """Ctrl-C (or SIGTERM) may come just after a task was handed to the one worker of
+    an isolated session. Ending the pool then must kill the worker and fail the task
+    quietly: loky's own ``shutdown(kill_workers=True)`` lost that race most times,
+    its manager thread dying with a KeyError traceback on stderr."""
+    import os
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    errors = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress(),
+                        isolated=True)
+    for _ in range(12):
+        runner._solo = pool = ProcessPoolExecutor(max_workers=1)
+        assert pool.submit(_pid).result() != os.getpid()
+        workers = list(pool._processes.values())
+        late = pool.submit(_pid)
+        runner._end_solo(kill=True)
+        assert runner._solo is None and late.done()
+        assert all(not worker.is_alive() for worker in workers)
+    assert errors == []
