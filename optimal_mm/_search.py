@@ -564,10 +564,8 @@ def _normalises(n_slots, codes, n_colours, repeats, symmetry):
     p6c6nb's own count; fewest-at-worst 60,777 -> 31,765; the same search times)."""
     if not symmetry:
         return 0
-    if n_slots == codes.shape[1] + 1:
-        return 1 if repeats else 2
-    if not repeats and n_colours == codes.shape[1]:
-        return 2
+    if _blacks_decide(n_slots, codes, n_colours, repeats):
+        return 1 if repeats else 2  # a permutation game has no repeats
     return 3 if repeats else 4
 
 
