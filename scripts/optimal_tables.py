@@ -637,10 +637,6 @@ def main(argv=None) -> int:
             print(f"optimal_tables.py: cannot use --checkpoint {args.checkpoint}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
-    # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
-    # every entry finished so far is already saved.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
     from optimal_mm import Game
 
     if args.render:
@@ -714,4 +710,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
+    # every entry finished so far is already saved. (Set here, not in main(), which
+    # tests call in their own process.)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())
