@@ -349,7 +349,7 @@ def update_table(change) -> tuple[dict, dict]:
     return entries, meta
 
 
-def bounds_text(entry, twin=None, marks=("", "")) -> str:
+def bounds_text(entry, twin=None, marks=("", ""), same_cap: bool = False) -> str:
     """A cell of an entry that is not solved: ``(timeout)``, and what its searches
     had proven when stopped (``(timeout) ≥ 18402, ≤ 18763``).
 
@@ -357,8 +357,12 @@ def bounds_text(entry, twin=None, marks=("", "")) -> str:
     implies, marked ``*``: a strategy of consistent guesses is also one of any
     guesses, so the optimum with any guesses is at most the consistent one (at most
     its value if solved, else its best tree), and the consistent one at least the
-    optimum with any guesses (at least its value, else its proven bound); worst case
-    and expected only (``(timeout) ≥ 8, ≤ 9*``).
+    optimum with any guesses (at least its value, else its proven bound)
+    (``(timeout) ≥ 8, ≤ 9*``). For the capped objectives (``fewest-at-worst``,
+    ``worst-then-expected``) this holds only where both rules have the same optimal
+    worst case, the cap of both searches (``same_cap``): then the consistent trees
+    within the cap are some of the any-guess ones. A capped cell never collapses to
+    a lone value, since its tie-break (the total) stays unproven.
     """
     text = f"({entry['status']})"
     low, high = entry.get("bound"), entry.get("best")
@@ -367,8 +371,9 @@ def bounds_text(entry, twin=None, marks=("", "")) -> str:
         low_text = f"≥ {low}{marks[0]}"
     if high is not None:
         high_text = f"≤ {high}{marks[1]}"
+    capped = entry.get("objective") in ("fewest-at-worst", "worst-then-expected")
     if (twin and entry.get("status") == "timeout"
-            and entry["objective"] in ("worst-case", "expected")):
+            and (entry["objective"] in ("worst-case", "expected") or capped and same_cap)):
         solved = twin.get("status") == "solved"
         if entry["guesses"] == "any":
             value = twin["value"] if solved else twin.get("best")
@@ -386,7 +391,8 @@ def bounds_text(entry, twin=None, marks=("", "")) -> str:
             return f"{tree}‡"
         if tree is not None and (high is None or tree < high):
             high, high_text = tree, f"≤ {tree}‡"
-    if entry.get("status") == "timeout" and low is not None and high_text == f"≤ {low}*":
+    if (entry.get("status") == "timeout" and low is not None and high_text == f"≤ {low}*"
+            and not capped):
         return f"{low}*"  # its own bound meets what the other rule's optimum implies
     known = [t for t in (low_text, high_text) if t]
     return text + (" " + ", ".join(known) if known else "")
@@ -450,7 +456,17 @@ def open_cell(entries, entry) -> str:
             not twin or twin.get("status") != "solved"):
         twin = twin_same  # the other rule's optimum, known through the same game
     merged, marks = with_same_game(entry, same)
-    return bounds_text(merged, twin, marks)
+    return bounds_text(merged, twin, marks, same_cap=twin is not None and _same_cap(
+        entries, entry, twin))
+
+
+def _same_cap(entries, entry, twin) -> bool:
+    """Whether two entries of one game have the same optimal worst case, solved for
+    both (the cap of their capped searches); a twin from the same game under the
+    other scoring (:func:`same_game`) is looked up under its own spec."""
+    caps = [entries.get(f"{e['spec']}/{e['guesses']}/worst-case", {}) for e in (entry, twin)]
+    return (all(c.get("status") == "solved" for c in caps)
+            and caps[0]["value"] == caps[1]["value"])
 
 
 SAME_GAME_NOTE = ("§ from the same game under the other scoring: in a permutation game "
@@ -483,9 +499,10 @@ CLOSED_NOTE = ("‡ a tree of this many guesses found by the bounded search of "
 
 IMPLIED_NOTE = ("* implied by the entry of the other guess rule (its value, or what its "
                 "search had proven): a strategy of consistent guesses is also one of any "
-                "guesses, so the optimum with any guesses is at most the consistent one. "
-                "Alone (*11\\**), the entry's own proven lower bound meets that upper "
-                "bound: the optimum.")
+                "guesses, so the optimum with any guesses is at most the consistent one "
+                "(in the columns *at t\\** and *total ≤ t\\**, where both rules have the "
+                "same t\\*). Alone (*11\\**), the entry's own proven lower bound meets "
+                "that upper bound: the optimum.")
 
 
 def markdown(entries, meta) -> str:

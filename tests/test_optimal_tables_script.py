@@ -207,7 +207,8 @@ def test_the_other_guess_rule_bounds_an_open_entry(monkeypatch):
                               ) == "(timeout) ≥ 9"
     # An open twin implies what its search had proven: a consistent entry is at least
     # the bound proven with any guesses, an any-guess entry at most the consistent
-    # best tree; nothing from an open twin without them, nor for the capped objectives.
+    # best tree; nothing from an open twin without them, nor for the capped objectives
+    # unless both rules share the cap (below).
     assert script.bounds_text(any_open, {**consistent, "status": "timeout"}) == "(timeout) ≥ 8"
     assert script.bounds_text({**base, "guesses": "consistent", "bound": 8},
                               {**base, "guesses": "any", "bound": 9}) == "(timeout) ≥ 9*"
@@ -375,3 +376,39 @@ def test_an_open_cell_combines_both_twins():
     del entries["p7c7nb/consistent/expected"]
     assert cell(entries, entries["p7c7n/any/expected"]) == "(timeout) ≥ 29423, ≤ 33389*"
     assert cell(entries, entries["p7c7nb/any/expected"]) == "(timeout) ≥ 29423§"
+
+
+def test_a_capped_cell_takes_the_other_rule_only_under_the_same_worst_case():
+    """p3c10nb: 11 guesses at worst with any guesses and with consistent ones, and 16
+    secrets at the 11th at the fewest with consistent guesses, so with any guesses at
+    most 16. p7c7n: 8 against 9, so its consistent trees are not 8-guess trees and
+    imply nothing. The count alone meeting the other bound is not the entry's value
+    (its total is unproven): the cell keeps both bounds."""
+    def entry(spec, guesses, objective, **kw):
+        return {"spec": spec, "guesses": guesses, "objective": objective, **kw}
+
+    entries = {}
+    for spec, any_wc, cons_wc in (("p3c10nb", 11, 11), ("p7c7n", 8, 9)):
+        entries[f"{spec}/any/worst-case"] = entry(spec, "any", "worst-case",
+                                                  status="solved", value=any_wc)
+        entries[f"{spec}/consistent/worst-case"] = entry(spec, "consistent", "worst-case",
+                                                         status="solved", value=cons_wc)
+        entries[f"{spec}/any/fewest-at-worst"] = entry(spec, "any", "fewest-at-worst",
+                                                       status="timeout", bound=3)
+        entries[f"{spec}/consistent/fewest-at-worst"] = entry(
+            spec, "consistent", "fewest-at-worst", status="solved", value=16)
+    cell = _script().open_cell
+    assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3, ≤ 16*"
+    assert cell(entries, entries["p7c7n/any/fewest-at-worst"]) == "(timeout) ≥ 3"
+    # The consistent entry open, the any-guess one's bound carries over the same way.
+    entries["p3c10nb/consistent/fewest-at-worst"] = entry(
+        "p3c10nb", "consistent", "fewest-at-worst", status="timeout", bound=2, best=20)
+    assert cell(entries, entries["p3c10nb/consistent/fewest-at-worst"]) == \
+        "(timeout) ≥ 3*, ≤ 20"
+    # Bounds that meet stay two bounds.
+    entries["p3c10nb/consistent/fewest-at-worst"] = entry(
+        "p3c10nb", "consistent", "fewest-at-worst", status="solved", value=3)
+    assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3, ≤ 3*"
+    # Without a solved worst case for both rules, nothing is implied.
+    del entries["p3c10nb/consistent/worst-case"]
+    assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3"
