@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm import kernels  # noqa: E402
+from optimal_mm import kernels, stopping  # noqa: E402
 from optimal_mm._search_arrays import INF, new_stats, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
@@ -160,8 +160,10 @@ def time_batch(game, ctx, first, path, depth, count, every=1):
     start = time.perf_counter()
     feasible = 0
     for S, tt in zip(sets, tables):
-        ok, _ = kernels.wc_search(S, left - 1, none, ctx.table, ctx.all_guesses, ctx.lb,
-                                  ctx.win, ctx.n_slots, False, tt, stats, *ctx.rules)
+        # Through stopping.run, as the solver calls it: Ctrl-C stops a long set at once.
+        ok, _ = stopping.run(lambda counters, S=S, tt=tt: kernels.wc_search(
+            S, left - 1, none, ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots,
+            False, tt, counters, *ctx.rules), stats)
         feasible += bool(ok)
     seconds = time.perf_counter() - start
     return {"guesses_not_cut": len(kept), "every": every, "sets": len(sets),
