@@ -189,20 +189,21 @@ _GLOBAL_FORM_SECRETS_NO_REPEATS = 6
 _INVERSE_SECRETS = 12
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
-_SIGINT, _SIGTERM = STOP_SIGNALS
+_SIGINT, _SIGTERM, _SIGALRM = STOP_SIGNALS
 
 
 @njit(cache=True, inline="always")
 def _stopped(stats):
     """Whether a stop signal has arrived since the kernel was called: each signal that
     arrives writes its number to the next byte of the ``STOP`` slot (zero until
-    then), so one of its eight bytes holds SIGINT's or SIGTERM's number."""
+    then), so one of its eight bytes holds the number of SIGINT, SIGTERM or SIGALRM
+    (:data:`~optimal_mm._search_arrays.STOP_SIGNALS`)."""
     v = stats[STOP]
     if v == 0:
         return False
     for k in range(8):
         b = (v >> (8 * k)) & 0xFF
-        if b == _SIGINT or b == _SIGTERM:
+        if b == _SIGINT or b == _SIGTERM or b == _SIGALRM:
             return True
     return False
 

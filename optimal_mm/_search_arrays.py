@@ -27,8 +27,11 @@ STATS = ("states", "table hits", "guesses evaluated", "stored", "refuter cuts")
 #: signal's number lands in its bytes while a kernel runs (:mod:`optimal_mm.stopping`),
 #: and a stop signal's makes the kernel return at once (its result then means nothing).
 STOP = len(STATS)
-#: The signals that stop a kernel: Ctrl-C and ``kill``'s default (SIGINT, SIGTERM).
-STOP_SIGNALS = (int(signal.SIGINT), int(signal.SIGTERM))
+#: The signals that stop a kernel: Ctrl-C and ``kill``'s default (SIGINT, SIGTERM),
+#: and the alarm of a time limit (SIGALRM, :class:`optimal_mm.stopping.time_limit`;
+#: its number stands in where the platform has no such signal).
+STOP_SIGNALS = (int(signal.SIGINT), int(signal.SIGTERM),
+                int(getattr(signal, "SIGALRM", 14)))
 
 
 def new_stats():

@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM during a compiled kernel: stop it now, not when it returns.
+"""Ctrl-C, SIGTERM and time limits during a compiled kernel: stop it now, not when
+it returns.
 
 Python runs a signal's handler between two bytecodes of the main thread. A kernel
 of the search (:mod:`optimal_mm._search`) is one call of machine code, and one call
@@ -15,12 +16,13 @@ for the signal themselves:
   ``stats`` array that lies on that page. The first byte the signal writes lands in
   its ``STOP`` slot (:data:`~optimal_mm._search_arrays.STOP`).
 * The kernels read that slot at every node they expand and before each guess they
-  try; once it holds SIGINT or SIGTERM they return at once and store nothing more
-  in the transposition table (:func:`~optimal_mm._search._stopped`): what the
-  table holds stays exact.
+  try; once it holds SIGINT, SIGTERM or SIGALRM (the alarm of a :class:`time_limit`)
+  they return at once and store nothing more in the transposition table
+  (:func:`~optimal_mm._search._stopped`): what the table holds stays exact.
 * Back in Python, the pending handler runs: the default SIGINT handler raises
   :class:`KeyboardInterrupt`, the command line's SIGTERM handler
-  :class:`~optimal_mm.cli.Terminated`, and the command stops as it would between two
+  :class:`~optimal_mm.cli.Terminated`, a time limit's :class:`TimeLimitReached`
+  (both kinds of KeyboardInterrupt), and the command stops as it would between two
   calls (a checkpoint keeps every task finished before). A handler that returns
   instead makes :func:`run` call the kernel again from the start, so the caller
   never sees the meaningless values of a stopped call; the table it left makes the
@@ -31,7 +33,7 @@ descriptor, and the one that runs Python's handlers); elsewhere, and where the
 platform has no such descriptor, kernels run as they are. The previous wakeup
 descriptor (an asyncio loop's) is put back after each call. The slot has eight
 bytes: the first eight signals of one call are seen, which is enough for any
-signal a process handles in Python besides the two stop signals.
+signal a process handles in Python besides the stop signals.
 """
 
 from __future__ import annotations
@@ -94,10 +96,11 @@ def stop_signal_in(word: int) -> bool:
 
 
 def run(kernel_call, counters: np.ndarray):
-    """``kernel_call(stats)``, stoppable by SIGINT or SIGTERM, with ``stats`` holding
-    ``counters`` (a :func:`~optimal_mm._search_arrays.new_stats` array, updated in
-    place with what the kernel counted). Raises what the signal's handler raises; if
-    the handler returns, the kernel is called again (see the module docstring)."""
+    """``kernel_call(stats)``, stoppable by a stop signal (SIGINT, SIGTERM, SIGALRM),
+    with ``stats`` holding ``counters`` (a :func:`~optimal_mm._search_arrays.new_stats`
+    array, updated in place with what the kernel counted). Raises what the signal's
+    handler raises; if the handler returns, the kernel is called again (see the
+    module docstring)."""
     global restarted
     page = _armable_page()
     if page is None:
@@ -122,3 +125,66 @@ def run(kernel_call, counters: np.ndarray):
         if not word or not stop_signal_in(word):  # (no signal: the common case, cheap)
             return result
         restarted += 1
+
+
+class TimeLimitReached(KeyboardInterrupt):
+    """Raised in the main thread when a :class:`time_limit` passes: a kind of
+    :class:`KeyboardInterrupt`, so that a run stops and cleans up exactly as on
+    Ctrl-C (workers ended, finished tasks kept in the checkpoint)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"time limit of {seconds:g} s reached")
+        self.seconds = seconds
+
+
+class time_limit:
+    """A time limit on a block of the main thread: once ``seconds`` have passed, the
+    block stops as on Ctrl-C, with :class:`TimeLimitReached`.
+
+    The operating system's interval timer (``setitimer(ITIMER_REAL)``) sends this
+    process SIGALRM at the limit; no thread of ours has to run for it, which matters
+    since a kernel holds the interpreter for the whole of a call. SIGALRM is one of
+    the kernels' stop signals, so a call in progress returns at once (:func:`run`);
+    its handler, installed for the block, raises :class:`TimeLimitReached`, which
+    also interrupts a wait for worker processes, and the caller's clean-up runs as
+    on Ctrl-C. Leaving the block cancels the timer and puts the previous handler
+    back. One limit at a time (the process has one such timer); Ctrl-C inside the
+    block is Ctrl-C as before.
+
+    >>> import time
+    >>> with time_limit(60):  # ends in time: nothing happens
+    ...     pass
+    >>> try:
+    ...     with time_limit(0.05):
+    ...         time.sleep(5)
+    ... except TimeLimitReached as exc:
+    ...     print(exc)
+    time limit of 0.05 s reached
+    """
+
+    def __init__(self, seconds: float):
+        if not 0 < seconds < float("inf"):  # nan too
+            raise ValueError(f"a time limit must be a positive number of seconds, "
+                             f"got {seconds}")
+        self.seconds = seconds
+        self.expired = False
+        self._previous = None
+
+    def __enter__(self):
+        if not hasattr(signal, "setitimer"):
+            raise OSError("a time limit needs an interval timer (setitimer), which this "
+                          "platform lacks")
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError("a time limit needs the main thread (it stops by a signal)")
+        self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def _on_alarm(self, signum, frame):
+        self.expired = True
+        raise TimeLimitReached(self.seconds)
+
+    def __exit__(self, *exc_info):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self._previous)
+        return False

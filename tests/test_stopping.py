@@ -116,8 +116,10 @@ def test_the_stop_slot_reads_stop_signals_only():
     assert stopping.stop_signal_in(int(signal.SIGINT)) is True
     # Another signal first (SIGCHLD), then SIGTERM in the next byte.
     assert stopping.stop_signal_in(int(signal.SIGCHLD) | int(signal.SIGTERM) << 8) is True
-    assert stopping.stop_signal_in(int(signal.SIGCHLD) | int(signal.SIGALRM) << 8) is False
-    assert set(STOP_SIGNALS) == {int(signal.SIGINT), int(signal.SIGTERM)}
+    assert stopping.stop_signal_in(int(signal.SIGCHLD) | int(signal.SIGWINCH) << 8) is False
+    # SIGALRM is a time limit's (optimal_mm.stopping.time_limit, tests/test_time_limit.py).
+    assert stopping.stop_signal_in(int(signal.SIGCHLD) | int(signal.SIGALRM) << 8) is True
+    assert set(STOP_SIGNALS) == {int(signal.SIGINT), int(signal.SIGTERM), int(signal.SIGALRM)}
 
 
 def test_counters_pass_through_and_the_page_is_left_clean():

@@ -1,0 +1,162 @@
+"""``solve --time-limit SECONDS`` and :class:`optimal_mm.stopping.time_limit`.
+
+At the limit a search stops exactly as on Ctrl-C (a kernel in the middle of a long
+call included), says what it had proven and, with a checkpoint, keeps its finished
+tasks, so that the same command goes on to the same optimum; its status is 124, as
+``timeout(1)``'s. A limit that does not pass changes nothing, and a Ctrl-C of
+someone else's inside the limit is handled as before it. No assertion depends on
+the machine's speed beyond the generous waits that keep a broken build from hanging
+the run.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from optimal_mm import Game, stopping
+from optimal_mm.cli import main
+from optimal_mm.search import Solver
+from optimal_mm.stopping import TimeLimitReached, time_limit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _solve(*args: str, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m optimal_mm solve ARGS`` as a child process, to its end."""
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep
+                    + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "optimal_mm", "solve", *args],
+                          env=full_env, capture_output=True, text=True, timeout=timeout,
+                          start_new_session=True)
+
+
+def test_doctests():
+    result = doctest.testmod(stopping)
+    assert result.attempted and not result.failed
+
+
+def test_a_time_limit_stops_a_long_kernel_call(tmp_path):
+    """p3c10nb's fewest-at-worst search is, after a few seconds, one kernel call of
+    many minutes: the limit must stop it there, not when the call returns."""
+    start = time.monotonic()
+    run = _solve("p3c10nb", "--objective", "fewest-at-worst", "--jobs", "1",
+                 "--time-limit", "8", "-o", str(tmp_path / "tree.json"),
+                 "--progress-interval", "0", timeout=240)
+    assert run.returncode == 124, run.stderr
+    assert "Traceback" not in run.stderr
+    last = run.stderr.rstrip().splitlines()[-1]
+    assert last.startswith("optimal-mm solve: time limit of 8 s reached (so far:"), last
+    assert last.endswith("nothing saved (--checkpoint DIR makes a long search resumable)")
+    assert not (tmp_path / "tree.json").exists()
+    assert time.monotonic() - start < 200  # the call alone runs for many minutes
+
+
+def test_a_run_stopped_by_its_limit_resumes_to_the_optimum(tmp_path):
+    """p4c7's expected case (Ville's 11228) stopped after a second, its finished tasks
+    kept; the same command without a limit reads them back and ends at the optimum,
+    with the same tree as a run never stopped."""
+    folder, tree = tmp_path / "ckpt", tmp_path / "tree.json"
+    common = ("p4c7", "--objective", "expected", "--jobs", "1", "--checkpoint", str(folder),
+              "-o", str(tree), "--progress-interval", "0")
+    first = _solve(*common, "--time-limit", "1")
+    assert first.returncode == 124, first.stderr
+    last = first.stderr.rstrip().splitlines()[-1]
+    saved = re.fullmatch(r"optimal-mm solve: time limit of 1 s reached \(so far: .*\); "
+                         r"(\d+) tasks? saved in .*: rerun the same command to resume", last)
+    assert saved, last
+    assert not tree.exists()
+    again = _solve(*common)
+    assert again.returncode == 0, again.stderr
+    assert "optimal total: 11228" in again.stdout
+    whole = Solver(Game.from_spec("p4c7"), jobs=1).solve("expected")
+    assert whole.value == 11228
+    import json
+
+    doc = json.loads(tree.read_text())
+    assert doc["root"] == json.loads(json.dumps(whole.strategy.to_dict()))["root"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_a_time_limit_ends_the_worker_processes(tmp_path):
+    """With two worker processes the parent alone gets the stop, and must end them."""
+    marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
+    run = _solve("p4c8", "--objective", "expected", "--jobs", "2", "--time-limit", "4",
+                 "--checkpoint", str(tmp_path / "ckpt"), "-o", str(tmp_path / "tree.json"),
+                 "--progress-interval", "0", env={marker: "1"}, timeout=240)
+    assert run.returncode == 124, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "time limit of 4 s reached" in run.stderr.rstrip().splitlines()[-1]
+    deadline = time.monotonic() + 30
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(marker) == []
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{name}/environ").read_bytes():
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+def test_a_limit_that_passes_in_process_raises_and_restores_the_handler():
+    before = signal.getsignal(signal.SIGINT)
+    solver = Solver(Game.from_spec("p4c8"), jobs=1)
+    with pytest.raises(TimeLimitReached, match="time limit of 0.5 s reached"):
+        with time_limit(0.5):
+            solver.solve("expected")  # about 20 s and more
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_limit_that_does_not_pass_changes_nothing(tmp_path, capsys):
+    assert main(["solve", "p3c4", "--time-limit", "600", "-o", str(tmp_path / "t.json")]) == 0
+    assert "worst case: 4 guesses, optimal (proven)" in capsys.readouterr().out
+    seen = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: seen.append(1))
+    try:
+        with time_limit(0.2) as limit:
+            pass
+        time.sleep(0.4)  # the timer, cancelled on leaving, never fires
+        assert not limit.expired and seen == []
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        # The handler before the block is back.
+        signal.raise_signal(signal.SIGALRM)
+        assert seen == [1]
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_ctrl_c_within_the_limit_is_a_ctrl_c():
+    with pytest.raises(KeyboardInterrupt) as info:
+        with time_limit(60):
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(1)
+    assert not isinstance(info.value, TimeLimitReached)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_bad_time_limit_is_refused_in_one_line(value, tmp_path, capsys):
+    out = tmp_path / "t.json"
+    assert main(["solve", "p3c4", "--time-limit", value, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("optimal-mm solve: error: --time-limit must be a positive number")
+    assert not out.exists()
+    with pytest.raises(ValueError):
+        time_limit(float(value))
