@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import signal
 from dataclasses import dataclass
 
 import numpy as np
@@ -416,6 +417,11 @@ def run_with_time_limit(fn, args, seconds: float):
 
 
 def _child(send, fn, args) -> None:
+    # The parent ends this process with SIGTERM once it has its answer or its time is
+    # up, and handles Ctrl-C itself: neither may run the handlers a fork inherits (the
+    # command line's SIGTERM raises, which printed a traceback under the answer).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         result = (True, fn(*args))
     except Exception as exc:  # sent back and raised in the parent

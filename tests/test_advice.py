@@ -321,3 +321,24 @@ def test_tree_answers_positions_equal_up_to_symmetry(spec):
         assert search.advise(turns).value == advice.value
         assert search.guess_value(turns, advice.guess) == advice.value
         checked += 1
+
+
+def _raise_terminated(signum, frame):
+    raise KeyboardInterrupt("SIGTERM")
+
+
+def test_the_search_process_ends_quietly_once_it_has_answered(capfd):
+    """The command line turns SIGTERM into an exception, which a forked search process
+    inherits; ended by the parent just after it sent its answer, the process used to
+    print that exception's traceback under the command's output (one run in two of
+    `optimal-mm hint mastermind --history "1122=1B1W 3344=0B1W"`)."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        for _ in range(20):
+            assert len(run_with_time_limit(bytes, (200_000,), 30)) == 200_000
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err
