@@ -136,6 +136,9 @@ class TimeLimitReached(KeyboardInterrupt):
         super().__init__(f"time limit of {seconds:g} s reached")
         self.seconds = seconds
 
+    def __reduce__(self):  # pickled with its seconds, not its message
+        return type(self), (self.seconds,)
+
 
 class time_limit:
     """A time limit on a block of the main thread: once ``seconds`` have passed, the

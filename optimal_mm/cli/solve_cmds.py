@@ -2,9 +2,10 @@
 
 Long runs (``docs/LONG_RUNS.md``): progress on stderr (a bar on a terminal, log lines
 otherwise, nothing with ``--quiet``), ``--checkpoint DIR`` to resume after a kill,
-Ctrl-C or ``--time-limit`` (:class:`~optimal_mm.stopping.time_limit`), ``--backend dask`` to spread the tasks over a dask cluster, and a memory
-guard (``--memory-limit``) that refuses, before anything is built, a run that cannot
-fit and shrinks the transposition tables of one that almost does.
+Ctrl-C or ``--time-limit`` (:class:`~optimal_mm.stopping.time_limit`), ``--backend
+dask`` to spread the tasks over a dask cluster, and a memory guard
+(``--memory-limit``) that refuses, before anything is built, a run that cannot fit
+and shrinks the transposition tables of one that almost does.
 """
 
 from __future__ import annotations
