@@ -30,6 +30,8 @@ from optimal_mm.progress import Progress
 from optimal_mm.search import (LOCAL_DASK_CONFIG, PROCESS_BYTES, TABLE_ENTRY_BYTES,
                                  Solver, solve)
 
+from processes import processes_with
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -193,19 +195,6 @@ def test_entries_of_another_task_format_are_recomputed(tmp_path, monkeypatch):
 # ---------------------------------------------------------------------------
 # Ctrl-C
 # ---------------------------------------------------------------------------
-def _processes_with(marker: str) -> list[int]:
-    """Processes (ours) whose environment holds ``marker``: the run and its workers."""
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{name}/environ").read_bytes():
-                    found.append(int(name))
-            except OSError:
-                pass
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
     marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
@@ -247,9 +236,9 @@ def test_ctrl_c_stops_workers_and_says_how_to_resume(tmp_path):
     assert int(so_far.group(2)) <= 11228 <= int(so_far.group(1) or 11228)
     assert not (tmp_path / "tree.json").exists()
     deadline = time.monotonic() + 30
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
@@ -282,9 +271,9 @@ def test_a_signal_to_the_parent_alone_ends_a_one_worker_session(tmp_path, signum
     assert "Traceback" not in err and "Exception" not in err
     assert "rerun the same command to resume" in err.splitlines()[-1]
     deadline = time.monotonic() + 30
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 # ---------------------------------------------------------------------------

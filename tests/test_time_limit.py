@@ -28,6 +28,8 @@ from optimal_mm.cli import main
 from optimal_mm.search import Solver
 from optimal_mm.stopping import TimeLimitReached, time_limit
 
+from processes import processes_with
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -97,21 +99,9 @@ def test_a_time_limit_ends_the_worker_processes(tmp_path):
     assert "Traceback" not in run.stderr
     assert "time limit of 4 s reached" in run.stderr.rstrip().splitlines()[-1]
     deadline = time.monotonic() + 30
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(marker) == []
-
-
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{name}/environ").read_bytes():
-                    found.append(int(name))
-            except OSError:
-                pass
-    return found
+    assert processes_with(marker) == []
 
 
 def test_a_limit_that_passes_in_process_raises_and_restores_the_handler():
