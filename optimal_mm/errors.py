@@ -62,6 +62,20 @@ class WorkerLostError(OptimalMMError):
     what happened and how to resume from the checkpoint."""
 
 
+class TimeLimitReached(KeyboardInterrupt):
+    """Not an error but an interruption: the time limit of a run has passed
+    (:class:`optimal_mm.stopping.time_limit`). A kind of :class:`KeyboardInterrupt`, so
+    that a run stops and cleans up exactly as on Ctrl-C (workers ended, finished
+    tasks kept in the checkpoint); the command line exits with status 124."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"time limit of {seconds:g} s reached")
+        self.seconds = seconds
+
+    def __reduce__(self):  # pickled with its seconds, not its message
+        return type(self), (self.seconds,)
+
+
 def quoted(value, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters: how messages quote user input.
 

@@ -45,6 +45,9 @@ import threading
 import numpy as np
 
 from ._search_arrays import STATS, STOP, STOP_SIGNALS
+from .errors import TimeLimitReached
+
+__all__ = ["TimeLimitReached", "run", "stop_signal_in", "time_limit"]
 
 #: Calls stopped by a signal whose handler returned, and so made again (this
 #: process): what tells a test that a stop happened inside a kernel.
@@ -125,19 +128,6 @@ def run(kernel_call, counters: np.ndarray):
         if not word or not stop_signal_in(word):  # (no signal: the common case, cheap)
             return result
         restarted += 1
-
-
-class TimeLimitReached(KeyboardInterrupt):
-    """Raised in the main thread when a :class:`time_limit` passes: a kind of
-    :class:`KeyboardInterrupt`, so that a run stops and cleans up exactly as on
-    Ctrl-C (workers ended, finished tasks kept in the checkpoint)."""
-
-    def __init__(self, seconds: float):
-        super().__init__(f"time limit of {seconds:g} s reached")
-        self.seconds = seconds
-
-    def __reduce__(self):  # pickled with its seconds, not its message
-        return type(self), (self.seconds,)
 
 
 class time_limit:

@@ -150,3 +150,31 @@ def test_a_bad_time_limit_is_refused_in_one_line(value, tmp_path, capsys):
     assert not out.exists()
     with pytest.raises(ValueError):
         time_limit(float(value))
+
+
+def test_within_stops_at_its_time_limit_saying_that_nothing_is_proven(tmp_path):
+    """p5c8nb within 9 guesses: a search of many minutes, stopped after 3 s."""
+    out = tmp_path / "w.json"
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "within", "p5c8nb", "9",
+                          "--time-limit", "3", "--quiet", "-o", str(out)],
+                         capture_output=True, text=True, timeout=240,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep
+                                  + os.environ.get("PYTHONPATH", "")))
+    assert run.returncode == 124, run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("optimal-mm within: time limit of 3 s reached; no tree "
+                                 "within 9 guesses found so far (this proves nothing)")
+    assert not out.exists()
+
+
+def test_the_command_line_names_the_interruptions():
+    from optimal_mm.cli import Terminated, interrupted_status, interruption
+
+    for exc, status, text in ((KeyboardInterrupt(), 130, "interrupted"),
+                              (Terminated(), 143, "terminated"),
+                              (TimeLimitReached(2.5), 124, "time limit of 2.5 s reached")):
+        assert (interrupted_status(exc), interruption(exc)) == (status, text)
+    import pickle
+
+    again = pickle.loads(pickle.dumps(TimeLimitReached(2.5)))
+    assert isinstance(again, TimeLimitReached) and again.seconds == 2.5

@@ -16,6 +16,7 @@ status 0; any other broken pipe (a worker's) is a failure with a message.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
@@ -24,7 +25,7 @@ import signal
 import sys
 
 from .. import __version__
-from ..errors import OptimalMMError
+from ..errors import InvalidOptionError, OptimalMMError, TimeLimitReached
 
 # numpy's OpenBLAS starts a thread per core at import; this package never calls it (its
 # arrays hold integers, BLAS is for floating point), so one thread spares each command
@@ -61,9 +62,53 @@ def _on_sigterm(signum, frame):
     raise Terminated()
 
 
+#: The exit status of a run stopped by its ``--time-limit`` (that of ``timeout(1)``).
+TIME_LIMIT_STATUS = 124
+
+
 def interrupted_status(exc: BaseException) -> int:
-    """Exit status after an interruption: 143 for SIGTERM, 130 for Ctrl-C."""
+    """Exit status after an interruption: 124 for a time limit, 143 for SIGTERM, 130
+    for Ctrl-C."""
+    if isinstance(exc, TimeLimitReached):
+        return TIME_LIMIT_STATUS
     return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 128 + signal.SIGINT
+
+
+def interruption(exc: BaseException) -> str:
+    """How a message names an interruption: ``interrupted``, ``terminated`` or
+    ``time limit of 60 s reached``."""
+    if isinstance(exc, TimeLimitReached):
+        return str(exc)
+    return "terminated" if isinstance(exc, Terminated) else "interrupted"
+
+
+def add_time_limit(group, what: str) -> None:
+    """The ``--time-limit SECONDS`` option of a long command; ``what`` says what is
+    kept when it passes."""
+    group.add_argument("--time-limit", type=float, metavar="SECONDS",
+                       help=f"stop after SECONDS as Ctrl-C would (exit "
+                            f"{TIME_LIMIT_STATUS}), saying {what}")
+
+
+def check_time_limit(seconds: float | None) -> None:
+    """Refuse a ``--time-limit`` that is not a positive number of seconds."""
+    if seconds is not None and not 0 < seconds < float("inf"):  # nan too
+        raise InvalidOptionError(f"--time-limit must be a positive number of seconds, "
+                                 f"got {seconds:g}")
+
+
+def time_limited(seconds: float | None):
+    """The block under ``--time-limit`` (:class:`optimal_mm.stopping.time_limit`), or
+    under no limit (``None``). The kernels are loaded first (built, once per machine,
+    before the clock starts)."""
+    if seconds is None:
+        return contextlib.nullcontext()
+    check_time_limit(seconds)
+    from .. import kernels
+    from ..stopping import time_limit
+
+    kernels.backend()
+    return time_limit(seconds)
 
 
 def stdout_closed() -> bool:
@@ -154,8 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt as exc:
-        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
-        print(f"optimal-mm: {what}", file=sys.stderr)
+        print(f"optimal-mm: {interruption(exc)}", file=sys.stderr)
         return interrupted_status(exc)
     except BrokenPipeError as exc:
         if stdout_closed():

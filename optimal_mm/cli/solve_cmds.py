@@ -11,9 +11,7 @@ and shrinks the transposition tables of one that almost does.
 from __future__ import annotations
 
 import sys
-from contextlib import nullcontext
 
-from .. import kernels
 from ..errors import InvalidOptionError
 from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
@@ -21,12 +19,8 @@ from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
                       WC_TREE_RULES, Solver, check_max_guesses, physical_memory)
-from ..stopping import TimeLimitReached, time_limit
-from . import interrupted_status
-
-#: The exit status of a search stopped by ``--time-limit`` (that of ``timeout(1)``).
-TIME_LIMIT_STATUS = 124
-
+from . import (add_time_limit, check_time_limit, interrupted_status, interruption,
+               time_limited)
 
 def default_memory_limit() -> int | None:
     """80% of this machine's physical memory (``None`` where it cannot be told)."""
@@ -85,10 +79,8 @@ def register(sub) -> None:
                            "after a kill or Ctrl-C resumes from there (any --jobs, --backend); "
                            "tasks then run in worker processes, even with --jobs 1, so that "
                            "Ctrl-C is answered at once")
-    long.add_argument("--time-limit", type=float, metavar="SECONDS",
-                      help="stop the search after SECONDS as Ctrl-C would (exit 124): it "
-                           "says what it had proven and, with --checkpoint, keeps every "
-                           "finished task, so the same command goes on from there")
+    add_time_limit(long, "what the search had proven; with --checkpoint every finished "
+                         "task is kept, and the same command goes on from there")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -133,9 +125,7 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
-    if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
-        raise InvalidOptionError(f"--time-limit must be a positive number of seconds, got "
-                                 f"{args.time_limit:g}")
+    check_time_limit(args.time_limit)
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
              else default_memory_limit())
 
@@ -148,18 +138,12 @@ def run_solve(args) -> int:
                     progress=progress, checkpoint=args.checkpoint,
                     scheduler=args.scheduler, memory_limit=limit,
                     split_secrets=args.split_secrets, wc_tree=args.wc_tree)
-    if args.time_limit is not None:
-        kernels.backend()  # built (once per machine) before the clock starts
     try:
-        with time_limit(args.time_limit) if args.time_limit is not None else nullcontext():
+        with time_limited(args.time_limit):
             sol = solver.solve(args.objective, args.max_guesses)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (cli.Terminated), --time-limit
         progress.close()
-        if isinstance(exc, TimeLimitReached):
-            what, status = str(exc), TIME_LIMIT_STATUS
-        else:
-            status = interrupted_status(exc)
-            what = "interrupted" if status == 130 else "terminated"
+        what = interruption(exc)
         so_far = progress.so_far()  # what the search had proven: its bound, best tree
         if so_far:
             what += f" (so far: {so_far})"
@@ -171,7 +155,7 @@ def run_solve(args) -> int:
         else:
             print(f"optimal-mm solve: {what}; nothing saved (--checkpoint DIR makes a "
                   f"long search resumable)", file=sys.stderr)
-        return status
+        return interrupted_status(exc)
     finally:
         progress.close()
     rules = f"guesses {sol.guesses}"

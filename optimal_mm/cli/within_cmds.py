@@ -4,7 +4,7 @@
 every secret within 9 guesses (:mod:`optimal_mm.within`: a beam over the big nodes,
 the exact worst-case search below ``--exact`` secrets), validates it by replaying
 every secret and writes it atomically. Exit status 0 with a tree, 1 when none was
-found (which proves nothing), 2 on bad input.
+found (which proves nothing), 2 on bad input, 124 when ``--time-limit`` passed first.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from ..outputs import check_output_path, is_stdout
 from .analysis_cmds import write_tree
 from ..search import WC_TREE_RULES
 from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
+from . import add_time_limit, check_time_limit, interrupted_status, interruption, time_limited
 
 
 def register(sub) -> None:
@@ -47,6 +48,7 @@ def register(sub) -> None:
                         "total; as for solve)")
     p.add_argument("--quiet", action="store_true",
                    help="do not report the guesses tried at the top two levels")
+    add_time_limit(p, "how far the search had gone (no tree: this proves nothing)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the tree here (.json or .json.gz), atomically; '-' writes "
                         "the JSON to standard output (the report then goes to stderr)")
@@ -56,17 +58,25 @@ def register(sub) -> None:
 def run_within(args) -> int:
     game = Game.from_spec(args.game)
     check_within_options(args.depth, args.breadth, args.exact)
+    check_time_limit(args.time_limit)
     if args.output:
         check_output_path(args.output)  # before the work, not after it
     report = sys.stderr if args.output and is_stdout(args.output) else sys.stdout
     stats = WithinStats()
     start = time.perf_counter()
     lines = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    tree = find_within(game, args.depth, breadth=args.breadth, exact=args.exact,
-                       guesses=args.guesses, report=lines, stats=stats,
-                       wc_tree=args.wc_tree)
-    seconds = time.perf_counter() - start
     rule = " (consistent guesses)" if args.guesses == "consistent" else ""
+    try:
+        with time_limited(args.time_limit):
+            tree = find_within(game, args.depth, breadth=args.breadth, exact=args.exact,
+                               guesses=args.guesses, report=lines, stats=stats,
+                               wc_tree=args.wc_tree)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, --time-limit
+        print(f"optimal-mm within: {interruption(exc)}; no tree within {args.depth} "
+              f"guesses found so far (this proves nothing); {stats}; "
+              f"{time.perf_counter() - start:.2f} s", file=sys.stderr)
+        return interrupted_status(exc)
+    seconds = time.perf_counter() - start
     if tree is None and stats.beam == 0:  # the exact search decided the whole game
         print(f"{game.name}{rule}: no tree within {args.depth} guesses exists (the exact "
               f"search decided the whole game: {game.n_codes} secrets, at most --exact "
