@@ -178,3 +178,14 @@ def test_the_command_line_names_the_interruptions():
 
     again = pickle.loads(pickle.dumps(TimeLimitReached(2.5)))
     assert isinstance(again, TimeLimitReached) and again.seconds == 2.5
+
+
+def test_the_static_objective_keeps_the_time_limit_too(tmp_path, capsys):
+    """p4c5's fewest questions asked all at once: a search of more than a second."""
+    out = tmp_path / "static.json"
+    assert main(["solve", "p4c5", "--objective", "static", "--time-limit", "1",
+                 "-o", str(out)]) == 124
+    err = capsys.readouterr().err
+    assert err == "optimal-mm solve: time limit of 1 s reached; nothing written\n"
+    assert not out.exists()
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -113,6 +113,7 @@ def _default_output(game: Game, args) -> str:
 
 def run_solve(args) -> int:
     game = Game.from_spec(args.game)
+    check_time_limit(args.time_limit)
     if args.objective == "static":
         return _run_static(args, game)
     check_max_guesses(args.max_guesses)
@@ -125,7 +126,6 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
-    check_time_limit(args.time_limit)
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
              else default_memory_limit())
 
@@ -209,7 +209,12 @@ def _run_static(args, game: Game) -> int:
     out = args.output or f"{game.name}-static.json"
     check_output_path(out)  # before the search, not after it
     report = sys.stderr if is_stdout(out) else sys.stdout
-    solution = solve_static(game, symmetric=not args.no_symmetry)
+    try:
+        with time_limited(args.time_limit):
+            solution = solve_static(game, symmetric=not args.no_symmetry)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, --time-limit
+        print(f"optimal-mm solve: {interruption(exc)}; nothing written", file=sys.stderr)
+        return interrupted_status(exc)
     print(f"game {game.name} ({game.spec}, {game.n_codes} codes), objective static",
           file=report)
     for line in solution.proof:
