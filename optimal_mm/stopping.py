@@ -34,6 +34,11 @@ platform has no such descriptor, kernels run as they are. The previous wakeup
 descriptor (an asyncio loop's) is put back after each call. The slot has eight
 bytes: the first eight signals of one call are seen, which is enough for any
 signal a process handles in Python besides the stop signals.
+
+SIGALRM is a stop signal so that a :class:`time_limit` reaches a kernel. A program
+that embeds the search and takes *periodic* SIGALRMs with a handler that returns
+would make every call longer than the period start over, again and again; such a
+program should use another signal for its timer (SIGVTALRM, a real-time signal).
 """
 
 from __future__ import annotations
