@@ -149,7 +149,8 @@ def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXA
 
     ``breadth``: guesses tried at a node of more than ``exact`` secrets; ``guesses``:
     ``"any"`` or ``"consistent"``; ``report(line)``: told which guess works at the
-    top two levels; ``stats``: a :class:`WithinStats` to fill in; ``wc_tree``: how the
+    top two levels; ``stats``: a :class:`WithinStats` to fill in (as the search goes,
+    so that it also tells how far an interrupted one got); ``wc_tree``: how the
     subtree of a node decided exactly picks its guesses
     (:data:`~optimal_mm.search.WC_TREE_RULES`: ``"first"`` skips the search for a
     small total, much the longer part of a big node's work).
@@ -163,9 +164,9 @@ def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXA
     start = time.perf_counter()
     beam = _Beam(game, guesses == "consistent", int(breadth), int(exact), table_entries,
                  report, wc_tree)
+    if stats is not None:  # filled in as the search goes: an interrupted run says how far
+        beam.stats = stats
     found = beam.solve((), np.arange(game.n_codes, dtype=np.int64), int(depth))
-    if stats is not None:
-        stats.__dict__.update(beam.stats.__dict__)
     if found is None:
         return None
     keys = [game.answer_str(a) for a in range(game.n_answer_slots)]
