@@ -12,7 +12,9 @@ the run.
 from __future__ import annotations
 
 import doctest
+import json
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -80,10 +82,9 @@ def test_a_run_stopped_by_its_limit_resumes_to_the_optimum(tmp_path):
     again = _solve(*common)
     assert again.returncode == 0, again.stderr
     assert "optimal total: 11228" in again.stdout
+    assert f"checkpoint {folder}: {saved.group(1)} tasks loaded" in again.stdout
     whole = Solver(Game.from_spec("p4c7"), jobs=1).solve("expected")
     assert whole.value == 11228
-    import json
-
     doc = json.loads(tree.read_text())
     assert doc["root"] == json.loads(json.dumps(whole.strategy.to_dict()))["root"]
 
@@ -178,8 +179,6 @@ def test_the_command_line_names_the_interruptions():
                               (Terminated(), 143, "terminated"),
                               (TimeLimitReached(2.5), 124, "time limit of 2.5 s reached")):
         assert (interrupted_status(exc), interruption(exc)) == (status, text)
-    import pickle
-
     again = pickle.loads(pickle.dumps(TimeLimitReached(2.5)))
     assert isinstance(again, TimeLimitReached) and again.seconds == 2.5
 
