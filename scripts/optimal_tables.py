@@ -520,7 +520,8 @@ def markdown(entries, meta) -> str:
         "with the optimal worst case (`--objective fewest-at-worst`; the least total among "
         "those trees follows the slash); *total ≤ t\\** = least total within t\\* guesses "
         "(`--objective worst-then-expected`), run where the optimal expected tree needs "
-        "more than t\\* guesses (blank elsewhere: there it equals *total*). An entry "
+        "more than t\\* guesses (blank elsewhere: there it equals *total*; *(not run)* "
+        "where it is needed but has not been run yet). An entry "
         "that timed out shows what its search had proven when stopped (worst case and "
         "expected, runs since 2026-11-25; at t\\*, runs from the day's later commits): "
         "≥ its lower bound, ≤ the best complete tree it had found (its total, or its "
@@ -556,6 +557,8 @@ def markdown(entries, meta) -> str:
         if fa.get("status") == "solved":
             at_worst += f" / {fa['tree_total']}"
         capped, ws = cell(we, "value")
+        if not we and eligible(entries, spec, guesses, "worst-then-expected"):
+            capped = "(not run)"  # needed (the optimal tree is deeper than t*), not yet run
         avg = f"{ex['value'] / codes:.4f}" if ex.get("status") == "solved" else ""
         notes = []
         for e in (wc, ex, we):

@@ -412,3 +412,23 @@ def test_a_capped_cell_takes_the_other_rule_only_under_the_same_worst_case():
     # Without a solved worst case for both rules, nothing is implied.
     del entries["p3c10nb/consistent/worst-case"]
     assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3"
+
+
+def test_a_needed_total_within_t_star_not_yet_run_says_so():
+    """Blank in that column means "equals the total"; a cell that is needed (the
+    optimal tree is deeper than t*) but was never run must not read as blank."""
+    def entry(objective, **kw):
+        return {"spec": "p4c8nb", "guesses": "any", "objective": objective, "codes": 1680,
+                "published": None, "source": None, "status": "solved", "seconds": 1.0,
+                **kw}
+
+    entries = {"p4c8nb/any/worst-case": entry("worst-case", value=9, tree_max=9),
+               "p4c8nb/any/expected": entry("expected", value=12064, tree_max=10)}
+    meta = {"machine": "2 CPUs", "time_limit": 600, "max_codes": 2000}
+    row = [line for line in _script().markdown(entries, meta).splitlines()
+           if line.startswith("| p4c8nb |")]
+    assert len(row) == 1 and "| (not run) |" in row[0]
+    entries["p4c8nb/any/expected"]["tree_max"] = 9  # within t*: the total itself
+    row = [line for line in _script().markdown(entries, meta).splitlines()
+           if line.startswith("| p4c8nb |")]
+    assert "(not run)" not in row[0]
