@@ -30,17 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from optimal_mm import Game  # noqa: E402
-from optimal_mm.cli import Terminated, interrupted_status  # noqa: E402
+from optimal_mm.cli import interrupted_status, interruption, on_sigterm  # noqa: E402
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.outputs import check_output_path  # noqa: E402
 from optimal_mm.progress import make_progress  # noqa: E402
 from optimal_mm.search import DEFAULT_TABLE_ENTRIES, Solver  # noqa: E402
 
 NAME = Path(__file__).name
-
-
-def _terminated(signum, frame):
-    raise Terminated()
 
 
 def main(argv=None) -> int:
@@ -55,7 +51,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("-o", "--output", required=True, help="tree file (.json or .json.gz)")
     args = parser.parse_args(argv)
-    previous = signal.signal(signal.SIGTERM, _terminated)  # SIGTERM ends it like Ctrl-C
+    previous = signal.signal(signal.SIGTERM, on_sigterm)  # SIGTERM ends it like Ctrl-C
     try:
         game = Game.from_spec(args.game)
         check_output_path(args.output)  # before hours of search, not after
@@ -68,8 +64,7 @@ def main(argv=None) -> int:
         print(f"{NAME}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        what = "terminated" if isinstance(exc, Terminated) else "interrupted"
-        print(f"{NAME}: {what}; nothing written"
+        print(f"{NAME}: {interruption(exc)}; nothing written"
               + (f" (finished tasks are in {args.checkpoint})" if args.checkpoint else ""),
               file=sys.stderr)
         return interrupted_status(exc)

@@ -58,7 +58,8 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread like Ctrl-C so that the same clean-up runs."""
 
 
-def _on_sigterm(signum, frame):
+def on_sigterm(signum, frame):
+    """The SIGTERM handler of a command (and of the scripts): raise :class:`Terminated`."""
     raise Terminated()
 
 
@@ -99,11 +100,11 @@ def check_time_limit(seconds: float | None) -> None:
 
 def time_limited(seconds: float | None):
     """The block under ``--time-limit`` (:class:`optimal_mm.stopping.time_limit`), or
-    under no limit (``None``). The kernels are loaded first (built, once per machine,
+    under no limit (``None``); the commands refuse a bad limit up front
+    (:func:`check_time_limit`). The kernels are loaded first (built, once per machine,
     before the clock starts)."""
     if seconds is None:
         return contextlib.nullcontext()
-    check_time_limit(seconds)
     from .. import kernels
     from ..stopping import time_limit
 
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = None
     if threading_main():
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt as exc:
