@@ -237,6 +237,25 @@ def _end_pool(pool, kill: bool) -> None:
         pool.shutdown(wait=True, kill_workers=kill and processes is None)
 
 
+#: The warning loky gives when an idle worker reached its timeout (joblib's pool lets
+#: a worker go after 300 s without work) at the moment new tasks were submitted: it
+#: starts a new worker and runs them all, so nothing is lost, but "This can be caused
+#: by a too short worker timeout or by a memory leak" reads like a fault. A worker
+#: that dies (killed, out of memory) is not this warning: it breaks the batch with
+#: :class:`~optimal_mm.errors.WorkerLostError`.
+LOKY_RESPAWN_WARNING = r"A worker stopped while some jobs were given to the executor"
+
+
+def _quiet_loky_respawn() -> None:
+    """Hide :data:`LOKY_RESPAWN_WARNING` (only it, only from loky's executor).
+
+    Installed before each pooled batch rather than once at import: a caller's
+    ``warnings.catch_warnings`` (pytest wraps every test in one) restores the filters
+    it found, which would drop a filter installed inside it."""
+    warnings.filterwarnings("ignore", message=LOKY_RESPAWN_WARNING, category=UserWarning,
+                            module=r"joblib\.externals\.loky\.process_executor")
+
+
 def _daemonic() -> bool:
     """Whether this process is a daemonic multiprocessing process (no children allowed)."""
     import multiprocessing
@@ -510,6 +529,7 @@ class TaskRunner:
             pre_dispatch = "2 * n_jobs"
         pid = os.getpid()
         failures = _worker_failures()
+        _quiet_loky_respawn()
         with config:
             try:
                 with _sigint_blocked():  # the first dispatch starts the workers

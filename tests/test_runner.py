@@ -107,3 +107,36 @@ def test_ending_a_one_worker_session_just_after_a_submission_leaves_no_traceback
         assert runner._solo is None and late.done()
         assert all(not worker.is_alive() for worker in workers)
     assert errors == []
+
+
+def _square(x):
+    return x * x
+
+
+def _warn_from_loky(message: str) -> None:
+    """Give ``message`` as loky's executor module gives its warnings."""
+    import warnings
+
+    warnings.warn_explicit(message, UserWarning, "process_executor.py", 787,
+                           module="joblib.externals.loky.process_executor")
+
+
+def test_a_pooled_batch_hides_lokys_idle_worker_respawn_warning_and_no_other():
+    """The warning loky gives when an idle worker timed out just as tasks came (it
+    starts another and runs them all) is hidden after a batch on the pool; another
+    warning of loky's, or the same words from another module, still shows."""
+    import warnings
+
+    respawn = ("A worker stopped while some jobs were given to the executor. This can "
+               "be caused by a too short worker timeout or by a memory leak.")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _warn_from_loky(respawn)
+        assert len(caught) == 1  # shown before any batch
+        runner = TaskRunner(jobs=2, backend="loky", scheduler=None, progress=Progress())
+        assert runner.run(_square, [(i,) for i in range(4)]) == [0, 1, 4, 9]
+        caught.clear()
+        _warn_from_loky(respawn)
+        _warn_from_loky("some other warning of loky's")
+        warnings.warn_explicit(respawn, UserWarning, "elsewhere.py", 1, module="elsewhere")
+    assert [str(w.message) for w in caught] == ["some other warning of loky's", respawn]
