@@ -205,3 +205,26 @@ def test_commands_refuse_a_missing_tree_directory_and_a_taken_port(tmp_path, cap
     assert main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("optimal-mm serve: error: ") and err.count("\n") == 1
+
+
+def test_a_taken_port_and_a_wrong_directory_are_refused_before_the_trees_are_read(
+        tmp_path, capsys, server, monkeypatch):
+    """Reading the trees replays every one of them (a second or more): ``serve`` binds
+    its address and ``site`` checks its directory first, so a mistake is said at once."""
+    import optimal_mm.cli.web_cmds as web_cmds
+
+    def never(*args, **kwargs):
+        raise AssertionError("the trees were read before the mistake was found")
+
+    monkeypatch.setattr(web_cmds, "site_files", never)
+    assert main(["serve", "--port", str(server.server_address[1])]) == 2
+    assert capsys.readouterr().err.startswith("optimal-mm serve: error: ")
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "mine.txt").write_text("keep me")
+    for out in (taken, tmp_path / "no" / "site", taken / "mine.txt"):
+        assert main(["site", "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("optimal-mm site: error: ") and err.count("\n") == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+    assert [p.name for p in taken.iterdir()] == ["mine.txt"]

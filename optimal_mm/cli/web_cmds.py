@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from ..web.server import DEFAULT_HOST, DEFAULT_PORT, make_server, page_url
-from ..web.site import default_tree_sources, site_files, write_site
+from ..web.site import check_site_target, default_tree_sources, site_files, write_site
 
 
 def register(sub) -> None:
@@ -63,9 +63,10 @@ def _count_trees(files: dict[str, bytes]) -> int:
 
 
 def cmd_serve(args) -> int:
-    files = _files(args)
-    server = make_server(files, args.host, args.port)
+    # The address first: a port in use is refused before the trees are replayed.
+    server = make_server({}, args.host, args.port)
     try:
+        files = server.files = _files(args)
         print(f"serving the page with {_count_trees(files)} trees at {page_url(server)} "
               f"(Ctrl-C stops)", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
@@ -80,6 +81,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_site(args) -> int:
+    check_site_target(args.output, args.force)  # a wrong DIR is refused at once
     files = _files(args)
     write_site(args.output, files, force=args.force)
     size = sum(len(data) for data in files.values())

@@ -140,12 +140,10 @@ def site_files(sources=None) -> tuple[dict[str, bytes], list[tuple[str, str]]]:
     return files, skipped
 
 
-def write_site(out: "str | os.PathLike", files: dict[str, bytes], force: bool = False) -> None:
-    """Write ``files`` (from :func:`site_files`) as the directory ``out``, atomically.
-
-    The site is built in a temporary directory beside ``out`` and renamed into
-    place; with ``force`` an existing ``out`` is replaced only once the new one is
-    complete.
+def check_site_target(out: "str | os.PathLike", force: bool = False) -> tuple[Path, Path]:
+    """``(target, parent)`` of a site to be written as ``out``, once it is known that
+    :func:`write_site` may write it: a caller asks before building the files (a
+    second or so of replaying trees), so a wrong ``out`` is refused at once.
 
     Raises
     ------
@@ -162,6 +160,22 @@ def write_site(out: "str | os.PathLike", files: dict[str, bytes], force: bool = 
     if target.is_dir() and any(target.iterdir()) and not force:
         raise OptimalMMError(
             f"output directory {str(target)!r} is not empty: pass --force to replace it")
+    return target, parent
+
+
+def write_site(out: "str | os.PathLike", files: dict[str, bytes], force: bool = False) -> None:
+    """Write ``files`` (from :func:`site_files`) as the directory ``out``, atomically.
+
+    The site is built in a temporary directory beside ``out`` and renamed into
+    place; with ``force`` an existing ``out`` is replaced only once the new one is
+    complete.
+
+    Raises
+    ------
+    OptimalMMError
+        As :func:`check_site_target`.
+    """
+    target, parent = check_site_target(out, force)
     building = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
     old = None
     try:
