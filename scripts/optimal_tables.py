@@ -32,9 +32,9 @@ same search: an entry resumes from ``D`` moved to its name. The table marks the 
 of such an entry as that of its last sitting.
 
 An entry that times out still says what its search had proven when it was stopped
-(worst case, expected and fewest at the worst depth): the proven lower bound (``>= L``;
-for the worst case, one more than the last depth refuted) and, for the other two, the
-best complete tree found (``<= U``: its total, or its secrets at t*), as the search
+(every objective): the proven lower bound (``>= L``; for the worst case, one more than
+the last depth refuted) and, for the others, the best complete tree found (``<= U``:
+its total, its secrets at t*, or its total within t*), as the search
 reported them to its progress display (:func:`_bounds_progress`). A retry keeps the
 best bounds of all its runs (each is a proof on its own) and the longest time limit
 it was given.
@@ -159,10 +159,9 @@ def checkpoint_dir(root, spec, guesses, objective) -> str:
                              + ("-consistent" if guesses == "consistent" else "")))
 
 
-#: The objectives whose timed-out entries keep a best and a bound
-#: (worst-then-expected is left out: its cell would need the worst case's and the
-#: expected case's figures apart).
-BOUNDED = ("worst-case", "expected", "fewest-at-worst")
+#: The objectives whose timed-out entries keep a best and a bound (for
+#: worst-then-expected, those of its second phase, the capped expected search).
+BOUNDED = ("worst-case", "expected", "fewest-at-worst", "worst-then-expected")
 
 
 def _at_cap(value):
@@ -185,23 +184,35 @@ def _bounds_progress(queue, objective="expected"):
     * expected: ``bound`` the least first-guess bound, rising as first guesses are
       refuted or solved; ``best`` the total of the best complete tree so far;
     * fewest-at-worst: the same two for the capped search's cost, read as the
-      secrets at the cap (:func:`_at_cap`): at least ``bound``, at most ``best``.
+      secrets at the cap (:func:`_at_cap`): at least ``bound``, at most ``best``;
+    * worst-then-expected: the expected search's two, once the worst case that comes
+      first (its depths bound t*, not the entry) has ended: the search resets its
+      progress as each of the two begins.
     """
     from optimal_mm.progress import Progress
-
-    def read(value):
-        if objective != "fewest-at-worst" or value is None:
-            return value
-        # A bound of 0 secrets says nothing (some secret needs all t* guesses in every
-        # tree whose worst case is t*): the black-only roots report it for long.
-        return _at_cap(value) or None
 
     class Bounds(Progress):
         def __init__(self):
             self.best = self.bound = None
+            self.phases = 0  # searches begun (each resets the progress)
+
+        def reset(self):
+            self.phases += 1
+            self.best = self.bound = None
+
+        def read(self, value):
+            if value is None:
+                return None
+            if objective == "worst-then-expected":
+                return value if self.phases >= 2 else None
+            if objective != "fewest-at-worst":
+                return value
+            # A bound of 0 secrets says nothing (some secret needs all t* guesses in
+            # every tree whose worst case is t*): the black-only roots report it for long.
+            return _at_cap(value) or None
 
         def update(self, best=None, bound=None):
-            best, bound = read(best), read(bound)
+            best, bound = self.read(best), self.read(bound)
             if best is None and bound is None:
                 return
             if best is not None:
@@ -523,7 +534,8 @@ def markdown(entries, meta) -> str:
         "more than t\\* guesses (blank elsewhere: there it equals *total*; *(not run)* "
         "where it is needed but has not been run yet). An entry "
         "that timed out shows what its search had proven when stopped (worst case and "
-        "expected, runs since 2026-11-25; at t\\*, runs from the day's later commits): "
+        "expected, runs since 2026-11-25; at t\\*, runs from the day's later commits; "
+        "total ≤ t\\*, runs from 2026-11-27): "
         "≥ its lower bound, ≤ the best complete tree it had found (its total, or its "
         "secrets at t\\*); `*` marks what the other guess rule's entry implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from optimal_mm import Game
+
 from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +130,37 @@ def test_a_fewest_at_worst_bound_reads_only_capped_costs():
     bounds.update(bound=CappedCost(12, 4000))
     bounds.update(best=CappedCost(30, 4100))
     assert queue.items[-1] == {"partial": True, "best": 30, "bound": 12}
+
+
+@pytest.mark.parametrize("spec", ["p4c6", "p3c5b"])
+def test_a_worst_then_expected_worker_reports_totals_within_the_cap(spec):
+    """Its partial reports come from the capped expected search alone (never a depth
+    of the worst case that runs first): at least the bound, at most the best."""
+    script = _script()
+    queue = _Queue()
+    script._worker(spec, "worst-then-expected", "any", None, queue)
+    (final,) = _final(queue)
+    partial = [item for item in queue.items if item.get("partial")]
+    assert partial, "the capped search reported nothing"
+    n = Game.from_spec(spec).n_codes
+    for p in partial:
+        assert p["bound"] is None or n <= p["bound"] <= final["value"]
+        assert p["best"] is None or p["best"] >= final["value"]
+    assert partial[-1]["best"] == final["value"]
+
+
+def test_a_worst_then_expected_bound_reads_the_second_search_only():
+    script = _script()
+    queue = _Queue()
+    bounds = script._bounds_progress(queue, "worst-then-expected")
+    bounds.reset()                 # the worst case begins
+    bounds.update(bound=7)
+    bounds.update(best=8)
+    assert queue.items == []
+    bounds.reset()                 # the expected search within 8 begins
+    bounds.update(bound=16000)
+    bounds.update(best=16900)
+    assert queue.items[-1] == {"partial": True, "best": 16900, "bound": 16000}
 
 
 class _DeadlineQueue:
