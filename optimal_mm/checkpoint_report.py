@@ -20,7 +20,11 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     Per first guess, its parts solved exactly (their secrets and cost: the total, or
     for ``fewest-at-worst`` the secrets at the cap and the total) or only bounded,
     and those of a big part split by its second guess; and the rival guesses
-    settled, a cost below their budget (the best one named) or "not better".
+    settled, a cost below their budget (the best one named) or "not better". A rival
+    first guess with big parts is searched as a chain of tasks (its small parts, then
+    each big part by its second guesses, smallest part first): per chain, whether its
+    small parts fit its budget, and for each big part begun, how many of its second
+    guesses with a bound below the part's budget are searched and the best found.
 
 Time (entries that carry their task's timing: those written since 2026-11-26)
     How many tasks are timed, their processor time in all and the latest end; and
@@ -28,9 +32,10 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     time of the finished tasks of its kind (their median and longest beside it):
     the second-guess tasks of the split parts still open (worst case; fewer if one
     is found feasible, and first guesses not yet begun are not counted), the rival
-    second guesses of the big parts still in the race (expected case). An estimate
-    from a sample, not a promise: task times within one part vary by a factor of a
-    hundred (the mean, unlike the median, at least counts the long ones).
+    second guesses of the big parts still in the race and the second guesses of the
+    rival chains' big parts begun (expected case; parts not begun are not counted).
+    An estimate from a sample, not a promise: task times within one part vary by a
+    factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
 Only the checkpoint is read: nothing here runs a search, and the report is as
 exact as the entries (each is checked against its checksum, and an entry written by
@@ -96,6 +101,57 @@ class BigPart:
         return dict(self.__dict__)
 
 
+@dataclass
+class ChainPart:
+    """A big part of a rival first guess searched as a chain: its second guesses,
+    searched in rounds against what the rest of the guess leaves it."""
+
+    secrets: int
+    below: int  # second guesses whose bound is below its budget (or best): in the race
+    searched: int  # ... of which the checkpoint holds the answer
+    best: int | None  # the least cost found below the budget (None: none yet)
+
+    def text(self, cost_text) -> str:
+        line = (f"part of {self.secrets:,} secrets: {self.searched:,} of {self.below:,} "
+                f"second guesses with a bound below its budget searched")
+        if self.best is not None:
+            return line + f", the best {cost_text(self.best)}"
+        if self.searched >= self.below:
+            return line + ": none within it, the rival is refuted"
+        return line + ", none within it so far"
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ChainRival:
+    """Expected case: a rival first guess with big parts, searched as a chain of tasks
+    (:meth:`~optimal_mm.search.Solver._guess_by_parts`): its small parts in one task
+    (the big ones counted at their bounds), then each big part, smallest first, by
+    its second guesses."""
+
+    guess: str
+    small: str  # "refuted", "within" (its budget) or "none" (no small parts, or not yet)
+    parts: list = field(default_factory=list)  # [ChainPart] of the big parts begun
+    waiting: int = 0  # big parts not begun yet
+
+    def text(self, cost_text) -> str:
+        head = f"  rival first guess {self.guess}, as a chain"
+        if self.small == "refuted":
+            return head + ": refuted by its small parts"
+        bits = ["small parts within its budget"] if self.small == "within" else []
+        bits += [part.text(cost_text) for part in self.parts]
+        if self.waiting:
+            bits.append(f"{self.waiting:,} big part{'s' if self.waiting != 1 else ''} "
+                        f"not begun")
+        return head + (": " + "; ".join(bits) if bits else "")
+
+    def to_dict(self) -> dict:
+        return {"guess": self.guess, "small": self.small, "waiting": self.waiting,
+                "parts": [p.to_dict() for p in self.parts]}
+
+
 class Timed(NamedTuple):
     """One timed entry: its task function, the guesses ``t`` of a worst-case task
     (None for the others), its wall and processor seconds and its UTC end."""
@@ -127,6 +183,7 @@ class RunReport:
     rivals: list = field(default_factory=list)
     seconds_rivals: list = field(default_factory=list)
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
+    chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
@@ -161,6 +218,11 @@ class RunReport:
         if rivals:
             out.append(_left_row("rival second guesses of the big parts still in the race",
                                  rivals, self.task_cpu("_exp_guess_task")))
+        chained = sum(max(p.below - p.searched, 0) for c in self.chains for p in c.parts)
+        if chained:
+            out.append(_left_row("second guesses of the rival first guesses' big parts "
+                                 "begun, still in the race (parts not begun not counted)",
+                                 chained, self.task_cpu("_exp_guess_task")))
         return out
 
     def time_lines(self) -> list[str]:
@@ -233,6 +295,7 @@ class RunReport:
             out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
                        f"tasks of their small parts (the big parts are split by second "
                        f"guess, above)")
+        out += [chain.text(self.cost_text) for chain in self.chains]
         out.append(f"  work in these tasks: {self.states:,} states searched, "
                    f"{self.guesses:,} guesses evaluated")
         return out + self.time_lines()
@@ -263,6 +326,7 @@ class RunReport:
                 "second_guess_rivals": [{"guess": g, "value": c, "budget": b}
                                         for g, c, b in self.seconds_rivals],
                 "chain_pieces": self.chain_pieces,
+                "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
                               for first, bigs in self.big_parts.items()},
                 "time": {"timed_entries": len(self.timed),
@@ -345,7 +409,11 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     split_args = defaultdict(list)  # run id -> [(T, first, part hash, d)]
     # run id -> expected-case split parts: {"subs": {(first, second, sub hash): row},
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
-    exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "d": None, "weight": 0})
+    # "budgets": the budget each rival was searched against; "chains": rival first
+    # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
+    # second guesses' guesses left.
+    exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "budgets": {}, "chains": {},
+                                   "d": None, "seconds_d": None, "weight": 0})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path):
         rid = repr(sorted(run.items()))
@@ -399,15 +467,21 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 rep.weight = int(weight)
                 cost = None if result[0] is None else int(result[0])
                 name = game.code_str(first)
+                raw = exp_raw[rid]
+                raw["weight"] = int(weight)
                 if sum(p["shape"][0] for p in parts) + 1 < n:
                     # The small parts of a rival with big parts, the big ones at their
                     # bounds (Solver._guess_by_parts): a piece of a chain, no total.
                     rep.chain_pieces += 1
+                    if not history:
+                        raw["chains"][first] = cost
                 elif history:
                     rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
                                                int(bound)))
-                    exp_raw[rid]["rivals"][(history[0], first,
-                                            frozenset(p["array"] for p in parts))] = cost
+                    key = (history[0], first, frozenset(p["array"] for p in parts))
+                    raw["rivals"][key] = cost
+                    raw["budgets"][key] = int(bound)
+                    raw["seconds_d"] = args[6]
                 else:
                     rep.rivals.append((name, cost, int(bound)))
         except (KeyError, IndexError, TypeError, ValueError):
@@ -427,6 +501,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 _count_classes(rep, games[rid], solver, split_args.get(rid, []))
             if rid in exp_raw and exp_raw[rid]["subs"]:
                 _big_parts(rep, games[rid], solver, exp_raw[rid])
+            if rid in exp_raw:
+                _chains(rep, games[rid], solver, exp_raw[rid])
     return list(runs.values())
 
 
@@ -468,6 +544,56 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
         if part is not None:
             split = rep.worst[t][game.code_str(first)]["split"][digest]
             split.classes = len(solver.wc_second_guesses(first, part, d))
+
+
+def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
+    """Fill in ``rep.chains``: each rival first guess searched as a chain (one with
+    a small-parts task, or second-guess tasks without being a first guess whose parts
+    were solved), its big parts found again from the game, smallest first as the
+    search takes them, and for each part begun, its second guesses in the search's
+    order (:meth:`Solver.exp_second_guesses`) matched to the tasks by their parts'
+    hashes: how many of those with a bound below the part's budget (or the best found
+    below it) the checkpoint holds."""
+    from ._search_arrays import NO_CAP
+    from .search import SPLIT_SECRETS
+
+    solved = {f for f, _, _ in raw["subs"]} | {game.code_index(f) for f in rep.expected}
+    firsts = (set(raw["chains"]) | {f for f, _, _ in raw["rivals"]}) - solved
+    if not firsts:
+        return
+    d2 = raw["seconds_d"]
+    solver = lazy()
+    for first in sorted(firsts):
+        small = raw["chains"].get(first, "none")
+        chain = ChainRival(game.code_str(first),
+                           "none" if small == "none" else "refuted" if small is None
+                           else "within")
+        rep.chains.append(chain)
+        if small is None or d2 is None:
+            continue
+        d = d2 if d2 >= NO_CAP else d2 + 1  # the parts' guesses left
+        parts = [p for _, p in solver.first_guess_parts(first)]
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= SPLIT_SECRETS),
+                     key=lambda i: (len(parts[i]), i))
+        for i in big:
+            part = parts[i]
+            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+            found = {}
+            for h, _ in plan:
+                key = (first, h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
+                if key in raw["rivals"]:
+                    found[h] = (raw["rivals"][key], raw["budgets"][key])
+            if not found:
+                chain.waiting += 1
+                continue
+            costs = [c for c, _ in found.values() if c is not None]
+            best = min(costs) if costs else None
+            budget = best if best is not None else max(b for _, b in found.values())
+            below = [h for h, b in plan if b < budget or h in found]
+            chain.parts.append(ChainPart(len(part), len(below),
+                                         sum(h in found for h in below), best))
+            if best is None and chain.parts[-1].searched >= len(below):
+                break  # this part refutes the rival: the chain ends here
 
 
 def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

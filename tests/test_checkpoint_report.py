@@ -142,3 +142,70 @@ def test_a_part_feasible_under_both_tree_rules_is_named_once(tmp_path):
     splits = [s for by in rep.worst.values() for found in by.values()
               for s in found.get("split", {}).values() if s.feasible]
     assert splits and all(len(s.feasible) == len(set(s.feasible)) == 1 for s in splits)
+
+
+def _drop_entries(folder, keep) -> int:
+    """Remove the checkpoint entries for which ``keep(function, args)`` is false, as a
+    run stopped before it computed them; how many were removed."""
+    removed = 0
+    for path in folder.glob("task-*.json"):
+        task = json.loads(path.read_text())["task"]
+        if not keep(task["function"], task["args"]):
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, monkeypatch):
+    """Mastermind with every part of 60 secrets or more split: its rival first guesses
+    with big parts are chains of tasks (small parts, then each big part by its second
+    guesses). Run to the end, every chain ends refuted, by its small parts or by a big
+    part none of whose second guesses fits its budget; with the second-guess tasks of
+    one chain's last part removed, as a run stopped there would leave it, the report
+    counts the ones still to search and prices them."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
+    sol = solver.solve("expected")
+    assert sol.value == 5625
+    (rep,) = report(tmp_path)
+    first = sol.strategy.root.guess
+    assert rep.chains and first not in {c.guess for c in rep.chains}
+    for chain in rep.chains:
+        if chain.small == "refuted":
+            continue
+        *done, last = chain.parts
+        assert all(p.best is not None and p.searched == p.below for p in done)
+        assert last.best is None and last.searched == last.below > 0
+        assert "the rival is refuted" in chain.text(rep.cost_text)
+    assert not [row for row in rep.left() if "rival first guesses" in row["what"]]
+    chain = max((c for c in rep.chains if c.small != "refuted"), key=lambda c: len(c.parts))
+    last = chain.parts[-1]
+    g = game.code_index(chain.guess)
+
+    def of_last_part(fn, args):
+        return fn == "_exp_guess_task" and args[0] == [g] and args[4] == last.secrets
+
+    kept = []  # one of the last part's tasks stays: the part is begun, not finished
+    removed = _drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args)
+                            or not kept and not kept.append(args))
+    assert removed == last.searched - 1
+    (rep,) = report(tmp_path)
+    (again,) = [c for c in rep.chains if c.guess == chain.guess]
+    assert again.parts == chain.parts[:-1] + [begun := again.parts[-1]]
+    assert (begun.searched, begun.below, begun.best) == (1, last.below, None)
+    assert "none within it so far" in again.text(rep.cost_text)
+    (row,) = [row for row in rep.left() if "rival first guesses" in row["what"]]
+    assert row["tasks"] == last.below - 1 and row["mean_cpu_seconds"] > 0
+    assert f"left: {last.below - 1:,} second guesses of the rival first guesses" in (
+        "\n".join(rep.lines()))
+    _drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args))
+    (rep,) = report(tmp_path)
+    (again,) = [c for c in rep.chains if c.guess == chain.guess]
+    # The refuting part and every bigger one (the chain never reached them) wait.
+    bigs = sum(len(p) >= 60 for _, p in solver.first_guess_parts(g))
+    assert again.parts == chain.parts[:-1] and again.waiting == bigs - len(again.parts) >= 1
+    assert f"{again.waiting} big part" in again.text(rep.cost_text)
+    assert not [row for row in rep.left() if "rival first guesses" in row["what"]]
