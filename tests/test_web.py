@@ -217,8 +217,10 @@ def test_a_taken_port_and_a_wrong_directory_are_refused_before_the_trees_are_rea
         raise AssertionError("the trees were read before the mistake was found")
 
     monkeypatch.setattr(web_cmds, "site_files", never)
-    assert main(["serve", "--port", str(server.server_address[1])]) == 2
-    assert capsys.readouterr().err.startswith("optimal-mm serve: error: ")
+    port = server.server_address[1]
+    assert main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"optimal-mm serve: error: cannot listen on "
+                                       f"127.0.0.1 port {port}: Address already in use\n")
     taken = tmp_path / "taken"
     taken.mkdir()
     (taken / "mine.txt").write_text("keep me")

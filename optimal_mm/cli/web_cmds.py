@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import OptimalMMError
 from ..web.server import DEFAULT_HOST, DEFAULT_PORT, make_server, page_url
 from ..web.site import check_site_target, default_tree_sources, site_files, write_site
 
@@ -64,7 +65,11 @@ def _count_trees(files: dict[str, bytes]) -> int:
 
 def cmd_serve(args) -> int:
     # The address first: a port in use is refused before the trees are replayed.
-    server = make_server({}, args.host, args.port)
+    try:
+        server = make_server({}, args.host, args.port)
+    except OSError as exc:
+        raise OptimalMMError(f"cannot listen on {args.host} port {args.port}: "
+                             f"{exc.strerror or exc}") from None
     try:
         files = server.files = _files(args)
         print(f"serving the page with {_count_trees(files)} trees at {page_url(server)} "
