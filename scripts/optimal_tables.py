@@ -467,6 +467,12 @@ def open_cell(entries, entry) -> str:
             not twin or twin.get("status") != "solved"):
         twin = twin_same  # the other rule's optimum, known through the same game
     merged, marks = with_same_game(entry, same)
+    if objective == "worst-then-expected":
+        # A tree within t* is a tree: its total is at least the optimum without a cap.
+        total = entries.get(f"{spec}/{guesses}/expected", {})
+        if total.get("status") == "solved" and (merged.get("bound") is None
+                                                or total["value"] > merged["bound"]):
+            merged["bound"], marks = total["value"], ("", marks[1])
     return bounds_text(merged, twin, marks, same_cap=twin is not None and _same_cap(
         entries, entry, twin))
 
@@ -536,7 +542,8 @@ def markdown(entries, meta) -> str:
         "that timed out shows what its search had proven when stopped (worst case and "
         "expected, runs since 2026-11-25; at t\\*, runs from the day's later commits; "
         "total ≤ t\\*, runs from 2026-11-27): "
-        "≥ its lower bound, ≤ the best complete tree it had found (its total, or its "
+        "≥ its lower bound (a total within t\\*, at least the total without the cap), "
+        "≤ the best complete tree it had found (its total, or its "
         "secrets at t\\*); `*` marks what the other guess rule's entry implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",

@@ -447,6 +447,34 @@ def test_a_capped_cell_takes_the_other_rule_only_under_the_same_worst_case():
     assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3"
 
 
+def test_an_open_total_within_t_star_is_at_least_the_total_without_the_cap():
+    """p5c7nb: its optimal tree needs 9 guesses where t* is 8; the total within 8 is
+    at least the uncapped 16670 (a tree within 8 is a tree), which outranks a weaker
+    bound of its own search and the any-guess rule's, and sits beside the consistent
+    rule's optimum within 8 (same t*: an upper bound)."""
+    def entry(guesses, objective, **kw):
+        return {"spec": "p5c7nb", "guesses": guesses, "objective": objective, **kw}
+
+    entries = {f"p5c7nb/{g}/worst-case": entry(g, "worst-case", status="solved", value=8)
+               for g in ("any", "consistent")}
+    entries["p5c7nb/any/expected"] = entry("any", "expected", status="solved", value=16670)
+    entries["p5c7nb/consistent/worst-then-expected"] = entry(
+        "consistent", "worst-then-expected", status="solved", value=16823)
+    entries["p5c7nb/any/worst-then-expected"] = entry(
+        "any", "worst-then-expected", status="timeout", bound=16500, best=16900)
+    cell = _script().open_cell
+    assert cell(entries, entries["p5c7nb/any/worst-then-expected"]) == \
+        "(timeout) ≥ 16670, ≤ 16823*"
+    # A stronger bound of its own stays; without the uncapped optimum, its own alone.
+    entries["p5c7nb/any/worst-then-expected"]["bound"] = 16700
+    assert cell(entries, entries["p5c7nb/any/worst-then-expected"]) == \
+        "(timeout) ≥ 16700, ≤ 16823*"
+    del entries["p5c7nb/any/expected"]
+    entries["p5c7nb/any/worst-then-expected"]["bound"] = 16500
+    assert cell(entries, entries["p5c7nb/any/worst-then-expected"]) == \
+        "(timeout) ≥ 16500, ≤ 16823*"
+
+
 def test_a_needed_total_within_t_star_not_yet_run_says_so():
     """Blank in that column means "equals the total"; a cell that is needed (the
     optimal tree is deeper than t*) but was never run must not read as blank."""
