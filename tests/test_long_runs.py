@@ -251,7 +251,8 @@ def test_a_signal_to_the_parent_alone_ends_a_one_worker_session(tmp_path, signum
     marker = f"OPTIMAL_MM_TEST_{uuid.uuid4().hex}"
     run = _cli("solve", "p4c8", "--objective", "expected", "--jobs", "1",
                "--checkpoint", str(tmp_path / "ckpt"), "-o", str(tmp_path / "tree.json"),
-               "--progress-interval", "0", env={marker: "1"}, start_new_session=True,
+               "--progress-interval", "0", env={marker: "1", "PYTHONFAULTHANDLER": "1"},
+               start_new_session=True,
                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err, deadline = "", time.monotonic() + 120
     while not re.search(r" [1-9][0-9]*/[0-9]+ tasks", err) and time.monotonic() < deadline:
@@ -263,9 +264,14 @@ def test_a_signal_to_the_parent_alone_ends_a_one_worker_session(tmp_path, signum
     try:
         _, rest = run.communicate(timeout=60)  # p4c8's expected case takes minutes
     except subprocess.TimeoutExpired:
+        os.kill(run.pid, signal.SIGABRT)  # the fault handler prints where each thread is
+        try:
+            _, rest = run.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            rest = ""
         os.killpg(run.pid, signal.SIGKILL)
         run.communicate()
-        pytest.fail("the run went on after the signal")
+        pytest.fail(f"the run went on after the signal; its threads:\n{rest[-4000:]}")
     err += rest
     assert run.returncode == status, err
     assert "Traceback" not in err and "Exception" not in err

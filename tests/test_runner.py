@@ -140,3 +140,40 @@ def test_a_pooled_batch_hides_lokys_idle_worker_respawn_warning_and_no_other():
         _warn_from_loky("some other warning of loky's")
         warnings.warn_explicit(respawn, UserWarning, "elsewhere.py", 1, module="elsewhere")
     assert [str(w.message) for w in caught] == ["some other warning of loky's", respawn]
+
+
+def _half_a_result():
+    """Play a worker killed while it sent its result: write the first bytes of a
+    message of a megabyte to the pool's result pipe, then wait to be killed."""
+    import os
+    import struct
+    import sys
+
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # loky's worker loop, up the stack
+        frame = frame.f_back
+    writer = frame.f_locals["result_queue"]._writer
+    os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"the first bytes")
+    time.sleep(600)
+
+
+def test_ending_a_pool_whose_worker_was_sending_a_result_does_not_hang():
+    """A worker killed while its result was going through the pipe (a big part's
+    tree can be megabytes) left loky's manager thread waiting for the rest of the
+    message, and the pool's shutdown, hence a Ctrl-C'd command, waiting for ever
+    (seen once in CI: the command never exited after SIGTERM). The pool must end."""
+    import os
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    from optimal_mm.runner import _end_pool, _worker_start
+
+    pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_start,
+                               initargs=(os.getpid(),))
+    pool.submit(_square, 3).result()  # the worker is up
+    pool.submit(_half_a_result)
+    time.sleep(1.0)  # the manager thread reads the header, then waits for the rest
+    ender = threading.Thread(target=_end_pool, args=(pool, True), daemon=True)
+    ender.start()
+    ender.join(30)
+    assert not ender.is_alive(), "the pool did not end"
