@@ -546,6 +546,26 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
             split.classes = len(solver.wc_second_guesses(first, part, d))
 
 
+def _guesses_left(d2: int) -> int:
+    """The guesses left in a first guess's parts, from those its second guesses'
+    tasks were given (one fewer under a cap)."""
+    from ._search_arrays import NO_CAP
+
+    return d2 if d2 >= NO_CAP else d2 + 1
+
+
+def _rival_answers(solver, first, part, plan, raw) -> dict:
+    """``{second guess: (cost or None, budget)}`` for the guesses of ``plan`` at
+    ``part`` (below ``first``) whose task the checkpoint holds, each found by the
+    hashes of the parts it leaves."""
+    found = {}
+    for h, _ in plan:
+        key = (first, h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
+        if key in raw["rivals"]:
+            found[h] = (raw["rivals"][key], raw["budgets"][key])
+    return found
+
+
 def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     """Fill in ``rep.chains``: each rival first guess searched as a chain (one with
     a small-parts task, or second-guess tasks without being a first guess whose parts
@@ -554,7 +574,6 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     order (:meth:`Solver.exp_second_guesses`) matched to the tasks by their parts'
     hashes: how many of those with a bound below the part's budget (or the best found
     below it) the checkpoint holds."""
-    from ._search_arrays import NO_CAP
     from .search import SPLIT_SECRETS
 
     solved = {f for f, _, _ in raw["subs"]} | {game.code_index(f) for f in rep.expected}
@@ -564,25 +583,22 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     d2 = raw["seconds_d"]
     solver = lazy()
     for first in sorted(firsts):
-        small = raw["chains"].get(first, "none")
-        chain = ChainRival(game.code_str(first),
-                           "none" if small == "none" else "refuted" if small is None
-                           else "within")
+        if first not in raw["chains"]:
+            small = "none"
+        else:
+            small = "refuted" if raw["chains"][first] is None else "within"
+        chain = ChainRival(game.code_str(first), small)
         rep.chains.append(chain)
-        if small is None or d2 is None:
+        if small == "refuted" or d2 is None:
             continue
-        d = d2 if d2 >= NO_CAP else d2 + 1  # the parts' guesses left
         parts = [p for _, p in solver.first_guess_parts(first)]
         big = sorted((i for i, p in enumerate(parts) if len(p) >= SPLIT_SECRETS),
                      key=lambda i: (len(parts[i]), i))
         for i in big:
             part = parts[i]
-            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
-            found = {}
-            for h, _ in plan:
-                key = (first, h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
-                if key in raw["rivals"]:
-                    found[h] = (raw["rivals"][key], raw["budgets"][key])
+            plan = solver.exp_second_guesses((first,), part, _guesses_left(d2),
+                                             raw["weight"])
+            found = _rival_answers(solver, first, part, plan, raw)
             if not found:
                 chain.waiting += 1
                 continue
@@ -603,12 +619,10 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     from the game: the part among the first guess's parts, its second guesses in the
     search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
     task's parts by their hashes."""
-    from ._search_arrays import NO_CAP
     from .search import SPLIT_SECRETS
 
     solver = lazy()
-    d2 = raw["d"]
-    d = d2 if d2 >= NO_CAP else d2 + 1  # the parts' guesses left, as the search split them
+    d = _guesses_left(raw["d"])
 
     def hashes(g, part):
         return [(_digest(sub), sub) for _, sub in solver.split(g, part)]
@@ -626,11 +640,8 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             incumbent = None
             if rows and all(r is not None and r[2] for r in rows):
                 incumbent = len(part) + sum(r[1] for r in rows)
-            rivals = {}
-            for h, _ in plan[1:]:
-                key = (first, h, frozenset(x for x, _ in hashes(h, part)))
-                if key in raw["rivals"]:
-                    rivals[h] = raw["rivals"][key]
+            rivals = {h: cost for h, (cost, _) in
+                      _rival_answers(solver, first, part, plan[1:], raw).items()}
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
