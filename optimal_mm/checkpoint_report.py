@@ -163,6 +163,11 @@ class Timed(NamedTuple):
     finished: str
 
 
+#: Said of a first guess whose class this version's search no longer tries on its own
+#: (a black-only game with repeats has one class: search.first_guess_classes).
+_EARLIER_CLASS = "a class of an earlier search only"
+
+
 @dataclass
 class RunReport:
     """What the entries of one run settle."""
@@ -176,6 +181,9 @@ class RunReport:
     # {part hash: SplitPart}}
     worst: dict = field(default_factory=lambda: defaultdict(dict))
     first_classes: int | None = None  # first-guess classes of the game (None: unknown)
+    # Their representatives (code strings; None: unknown). An older search of a
+    # black-only game with repeats tried more classes (search.first_guess_classes).
+    first_reps: set | None = None
     # Expected case: first guess -> {"parts": [(secrets, value, exact)], "seconds":
     # {second guess: [(secrets, value, exact)]}}; rivals: [(first, cost or None,
     # budget)] (a second guess's rival under ``seconds_rivals``)
@@ -188,6 +196,11 @@ class RunReport:
     big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
     timed: list = field(default_factory=list)  # [Timed]
+
+    def searches(self, first: str) -> bool:
+        """Whether ``first`` is one of the first guesses this version's search tries
+        (True when they are not known)."""
+        return self.first_reps is None or first in self.first_reps
 
     def task_cpu(self, function: str, t: int | None = None) -> list[float]:
         """The processor seconds of the timed tasks of ``function`` (within ``t``
@@ -203,8 +216,8 @@ class RunReport:
         out = []
         for t in sorted(self.worst):
             tasks = 0
-            for found in self.worst[t].values():
-                if _first_refuted(found):
+            for first, found in self.worst[t].items():
+                if _first_refuted(found) or not self.searches(first):
                     continue
                 for split in found.get("split", {}).values():
                     if split.classes is not None and not split.feasible:
@@ -218,7 +231,8 @@ class RunReport:
         if rivals:
             out.append(_left_row("rival second guesses of the big parts still in the race",
                                  rivals, self.task_cpu("_exp_guess_task")))
-        chained = sum(max(p.below - p.searched, 0) for c in self.chains for p in c.parts)
+        chained = sum(max(p.below - p.searched, 0) for c in self.chains for p in c.parts
+                      if self.searches(c.guess))
         if chained:
             out.append(_left_row("second guesses of the rival first guesses' big parts "
                                  "begun, still in the race (parts not begun not counted)",
@@ -253,7 +267,8 @@ class RunReport:
                 + f": {self.entries:,} entries")
         out = [head]
         for t in sorted(self.worst):
-            refuted_firsts = sum(_first_refuted(found) for found in self.worst[t].values())
+            refuted_firsts = sum(_first_refuted(found) for first, found in self.worst[t].items()
+                                 if self.searches(first))
             of = "" if self.first_classes is None else f" of {self.first_classes:,}"
             out.append(f"  within {t} guesses: {refuted_firsts:,}{of} first-guess classes "
                        f"refuted")
@@ -270,7 +285,10 @@ class RunReport:
                                 + " secrets feasible")
                 for split in found.get("split", {}).values():
                     bits.append(f"part of {split.secrets:,} secrets split: {split.text()}")
-                verdict = " (refuted)" if _first_refuted(found) else ""
+                notes = ["refuted"] if _first_refuted(found) else []
+                if not self.searches(first):
+                    notes.append(_EARLIER_CLASS)
+                verdict = f" ({', '.join(notes)})" if notes else ""
                 out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
         for first, found in self.expected.items():
             own = found.get("parts", [])
@@ -295,7 +313,9 @@ class RunReport:
             out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
                        f"tasks of their small parts (the big parts are split by second "
                        f"guess, above)")
-        out += [chain.text(self.cost_text) for chain in self.chains]
+        out += [chain.text(self.cost_text) + ("" if self.searches(chain.guess) else
+                                              f" ({_EARLIER_CLASS})")
+                for chain in self.chains]
         out.append(f"  work in these tasks: {self.states:,} states searched, "
                    f"{self.guesses:,} guesses evaluated")
         return out + self.time_lines()
@@ -531,10 +551,13 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
     """Fill in the game's number of first-guess classes and each split part's number
     of second-guess classes, the part found again among its first guess's parts by
     its hash (:meth:`Solver.wc_second_guesses`)."""
-    from .symmetry import orbit_representatives
+    from .search import first_guess_classes
 
-    rep.first_classes = (len(orbit_representatives(game, [])) if rep.run["symmetry"]
-                         else game.n_codes)
+    reps = first_guess_classes(game, rep.run["guesses"] == "consistent",
+                               bool(rep.run["symmetry"]))
+    rep.first_classes = len(reps)
+    if rep.run["symmetry"]:
+        rep.first_reps = {game.code_str(int(g)) for g in reps}
     parts_of = {}
     for t, first, digest, d in wanted:
         solver = lazy()

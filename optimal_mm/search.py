@@ -490,6 +490,36 @@ def _orbit_guesses_of_part(game, history, part, consistent):
     return reps
 
 
+def _classes(n: int) -> str:
+    return f"{n} first-guess class" + ("es" if n != 1 else "")
+
+
+def first_guess_classes(game: Game, consistent: bool, symmetry: bool = True) -> np.ndarray:
+    """The first guesses a search tries: one per class of codes that the game's
+    symmetries map onto each other (every code without symmetry).
+
+    The classes are the orbits of the colour and position renamings, except with
+    black-only scoring and repeats: there renaming the colours of each position on
+    its own keeps every answer too (a black is an agreement at one position, and a
+    renaming applied to guess and secret alike keeps each agreement), and those
+    renamings take any code to any other, so every first guess is as good as any
+    other and there is one class (p5c5b: ``11111``, where the colour and position
+    renamings alone leave 7 classes, whose searches the transposition table found
+    equal one state at a time). The nodes below use the same group
+    (:func:`_part_guesses`).
+
+    >>> [Game.from_spec(s).code_str(int(g)) for s in ("p4c6", "p4c6b")
+    ...  for g in first_guess_classes(Game.from_spec(s), consistent=False)]
+    ['1111', '1112', '1122', '1123', '1234', '1111']
+    """
+    codes = np.arange(game.n_codes, dtype=np.int64)
+    if not symmetry:
+        return codes
+    if game.black_only and game.repeats:
+        return np.asarray(_part_guesses(game, (), codes, consistent, True), dtype=np.int64)
+    return np.asarray(orbit_representatives(game, []), dtype=np.int64)
+
+
 # Tasks run in worker processes: module-level functions of plain arguments.
 def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree,
                    weight):
@@ -870,13 +900,9 @@ class Solver:
                 self.progress.close()
 
     def _root(self):
-        game, ctx = self.game, self._ctx
-        secrets = ctx.all_guesses
-        if self.symmetry:
-            reps = orbit_representatives(game, [])
-        else:
-            reps = secrets
-        return secrets, reps
+        """Every secret, and the first guesses to try (:func:`first_guess_classes`)."""
+        return self._ctx.all_guesses, first_guess_classes(self.game, self.consistent,
+                                                          self.symmetry)
 
     def _parts(self, g, secrets):
         """Parts of ``secrets`` under ``g``, largest first (ties by answer)."""
@@ -942,7 +968,7 @@ class Solver:
                                           extra)
                 return Solution(game, "worst-case", self.guesses, d, d, strategy, self.stats,
                                 seconds, proof, self._runner.resumed)
-            proof.append(f"{d} guesses: impossible ({len(order)} first-guess classes refuted)")
+            proof.append(f"{d} guesses: impossible ({_classes(len(order))} refuted)")
             if max_guesses is None:
                 self.progress.update(bound=d + 1)
             self.progress.message(proof[-1])
@@ -1251,7 +1277,7 @@ class Solver:
         improved = [(totals[g], order.index(g), g) for g in rivals
                     if totals[g] is not None and totals[g] < best_value]
         pruned = len(order) - 1 - len(rivals)
-        proof.append(f"{len(order)} first-guess classes: {game.code_str(best_g)} solved "
+        proof.append(f"{_classes(len(order))}: {game.code_str(best_g)} solved "
                      f"exactly ({shown(best_value)}); {len(rivals)} searched against it, "
                      f"{pruned} cut by the lower bound")
         if improved:

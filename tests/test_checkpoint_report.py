@@ -17,8 +17,7 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm.checkpoint_report import report
-from optimal_mm.search import Solver
-from optimal_mm.symmetry import orbit_representatives
+from optimal_mm.search import Solver, first_guess_classes
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +34,8 @@ def test_a_worst_case_report_says_what_each_depth_settled(p4c5b_worst):
     assert sol.value == 8
     (rep,) = report(folder)
     assert rep.run["game"] == "p4c5b" and not rep.stale and rep.entries > 0
-    classes = len(orbit_representatives(game, []))
-    assert rep.first_classes == classes
+    classes = len(first_guess_classes(game, consistent=False))
+    assert rep.first_classes == classes == 1  # black-only with repeats: one class
     text = "\n".join(rep.lines())
     # Every depth below t* was refuted for every first-guess class...
     for t in range(min(rep.worst), 8):
@@ -59,6 +58,31 @@ def test_a_worst_case_report_says_what_each_depth_settled(p4c5b_worst):
     doc = rep.to_dict()
     assert doc["worst_case"]["8"][first]["refuted"] is False
     assert json.loads(json.dumps(doc)) == doc
+
+
+def test_the_first_guesses_of_an_earlier_search_are_told_apart(tmp_path, monkeypatch):
+    # Before black-only games with repeats had one first-guess class, their searches
+    # tried each colour and position orbit (p3c4b: 111, 112, 123): a checkpoint of
+    # then counts only this version's class, and marks the others.
+    import optimal_mm.search as search
+    from optimal_mm.symmetry import orbit_representatives
+
+    game = Game.from_spec("p3c4b")
+    old = [game.code_str(g) for g in orbit_representatives(game, [])]
+    monkeypatch.setattr(search, "first_guess_classes",
+                        lambda g, consistent, symmetry=True: orbit_representatives(g, []))
+    sol = Solver(game, jobs=1, checkpoint=tmp_path).solve("worst-case")
+    monkeypatch.undo()
+    assert len(old) == 3 and sol.value is not None
+    (rep,) = report(tmp_path)
+    assert rep.first_classes == 1 and rep.first_reps == {"111"}
+    text = "\n".join(rep.lines())
+    for t in range(min(rep.worst), sol.value):  # every class refuted, then and now
+        assert f"within {t} guesses: 1 of 1 first-guess classes refuted" in text
+        assert set(rep.worst[t]) == set(old)
+    for first in old[1:]:
+        assert f"first guess {first} (refuted, a class of an earlier search only)" in text
+    assert "first guess 111 (refuted):" in text
 
 
 def test_damaged_entries_are_skipped(p4c5b_worst, tmp_path):

@@ -13,7 +13,9 @@ import pytest
 from optimal_mm import Game
 from optimal_mm import _search
 from optimal_mm._search_arrays import new_stats
-from optimal_mm.search import _Context, solve
+from optimal_mm.game import partition_counts
+from optimal_mm.search import _Context, first_guess_classes, solve
+from optimal_mm.symmetry import orbit_representatives
 
 KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
 
@@ -148,6 +150,34 @@ def test_position_classes_black_only(spec):
         off = solve(game, objective, jobs=1, symmetry=False)
         assert on.value == off.value
         on.strategy.validate()
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p2c6b"])
+def test_black_only_with_repeats_has_one_first_guess_class(spec):
+    # Renaming each position's colours apart keeps every black-only answer and maps
+    # any code to any other: every first guess splits the secrets alike (the same
+    # part sizes), and the search tries one, with the values of the unreduced search,
+    # which tries every code.
+    game = Game.from_spec(spec)
+    codes = np.arange(game.n_codes)
+    sizes = np.sort(partition_counts(game, codes, codes), axis=1)
+    assert (sizes == sizes[0]).all()
+    assert len(orbit_representatives(game, [])) > 1  # the plain renamings leave more
+    for consistent in (False, True):
+        assert len(first_guess_classes(game, consistent)) == 1
+    assert len(first_guess_classes(game, False, symmetry=False)) == game.n_codes
+    for objective in ("fewest-at-worst", "worst-then-expected"):
+        on = solve(game, objective, jobs=1)
+        off = solve(game, objective, jobs=1, symmetry=False)
+        assert on.value == off.value and on.strategy.root.guess == game.code_str(0)
+        assert "(1 first-guess class refuted)" in "\n".join(on.proof)
+        on.strategy.validate()
+
+
+@pytest.mark.parametrize("spec", ["mastermind", "p3c5n", "p4c5nb", "p3c4"])
+def test_other_games_first_guess_classes_are_the_colour_and_position_orbits(spec):
+    game = Game.from_spec(spec)
+    assert np.array_equal(first_guess_classes(game, False), orbit_representatives(game, []))
 
 
 @pytest.mark.parametrize("spec", ["p3c5", "p4c4", "p4c3b"])
