@@ -63,7 +63,7 @@ from ._search_arrays import INF, NO_CAP
 from .errors import InvalidOptionError, InvalidTreeError, OptimalMMError, TooLargeError
 from .game import Game
 from .history import Turn, check_history, consistent_secrets
-from .search import _context, _part_guesses, check_feasible
+from .search import _context, check_feasible, node_guess_classes
 from .tree import Node, Strategy
 
 OBJECTIVES = ("expected", "worst-case")
@@ -447,7 +447,7 @@ def _best_expected(game, guesses, played, secrets):
     if n <= 2:  # the first secret, then the other
         return 2 * n - 1, int(secrets[0])
     ctx = _ctx(game, guesses)
-    top = _part_guesses(game, played, secrets, ctx.consistent, True)
+    top = node_guess_classes(game, played, secrets, ctx.consistent)
     value, guess = ctx.exp(secrets, INF, NO_CAP, top)
     return int(value), int(guess)
 
@@ -457,7 +457,7 @@ def _best_worst(game, guesses, played, secrets):
     if n == 1:
         return 1, int(secrets[0])
     ctx = _ctx(game, guesses)
-    top = _part_guesses(game, played, secrets, ctx.consistent, True)
+    top = node_guess_classes(game, played, secrets, ctx.consistent)
     d = next(d for d in range(1, NO_CAP + 1) if ctx.lb[d, n] < INF)
     while not ctx.wc(secrets, d, top):
         d += 1

@@ -490,6 +490,23 @@ def _orbit_guesses_of_part(game, history, part, consistent):
     return reps
 
 
+def node_guess_classes(game: Game, history, part, consistent: bool) -> np.ndarray:
+    """The guesses worth trying at the node after the guesses ``history`` whose
+    secrets are ``part``: one per class of guesses that the renamings fixing the
+    history and the part map onto each other, the classes the search itself uses
+    there (with black-only scoring and repeats, those of each position's colours on
+    its own where they leave fewer: :func:`first_guess_classes`). Every guess of a
+    class splits the part into parts of the same sizes and shapes, so a search that
+    tries one of each loses nothing. The array may be shared: do not write into it.
+
+    >>> g = Game.from_spec("p3c3b")
+    >>> len(node_guess_classes(g, (), np.arange(g.n_codes), False))
+    1
+    """
+    return np.asarray(_part_guesses(game, tuple(int(h) for h in history), part,
+                                    consistent, True), dtype=np.int64)
+
+
 def _classes(n: int) -> str:
     return f"{n} first-guess class" + ("es" if n != 1 else "")
 

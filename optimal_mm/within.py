@@ -11,8 +11,8 @@ Why
 
 How
     At a node of more than ``exact`` secrets with ``d`` guesses left, one guess per
-    symmetry class of the node (:func:`~optimal_mm.symmetry.orbit_representatives`)
-    is ranked by the exact search's own order: the size of its largest part, then the
+    symmetry class of the node (:func:`~optimal_mm.search.node_guess_classes`, the
+    classes the exact search tries there) is ranked by the exact search's own order: the size of its largest part, then the
     sum of squared part sizes, then whether it may be the secret, then index; guesses
     that leave a part too big for ``d - 1`` guesses by the counting bound are left
     out. The first ``breadth`` guesses are tried in turn, each solving its parts
@@ -46,9 +46,8 @@ from . import __version__
 from ._search_arrays import INF, lower_bound_table
 from .errors import InvalidOptionError
 from .game import Game
-from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, check_wc_tree, subtree_within,
-                     worst_case_order)
-from .symmetry import orbit_representatives
+from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, check_wc_tree, node_guess_classes,
+                     subtree_within, worst_case_order)
 from .tree import Node, Strategy
 
 #: Nodes of at most this many secrets are decided by the exact search by default.
@@ -98,8 +97,7 @@ class _Beam:
 
     def ranked(self, history: tuple, secrets: np.ndarray, d: int) -> np.ndarray:
         """The guesses worth trying at this node, best first (module docstring)."""
-        reps = orbit_representatives(self.game, history, secrets=secrets,
-                                     candidates=secrets if self.consistent else None)
+        reps = node_guess_classes(self.game, history, secrets, self.consistent)
         return worst_case_order(self.game, reps, secrets, self.lb[d - 1])
 
     def split(self, g: int, secrets: np.ndarray) -> list:

@@ -309,7 +309,8 @@ def main(argv=None) -> int:
         lines += compare_lines(rows)
     OUT.parent.mkdir(exist_ok=True)
     atomic_write_text(OUT, "\n".join(lines) + "\n")
-    print(f"wrote {OUT.relative_to(ROOT)} ({len(specs)} games with open entries)")
+    games = "game" if len(specs) == 1 else "games"
+    print(f"wrote {OUT.relative_to(ROOT)} ({len(specs)} {games} with open entries)")
     return 0
 
 

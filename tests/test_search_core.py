@@ -14,7 +14,7 @@ from optimal_mm import Game
 from optimal_mm import _search
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.game import partition_counts
-from optimal_mm.search import _Context, first_guess_classes, solve
+from optimal_mm.search import _Context, first_guess_classes, node_guess_classes, solve
 from optimal_mm.symmetry import orbit_representatives
 
 KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
@@ -172,6 +172,33 @@ def test_black_only_with_repeats_has_one_first_guess_class(spec):
         assert on.value == off.value and on.strategy.root.guess == game.code_str(0)
         assert "(1 first-guess class refuted)" in "\n".join(on.proof)
         on.strategy.validate()
+
+
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c3b", "p3c5", "p4c5nb"])
+def test_node_guess_classes_cover_every_guess_of_the_node(spec):
+    # At a node after one guess, every code splits the node's secrets into parts of
+    # the same sizes as one of the classes' guesses (so the classes lose nothing),
+    # no more classes than the colour and position orbits there, and with black-only
+    # scoring and repeats as few as the search's per-position renamings leave.
+    game = Game.from_spec(spec)
+    table = game.answer_table()
+    codes = np.arange(game.n_codes)
+    for first in first_guess_classes(game, False):
+        for a in np.unique(table[first]):
+            part = codes[table[first] == a]
+            if len(part) < 3 or a == game.win:
+                continue
+            for consistent in (False, True):
+                reps = node_guess_classes(game, (int(first),), part, consistent)
+                pool = part if consistent else codes
+                orbits = orbit_representatives(game, [int(first)], secrets=part,
+                                               candidates=part if consistent else None)
+                assert 1 <= len(reps) <= len(orbits)
+                assert np.isin(reps, pool).all()
+                shapes = {tuple(np.sort(partition_counts(game, [g], part)[0]))
+                          for g in reps}
+                every = np.sort(partition_counts(game, pool, part), axis=1)
+                assert {tuple(row) for row in every} <= shapes
 
 
 @pytest.mark.parametrize("spec", ["mastermind", "p3c5n", "p4c5nb", "p3c4"])

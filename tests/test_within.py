@@ -3,13 +3,15 @@
 import gzip
 import json
 
+import numpy as np
 import pytest
 
 from optimal_mm.cli import main
 from optimal_mm.errors import InvalidOptionError
 from optimal_mm.game import Game
-from optimal_mm.search import solve, subtree_within
-from optimal_mm.within import WithinStats, find_within
+from optimal_mm.search import first_guess_classes, solve, subtree_within
+from optimal_mm.symmetry import orbit_representatives
+from optimal_mm.within import WithinStats, _Beam, find_within
 
 SMALL = ["p2c4", "p3c3", "p3c4b", "p3c5nb", "p2c5b"]
 
@@ -111,3 +113,20 @@ def test_doctests():
         for test in finder.find(getattr(search, name), name, globs=vars(search).copy()):
             runner.run(test)
     assert runner.tries >= 5 and runner.failures == 0
+
+
+def test_the_beam_tries_one_guess_per_class_of_the_exact_search():
+    # p4c4b (black-only, repeats): the colour and position orbits leave 5 first
+    # guesses, the per-position renamings one; the beam ranks the classes the exact
+    # search tries (three equivalent first guesses would fail or work alike).
+    game = Game.from_spec("p4c4b")
+    t = solve(game, "worst-case").value
+    codes = np.arange(game.n_codes)
+    beam = _Beam(game, False, 3, 20, 0, None, "first")
+    assert len(beam.ranked((), codes, t)) == len(first_guess_classes(game, False)) == 1
+    assert len(orbit_representatives(game, [])) == 5
+    lines = []
+    tree = find_within(game, t + 1, breadth=3, exact=20, report=lines.append)
+    assert tree is not None and tree.validate().max <= t + 1
+    assert [line for line in lines if not line.startswith(" ")] == [
+        f"256 secrets, {t + 1} guesses left: {tree.root.guess} (choice 1) works"]
