@@ -190,6 +190,8 @@ class RunReport:
     expected: dict = field(default_factory=dict)
     rivals: list = field(default_factory=list)
     seconds_rivals: list = field(default_factory=list)
+    # Rival third guesses and deeper, in the chains of a run with --chain-secrets
+    deep_rivals: list = field(default_factory=list)
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
@@ -299,7 +301,9 @@ class RunReport:
             for big in self.big_parts.get(first, []):
                 out.append(f"    {big.text(self.cost_text)}")
         for label, rivals in (("rival first guesses", self.rivals),
-                              ("rival second guesses", self.seconds_rivals)):
+                              ("rival second guesses", self.seconds_rivals),
+                              ("rival guesses below the second, in chains",
+                               self.deep_rivals)):
             if not rivals:
                 continue
             better = [(cost, g) for g, cost, _ in rivals if cost is not None]
@@ -345,6 +349,8 @@ class RunReport:
                 "rivals": [{"guess": g, "value": c, "budget": b} for g, c, b in self.rivals],
                 "second_guess_rivals": [{"guess": g, "value": c, "budget": b}
                                         for g, c, b in self.seconds_rivals],
+                "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
+                                  for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces,
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
@@ -495,6 +501,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     rep.chain_pieces += 1
                     if not history:
                         raw["chains"][first] = cost
+                elif len(history) > 1:  # in a chain below a rival (--chain-secrets)
+                    rep.deep_rivals.append((" ".join(game.code_str(h) for h in history)
+                                            + f" {name}", cost, int(bound)))
                 elif history:
                     rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
                                                int(bound)))

@@ -482,6 +482,17 @@ class TaskRunner:
             self.resumed += sum(r is not None for r in results)
         return keys, results
 
+    def record(self, fn, args, result) -> None:
+        """Save ``result`` as the result of the task ``fn(*common, *args)``, computed
+        another way (a chain of smaller tasks whose answer is the task's own: search,
+        ``Solver._second_guess_rounds``), so that a later run asks for it as one task
+        or reads it back either way. Without a checkpoint, nothing to do."""
+        if self.checkpoint is None:
+            return
+        from .checkpoint import task_key
+
+        self.checkpoint.put(task_key(fn.__name__, args), result)
+
     def execute(self, fn, arg_lists, indices, keys, sink, cost=None) -> None:
         """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
 

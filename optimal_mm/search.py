@@ -749,6 +749,17 @@ class Solver:
         1,214 secrets after 12345 within 7: 48 s to decide, 34 s for the "first"
         tree, more than 8 minutes for the "small-total" one). Refutations in a
         checkpoint serve either rule; a feasible part's tree is the rule's own.
+    chain_secrets : int, optional
+        Expected-type objectives: a rival guess at any level (a first guess, a second
+        guess of a big part, or deeper) with a part of this many secrets or more is
+        searched as a chain of tasks (:meth:`_guess_by_parts`), each saved when done,
+        instead of one task. ``None`` (the default) chains rival first guesses with a
+        part of :data:`SPLIT_SECRETS` secrets or more and keeps every deeper rival one
+        task, which is cheaper (``scripts/time_rival.py``); a rival second guess of a
+        big black-only part can still run for hours as one compiled call (p4c8nb's,
+        p5c7nb's), all of it lost when the run stops. Chains give the same values
+        and trees. Tasks do not depend on it: a checkpoint may be resumed with
+        another value (a whole rival's task saved before is then not asked for).
 
     Attributes
     ----------
@@ -764,7 +775,8 @@ class Solver:
                  table_entries: int = DEFAULT_TABLE_ENTRIES, progress=None,
                  checkpoint=None, scheduler: str | None = None,
                  memory_limit: "int | str | None" = None,
-                 split_secrets: int = WC_SPLIT_SECRETS, wc_tree: str = "small-total"):
+                 split_secrets: int = WC_SPLIT_SECRETS, wc_tree: str = "small-total",
+                 chain_secrets: int | None = None):
         game = as_game(game)
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
@@ -780,6 +792,10 @@ class Solver:
         if (not isinstance(split_secrets, (int, np.integer)) or isinstance(split_secrets, bool)
                 or split_secrets < 1):
             raise InvalidOptionError(f"split secrets must be 1 or more, got {split_secrets!r}")
+        if chain_secrets is not None and (
+                not isinstance(chain_secrets, (int, np.integer))
+                or isinstance(chain_secrets, bool) or chain_secrets < 1):
+            raise InvalidOptionError(f"chain secrets must be 1 or more, got {chain_secrets!r}")
         check_wc_tree(wc_tree)
         if not isinstance(symmetry, (bool, np.bool_)):
             raise InvalidOptionError(f"symmetry must be True or False, got {symmetry!r}")
@@ -806,6 +822,7 @@ class Solver:
         self.scheduler = scheduler
         self.entries = int(table_entries)
         self.split_secrets = int(split_secrets)
+        self.chain_secrets = None if chain_secrets is None else int(chain_secrets)
         self.wc_tree = wc_tree
         self._tree_arg = _tree_arg(wc_tree)
         if progress is None:
@@ -1255,7 +1272,7 @@ class Solver:
         # Phase 2: every other first guess whose bound is below the incumbent: one task
         # each, or a chain of tasks for one with big parts (_guess_by_parts).
         rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
-        chained = [g for g in rivals if any(len(p) >= SPLIT_SECRETS for _, p in bounds[g][1])]
+        chained = [g for g in rivals if self._chained((), [p for _, p in bounds[g][1]])]
         whole = [g for g in rivals if g not in chained]
         # The proven bound is the least of the incumbent and of the rivals' own
         # bounds (their exact totals once known); it rises as rivals are refuted.
@@ -1432,6 +1449,19 @@ class Solver:
             return Solution(game, "expected", self.guesses, None, total, strategy, self.stats,
                             seconds, proof, self._runner.resumed)
 
+    def _chain_secrets(self, history) -> int | None:
+        """The size from which a part makes a rival guess played after ``history`` a
+        chain of tasks (``chain_secrets``), or None where such rivals stay one task."""
+        if self.chain_secrets is not None:
+            return self.chain_secrets
+        return SPLIT_SECRETS if not history else None
+
+    def _chained(self, history, parts) -> bool:
+        """Whether a rival guess played after ``history``, with these ``parts``, is
+        searched as a chain of tasks (:meth:`_guess_by_parts`)."""
+        least = self._chain_secrets(history)
+        return least is not None and any(len(p) >= least for p in parts)
+
     def exp_second_guesses(self, history, part, d, weight):
         """The guesses at the node of ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left) as ``(guess, bound)``, in the order the
@@ -1506,20 +1536,44 @@ class Solver:
             while pos < len(plan) and len(batch) < width and plan[pos][1] < best:
                 batch.append(plan[pos][0])
                 pos += 1
-            args = []
+            args, chains = [], {}
             for rival in batch:
                 subs = [sub for _, sub in self._ctx.split(rival, part)]
-                args.append((tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
-                             best, d2, weight))
+                task = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
+                        best, d2, weight)
+                if self._chained(history, subs):
+                    chains[rival] = task
+                else:
+                    args.append(task)
+            whole = [task[1] for task in args]
             results = self._runner.run(
                 _exp_guess_task, args,
-                f"expected: {len(batch)} {what} ({n} secrets after {after}) against "
-                f"{_cost_text(best, weight)}")
-            for rival, (value, counters) in zip(batch, results):
+                f"expected: {len(args)} {what} ({n} secrets after {after}) against "
+                f"{_cost_text(best, weight)}") if args else []
+            values = {}
+            for rival, (value, counters) in zip(whole, results):
                 self.stats.add(counters)
+                values[rival] = value
+            for rival, task in chains.items():  # each with the batch's budget, in turn
+                values[rival] = self._chain_of(task)
+            for rival in batch:  # in order: the earliest wins a tie, whatever --jobs
+                value = values[rival]
                 if value is not None and value < best:
                     best, best_g = value, rival
         return best, best_g
+
+    def _chain_of(self, task):
+        """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the
+        common ones), computed as a chain (:meth:`_guess_by_parts`) unless the
+        checkpoint already has it, and then saved there as that task's result: the
+        checkpoint report reads it as any rival's, and a run with whole rivals reads
+        it back. Saved with zero work counters: the chain's own tasks hold the work."""
+        _, results = self._runner.known(_exp_guess_task, [task])
+        if results[0] is not None:
+            return results[0][0]
+        value = self._guess_by_parts(*task)
+        self._runner.record(_exp_guess_task, task, (value, new_stats()))
+        return value
 
     def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):
         """Total of guess ``g`` played after ``history`` (its ``parts`` of the ``n``
@@ -1527,7 +1581,10 @@ class Solver:
         ``bound``, else None: :func:`_exp_guess_task`'s answer, for a guess with parts
         of :data:`SPLIT_SECRETS` secrets or more. The search uses it for rival first
         guesses (``history`` empty); a rival second guess of a big part stays one task,
-        which is cheaper at that size (docs/LOGIK_EXPECTED.md, ``scripts/time_rival.py``).
+        which is cheaper at that size (docs/LOGIK_EXPECTED.md, ``scripts/time_rival.py``),
+        unless ``chain_secrets`` asks for chains at every level (:meth:`_chained`):
+        then the rivals of a big part's rounds may be chains themselves, and parts of
+        ``chain_secrets`` secrets or more are the big ones at every level.
 
         As one task, such a rival would run for hours (Logik: one to five hours each,
         longer than a session, and lost whole when the run is killed). Here it is a
@@ -1537,7 +1594,9 @@ class Solver:
         parts known so far leave it; the first part that reaches its budget refutes
         the guess.
         """
-        big = sorted((i for i, p in enumerate(parts) if len(p) >= SPLIT_SECRETS),
+        least = self._chain_secrets(history)
+        least = SPLIT_SECRETS if least is None else least
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= least),
                      key=lambda i: (len(parts[i]), i))
         small = [i for i in range(len(parts)) if i not in big]
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known

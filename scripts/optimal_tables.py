@@ -246,7 +246,8 @@ def keep_proofs(old, result) -> dict:
     return result
 
 
-def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None):
+def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
+            chain_secrets=None):
     from optimal_mm import Game
     from optimal_mm.search import solve
 
@@ -261,6 +262,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["split_secrets"] = split_secrets
     if wc_tree is not None and objective == "worst-case":
         options["wc_tree"] = wc_tree
+    if chain_secrets is not None and objective != "worst-case":
+        options["chain_secrets"] = chain_secrets
     start = time.perf_counter()
     sol = solve(Game.from_spec(spec), objective, guesses, **options)
     seconds = time.perf_counter() - start
@@ -277,14 +280,14 @@ class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None, wc_tree=None):
+                 split_secrets=None, wc_tree=None, chain_secrets=None):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets, wc_tree),
+                                      split_secrets, wc_tree, chain_secrets),
                                 daemon=True)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -666,9 +669,16 @@ def main(argv=None) -> int:
                         help="worst case: how the tree picks its guesses (optimal-mm solve "
                              "--wc-tree; default small-total): first builds a big game's "
                              "tree in a fraction of the time, with a larger total")
+    parser.add_argument("--chain-secrets", type=int, metavar="N",
+                        help="expected, fewest-at-worst, worst-then-expected: search a "
+                             "rival guess at any level with a part of N secrets or more as "
+                             "a chain of tasks (optimal-mm solve --chain-secrets), so that "
+                             "a rival of hours saves its progress in the checkpoint")
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
+    if args.chain_secrets is not None and args.chain_secrets < 1:
+        parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.checkpoint is not None:  # refused here, before any entry is touched
         try:
             Path(args.checkpoint).mkdir(parents=True, exist_ok=True)
@@ -722,7 +732,8 @@ def main(argv=None) -> int:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
-                                  args.checkpoint, args.split_secrets, args.wc_tree),
+                                  args.checkpoint, args.split_secrets, args.wc_tree,
+                                  args.chain_secrets),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

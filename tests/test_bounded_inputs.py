@@ -281,6 +281,7 @@ def test_specs_are_ascii_and_short(spec):
     ({"max_guesses": True}, "--max-guesses"), ({"max_guesses": 2.0}, "--max-guesses"),
     ({"memory_limit": "lots"}, "--memory-limit"), ({"table_entries": "9"}, "table entries"),
     ({"checkpoint": ""}, "--checkpoint"), ({"split_secrets": 0}, "split secrets"),
+    ({"chain_secrets": 0}, "chain secrets"), ({"chain_secrets": 2.5}, "chain secrets"),
 ])
 def test_solve_checks_its_arguments_up_front(options, words):
     with pytest.raises(OptimalMMError, match=words) as info:
@@ -307,10 +308,11 @@ def test_one_move_time_rule(capsys, command, value):
 
 
 @pytest.mark.parametrize("value", ["0", "-3"])
-def test_split_secrets_must_be_positive(capsys, tmp_path, value):
+@pytest.mark.parametrize("option", ["--split-secrets", "--chain-secrets"])
+def test_split_secrets_must_be_positive(capsys, tmp_path, value, option):
     out = tmp_path / "t.json"
     code, _, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
-                       "--split-secrets", value, "-o", out)
+                       option, value, "-o", out)
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert_one_line(err, "solve")
-    assert "--split-secrets" in err and value in err and not out.exists()
+    assert option in err and value in err and not out.exists()

@@ -233,3 +233,22 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     assert again.parts == chain.parts[:-1] and again.waiting == bigs - len(again.parts) >= 1
     assert f"{again.waiting} big part" in again.text(rep.cost_text)
     assert not [row for row in rep.left() if "rival first guesses" in row["what"]]
+
+
+def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_path,
+                                                                         monkeypatch):
+    """p4c5nb's fewest at the worst depth, parts split from 30 secrets and rivals
+    chained from 4 (``--chain-secrets``): a rival second guess searched as a chain
+    leaves its answer as its own task's, so every big part's rivals read as settled;
+    the rivals inside the chains (third guesses and below) are counted apart."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    sol = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4).solve("fewest-at-worst")
+    (rep,) = report(tmp_path)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    assert bigs and all(b.settled == b.below > 0 for b in bigs)
+    assert rep.deep_rivals and all(len(g.split()) >= 3 for g, _, _ in rep.deep_rivals)
+    assert "rival guesses below the second, in chains: " in "\n".join(rep.lines())
+    assert not [row for row in rep.left() if "big parts" in row["what"]]

@@ -280,11 +280,12 @@ def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
 
 
-def test_split_secrets_is_checked_before_any_entry(capsys):
+@pytest.mark.parametrize("option", ["--split-secrets", "--chain-secrets"])
+def test_split_secrets_is_checked_before_any_entry(capsys, option):
     tables = load_script("optimal_tables")
     with pytest.raises(SystemExit) as info:
-        tables.main(["--split-secrets", "0", "--only", "p2c3"])
-    assert info.value.code == 2 and "--split-secrets" in capsys.readouterr().err
+        tables.main([option, "0", "--only", "p2c3"])
+    assert info.value.code == 2 and option in capsys.readouterr().err
 
 
 def test_a_bound_met_by_the_consistent_optimum_reads_as_the_value(monkeypatch):

@@ -174,3 +174,90 @@ def test_time_rival_bad_input(capsys, argv, message):
     assert _time_rival().main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------- chains at every level
+
+
+@pytest.mark.parametrize("spec, split, chain, objective", [
+    ("p3c5", 12, 2, "expected"), ("p3c5", 12, 2, "fewest-at-worst"),
+    ("p3c5", 12, 2, "worst-then-expected"), ("p4c5nb", 30, 4, "expected"),
+    ("p4c5nb", 30, 4, "fewest-at-worst")])
+def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, chain,
+                                                                   objective, monkeypatch):
+    # With chain_secrets, a rival second guess of a big part (split at SPLIT_SECRETS)
+    # with a part of `chain` secrets or more is a chain, whose own big parts' rivals
+    # may be chains again: the value and the tree are those of the search with whole
+    # rivals (p3c5 and p4c5nb, the black-only game without repeats, as the open
+    # entries that need it: each reaches chains below the third guess).
+    monkeypatch.setattr(search, "SPLIT_SECRETS", split)
+    game = Game.from_spec(spec)
+    depths = []
+    real = search.Solver._guess_by_parts
+
+    def spy(self, history, *args):
+        depths.append(len(history))
+        return real(self, history, *args)
+
+    monkeypatch.setattr(search.Solver, "_guess_by_parts", spy)
+    whole = Solver(game, jobs=1).solve(objective)
+    assert set(depths) <= {0}  # by default only rival first guesses are chains
+    depths.clear()
+    chained = Solver(game, jobs=1, chain_secrets=chain).solve(objective)
+    assert chained.value == whole.value
+    assert chained.strategy.root.to_dict() == whole.strategy.root.to_dict()
+    assert max(depths) >= 2  # a chain below a rival second guess's own chain
+
+
+def test_chain_secrets_is_checked():
+    for bad in (0, -3, 1.5, True, "12"):
+        with pytest.raises(search.InvalidOptionError):
+            Solver(Game.from_spec("p2c3"), jobs=1, chain_secrets=bad)
+
+
+class Phases(StopAfter):
+    """:class:`StopAfter` that also records the tasks done when each phase began."""
+
+    def phase(self, label, total, done=0):
+        super().phase(label, total, done)
+        self.started = [*getattr(self, "started", []), self.done]
+
+
+def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
+    # p4c5nb's fewest secrets at the worst depth with chains from 4 secrets: stopped
+    # inside the chain of a rival third guess ("rival 1234 2341 3415, its 1 small
+    # parts"), the rerun reads back every task saved and computes only the others.
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    watch = Phases()
+    plain = Solver(game, jobs=1, chain_secrets=4, progress=watch).fewest_at_worst()
+    third = [i for i, label in enumerate(watch.labels)
+             if label.startswith("expected: rival ")
+             and len(label[len("expected: rival "):].split(",")[0].split()) == 3]
+    assert third
+    before = watch.started[third[0]]  # tasks done before that chain's first task
+    stop = Phases(before + 1)
+    with pytest.raises(KeyboardInterrupt):
+        Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path,
+               progress=stop).fewest_at_worst()
+    assert stop.labels[-1] == watch.labels[third[0]]
+    saved = len(list(tmp_path.glob("task-*.json")))
+    again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path)
+    sol = again.fewest_at_worst()
+    assert sol.value == plain.value
+    assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
+    # Nothing computed twice: the rerun saves only what the stopped run had not, and
+    # ends with the entries of an uninterrupted run (its tasks, and each chain's
+    # answer saved as its rival's task: search.Solver._chain_of).
+    full = tmp_path.parent / "full"
+    Solver(game, jobs=1, chain_secrets=4, checkpoint=full).fewest_at_worst()
+    entries = sorted(p.name for p in full.glob("task-*.json"))
+    assert sorted(p.name for p in tmp_path.glob("task-*.json")) == entries
+    assert saved > before + 1  # the chains finished before the stop saved their answers
+    assert again.checkpoint.stored == len(entries) - saved
+    assert 0 < again.checkpoint.loaded <= saved
+    # A run with whole rivals finds every rival second guess it asks for among the
+    # chains' answers: it computes nothing.
+    whole = Solver(game, jobs=1, checkpoint=full)
+    assert whole.fewest_at_worst().value == plain.value
+    assert whole.checkpoint.stored == 0 and whole.checkpoint.loaded > 0

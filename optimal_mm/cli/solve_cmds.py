@@ -99,6 +99,12 @@ def register(sub) -> None:
                            f"one second guess per task (default {WC_SPLIT_SECRETS}); less "
                            f"saves a long refutation's progress more often "
                            f"(docs/LONG_RUNS.md)")
+    long.add_argument("--chain-secrets", type=int, metavar="N",
+                      help="expected, fewest-at-worst, worst-then-expected: search a rival "
+                           "guess at any level with a part of N secrets or more as a chain "
+                           "of tasks, each saved in the checkpoint when done (default: "
+                           "rival first guesses only, from 400); for rivals that run for "
+                           "hours as one task (docs/LONG_RUNS.md)")
     p.set_defaults(func=run_solve)
 
 
@@ -124,6 +130,8 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--table-entries must be 0 or more, got {args.table_entries}")
     if args.split_secrets < 1:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
+    if args.chain_secrets is not None and args.chain_secrets < 1:
+        raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
@@ -137,7 +145,8 @@ def run_solve(args) -> int:
                     backend=args.backend, table_entries=args.table_entries,
                     progress=progress, checkpoint=args.checkpoint,
                     scheduler=args.scheduler, memory_limit=limit,
-                    split_secrets=args.split_secrets, wc_tree=args.wc_tree)
+                    split_secrets=args.split_secrets, wc_tree=args.wc_tree,
+                    chain_secrets=args.chain_secrets)
     try:
         with time_limited(args.time_limit):
             sol = solver.solve(args.objective, args.max_guesses)
