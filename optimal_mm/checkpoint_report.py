@@ -192,6 +192,7 @@ class RunReport:
     seconds_rivals: list = field(default_factory=list)
     # Rival third guesses and deeper, in the chains of a run with --chain-secrets
     deep_rivals: list = field(default_factory=list)
+    deep_parts: int = 0  # parts solved below the third guess, pieces of split parts
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
@@ -313,6 +314,10 @@ class RunReport:
                 cost, g = min(better)
                 line += f" (the best: {g}, {self.cost_text(cost)})"
             out.append(line)
+        if self.deep_parts:
+            out.append(f"  parts solved exactly below the second guess's parts, pieces "
+                       f"of parts split by their own guesses (--chain-secrets): "
+                       f"{self.deep_parts:,}")
         if self.chain_pieces:
             out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
                        f"tasks of their small parts (the big parts are split by second "
@@ -351,7 +356,7 @@ class RunReport:
                                         for g, c, b in self.seconds_rivals],
                 "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
                                   for g, c, b in self.deep_rivals],
-                "chain_pieces": self.chain_pieces,
+                "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
                               for first, bigs in self.big_parts.items()},
@@ -479,7 +484,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 rep.weight = int(weight)
                 row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
-                if len(history) == 1:
+                if len(history) > 2:  # a piece of a part split below the second guess
+                    rep.deep_parts += 1  # (--chain-secrets): the part's answer counts
+                elif len(history) == 1:
                     found.setdefault("parts", []).append(row)
                 else:
                     found.setdefault("seconds", {}).setdefault(

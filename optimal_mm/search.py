@@ -750,17 +750,20 @@ class Solver:
         tree, more than 8 minutes for the "small-total" one). Refutations in a
         checkpoint serve either rule; a feasible part's tree is the rule's own.
     chain_secrets : int, optional
-        Expected-type objectives: a rival guess at any level (a first guess, a second
-        guess of a big part, or deeper) with a part of this many secrets or more is
-        searched as a chain of tasks (:meth:`_guess_by_parts`), each saved when done,
-        instead of one task. ``None`` (the default) chains rival first guesses with a
-        part of :data:`SPLIT_SECRETS` secrets or more and keeps every deeper rival one
-        task, which is cheaper (``scripts/time_rival.py``); a rival second guess of a
-        big black-only part can still run for hours as one compiled call (p4c8nb's,
-        p5c7nb's), all of it lost when the run stops. Chains give the same values
-        and trees. Tasks do not depend on it: a checkpoint may be resumed with
-        another value (a whole rival's task saved before is then not asked for).
-
+        Expected-type objectives, below the first guess: a part of this many secrets
+        or more is never one task. A rival guess with such a part (a second guess of a
+        big part, or deeper) is searched as a chain of tasks (:meth:`_guess_by_parts`),
+        and such a part to be solved exactly (below a big part's first second guess,
+        or deeper) is split by its own guesses (:meth:`_solve_node`), each piece saved
+        when done; the answer of a chain or a split part is then saved as the one
+        task's (:meth:`_chain_of`). ``None`` (the default) keeps them one task each,
+        which is cheaper (``scripts/time_rival.py``), but on big black-only parts one
+        such task can run for hours as one compiled call (p4c8nb's rival second
+        guesses, p3c10nb's 527 secrets below their first second guess), all of it
+        lost when the run stops. Rival first guesses are chains from
+        :data:`SPLIT_SECRETS` secrets either way. The values and trees are the same.
+        Tasks do not depend on it: a checkpoint may be resumed with another value, or
+        without it.
     Attributes
     ----------
     checkpoint : Checkpoint or None
@@ -1361,8 +1364,8 @@ class Solver:
 
         tell()
         for i, plan in plans.items():
-            values[i], trees[i] = self._split_part(g, parts[i][1], plan, incumbents[i], d,
-                                                   weight)
+            values[i], trees[i] = self._split_part((g,), parts[i][1], plan, incumbents[i],
+                                                   d, weight)
             upper[i] = values[i]
             tell()
         return values, trees
@@ -1378,13 +1381,16 @@ class Solver:
         first second guess's ``{answer: (value, tree)}``.
         """
         d2 = d if d >= NO_CAP else d - 1
-        plans, args, owners = {}, [], []
+        plans, args, owners, deferred = {}, [], [], []
         for i, (_, part) in enumerate(parts):
             plan = (self.exp_second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
+                    if self._splits(sub, d2):  # solved after the batch, split in turn
+                        deferred.append((i, a, (g, plan[0][0]), sub))
+                        continue
                     args.append(((g, plan[0][0]), sub, INF, d2, True, weight))
                     owners.append((i, a))
             else:
@@ -1398,7 +1404,69 @@ class Solver:
                 values[i], trees[i] = value, tree
             else:
                 incumbents.setdefault(i, {})[a] = (value, tree)
+        for i, a, history, sub in deferred:
+            incumbents.setdefault(i, {})[a] = self._solve_node(history, sub, d2, weight)
+        for i in plans:  # in answer order, as the batch alone would give them
+            incumbents[i] = dict(sorted(incumbents[i].items()))
         return values, trees, plans, incumbents
+
+    def _splits(self, part, d) -> bool:
+        """Whether a part below the first guess's big parts (``d`` guesses left) is
+        solved split by its own guesses (:meth:`_solve_node`): only with
+        ``chain_secrets``, from that many secrets."""
+        return (self.chain_secrets is not None and len(part) >= self.chain_secrets
+                and d > 1)
+
+    def _solve_node(self, history, part, d, weight):
+        """Exact ``(value, subtree)`` of ``part`` after the guesses ``history`` (``d``
+        guesses left; ``INF`` and None where it cannot be solved within them): one
+        task (:func:`_exp_part_task`), or, for a part of ``chain_secrets`` secrets or
+        more, split by its own guesses as the first guess's big parts are: its most
+        promising guess's parts solved the same way, then its other guesses as rivals
+        (:meth:`_split_part`), so that a part whose exact search runs for hours as one
+        compiled call (p3c10nb's 527 secrets after 012, below their first second
+        guess) is saved a piece at a time."""
+        task = (tuple(history), part, INF, d, True, weight)
+        plan = self.exp_second_guesses(history, part, d, weight) if self._splits(part, d) \
+            else []
+        if plan:  # the whole part's answer may be saved already (by either way)
+            _, (found,) = self._runner.known(_exp_part_task, [task])
+            if found is not None:
+                return found[0], found[1]
+        if not plan:
+            (value, tree, counters), = self._runner.run(
+                _exp_part_task, [task], f"expected: {len(part)} secrets after "
+                f"{' '.join(self.game.code_str(h) for h in history)}")
+            self.stats.add(counters)
+            return value, tree
+        d2 = d if d >= NO_CAP else d - 1
+        after = (*history, plan[0][0])
+        incumbent = self._solve_subparts(
+            after, self._ctx.split(plan[0][0], part), d2, weight,
+            f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
+        value, tree = self._split_part(history, part, plan, incumbent, d, weight)
+        # Saved as the whole part's task (zero work counters: the pieces hold the
+        # work), as a chain's answer is (_chain_of).
+        self._runner.record(_exp_part_task, task, (int(value), tree, new_stats()))
+        return value, tree
+
+    def _solve_subparts(self, history, subs, d, weight, label):
+        """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
+        after the guesses ``history``: the small ones in one batch, the ones
+        :meth:`_splits` names each by :meth:`_solve_node`."""
+        whole = [(a, sub) for a, sub in subs if not self._splits(sub, d)]
+        results = self._runner.run(_exp_part_task,
+                                   [(tuple(history), sub, INF, d, True, weight)
+                                    for _, sub in whole],
+                                   label, cost=_part_size) if whole else []
+        out = {}
+        for (a, _), (value, tree, counters) in zip(whole, results):
+            self.stats.add(counters)
+            out[a] = (value, tree)
+        for a, sub in subs:
+            if a not in out:
+                out[a] = self._solve_node(history, sub, d, weight)
+        return dict(sorted(out.items()))
 
     def expected_upper_bound(self, first=None) -> Solution:
         """The strategy of the expected search's first batch, without its rivals: an
@@ -1451,10 +1519,9 @@ class Solver:
 
     def _chain_secrets(self, history) -> int | None:
         """The size from which a part makes a rival guess played after ``history`` a
-        chain of tasks (``chain_secrets``), or None where such rivals stay one task."""
-        if self.chain_secrets is not None:
-            return self.chain_secrets
-        return SPLIT_SECRETS if not history else None
+        chain of tasks: :data:`SPLIT_SECRETS` for a rival first guess, ``chain_secrets``
+        below it (None: such rivals stay one task)."""
+        return SPLIT_SECRETS if not history else self.chain_secrets
 
     def _chained(self, history, parts) -> bool:
         """Whether a rival guess played after ``history``, with these ``parts``, is
@@ -1479,10 +1546,11 @@ class Solver:
         order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
         return [(int(top[k]), int(bound[k])) for k in order]
 
-    def _split_part(self, g, part, plan, incumbent, d, weight):
-        """Value and subtree of a big ``part`` below first guess ``g``, split by its own
-        guesses (``plan``, from :meth:`exp_second_guesses`; the parts of the first were
-        solved exactly: ``incumbent``).
+    def _split_part(self, history, part, plan, incumbent, d, weight):
+        """Value and subtree of a big ``part`` after the guesses ``history`` (below the
+        first guess, or deeper with ``chain_secrets``), split by its own guesses
+        (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
+        exactly: ``incumbent``).
 
         Its other guesses are searched as rivals in rounds of one per worker, each
         with the budget of the best total so far, until the next one's bound reaches
@@ -1490,10 +1558,11 @@ class Solver:
         so the choice is the compiled search's, whatever the number of workers.
         """
         d2 = d if d >= NO_CAP else d - 1
+        history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
         best, best_g = self._second_guess_rounds(
-            (g,), part, plan[1:], best, d, weight,
+            history, part, plan[1:], best, d, weight,
             f"rivals of {self.game.code_str(plan[0][0])}")
         if best_g is None:
             best_g = plan[0][0]
@@ -1502,16 +1571,9 @@ class Solver:
         if best >= INF:
             return INF, None
         if incumbent is None:  # a rival won: its subtrees
-            subs = self._ctx.split(best_g, part)
-            results = self._runner.run(_exp_part_task,
-                                       [((g, best_g), sub, INF, d2, True, weight)
-                                        for _, sub in subs],
-                                       f"expected: {self.game.code_str(best_g)} tree",
-                                       cost=_part_size)
-            incumbent = {}
-            for (a, _), (value, tree, counters) in zip(subs, results):
-                self.stats.add(counters)
-                incumbent[a] = (value, tree)
+            incumbent = self._solve_subparts(
+                (*history, best_g), self._ctx.split(best_g, part), d2, weight,
+                f"expected: {self.game.code_str(best_g)} tree")
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
@@ -1582,9 +1644,9 @@ class Solver:
         of :data:`SPLIT_SECRETS` secrets or more. The search uses it for rival first
         guesses (``history`` empty); a rival second guess of a big part stays one task,
         which is cheaper at that size (docs/LOGIK_EXPECTED.md, ``scripts/time_rival.py``),
-        unless ``chain_secrets`` asks for chains at every level (:meth:`_chained`):
-        then the rivals of a big part's rounds may be chains themselves, and parts of
-        ``chain_secrets`` secrets or more are the big ones at every level.
+        unless ``chain_secrets`` asks for chains below the first guess
+        (:meth:`_chained`): then the rivals of a big part's rounds may be chains
+        themselves, their parts of ``chain_secrets`` secrets or more the big ones.
 
         As one task, such a rival would run for hours (Logik: one to five hours each,
         longer than a session, and lost whole when the run is killed). Here it is a

@@ -670,10 +670,10 @@ def main(argv=None) -> int:
                              "--wc-tree; default small-total): first builds a big game's "
                              "tree in a fraction of the time, with a larger total")
     parser.add_argument("--chain-secrets", type=int, metavar="N",
-                        help="expected, fewest-at-worst, worst-then-expected: search a "
-                             "rival guess at any level with a part of N secrets or more as "
-                             "a chain of tasks (optimal-mm solve --chain-secrets), so that "
-                             "a rival of hours saves its progress in the checkpoint")
+                        help="expected, fewest-at-worst, worst-then-expected: below the "
+                             "first guess, never search a part of N secrets or more as one "
+                             "task (optimal-mm solve --chain-secrets), so that work of "
+                             "hours is saved in the checkpoint a piece at a time")
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")

@@ -251,4 +251,5 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert bigs and all(b.settled == b.below > 0 for b in bigs)
     assert rep.deep_rivals and all(len(g.split()) >= 3 for g, _, _ in rep.deep_rivals)
     assert "rival guesses below the second, in chains: " in "\n".join(rep.lines())
+    assert rep.deep_parts > 0  # pieces of parts split below the second guess
     assert not [row for row in rep.left() if "big parts" in row["what"]]

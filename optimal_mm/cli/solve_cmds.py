@@ -100,11 +100,11 @@ def register(sub) -> None:
                            f"saves a long refutation's progress more often "
                            f"(docs/LONG_RUNS.md)")
     long.add_argument("--chain-secrets", type=int, metavar="N",
-                      help="expected, fewest-at-worst, worst-then-expected: search a rival "
-                           "guess at any level with a part of N secrets or more as a chain "
-                           "of tasks, each saved in the checkpoint when done (default: "
-                           "rival first guesses only, from 400); for rivals that run for "
-                           "hours as one task (docs/LONG_RUNS.md)")
+                      help="expected, fewest-at-worst, worst-then-expected: below the "
+                           "first guess, never search a part of N secrets or more as one "
+                           "task (a rival guess with one is a chain of tasks, such a part "
+                           "is split by its own guesses), so that work of hours is saved "
+                           "in the checkpoint a piece at a time (docs/LONG_RUNS.md)")
     p.set_defaults(func=run_solve)
 
 
