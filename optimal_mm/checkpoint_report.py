@@ -193,6 +193,7 @@ class RunReport:
     # Rival third guesses and deeper, in the chains of a run with --chain-secrets
     deep_rivals: list = field(default_factory=list)
     deep_parts: int = 0  # parts solved below the third guess, pieces of split parts
+    probes: int = 0  # null-window probes of the big parts of chains below the first guess
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
@@ -318,6 +319,9 @@ class RunReport:
             out.append(f"  parts solved exactly below the second guess's parts, pieces "
                        f"of parts split by their own guesses (--chain-secrets): "
                        f"{self.deep_parts:,}")
+        if self.probes:
+            out.append(f"  probes of big parts in chains below the first guess (bounds "
+                       f"raised before the parts are searched): {self.probes:,}")
         if self.chain_pieces:
             out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
                        f"tasks of their small parts (the big parts are split by second "
@@ -357,6 +361,7 @@ class RunReport:
                 "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
                                   for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
+                "probes": self.probes,
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
                               for first, bigs in self.big_parts.items()},
@@ -484,7 +489,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 rep.weight = int(weight)
                 row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
-                if len(history) > 2:  # a piece of a part split below the second guess
+                if not args[4]:  # a probe of a chain's big part: a bound, no tree
+                    rep.probes += 1
+                elif len(history) > 2:  # a piece of a part split below the second guess
                     rep.deep_parts += 1  # (--chain-secrets): the part's answer counts
                 elif len(history) == 1:
                     found.setdefault("parts", []).append(row)

@@ -1650,8 +1650,10 @@ class Solver:
 
         As one task, such a rival would run for hours (Logik: one to five hours each,
         longer than a session, and lost whole when the run is killed). Here it is a
-        chain of tasks, each saved when done: one for its small parts together (the
-        big ones counted at their bounds), then each big part, smallest first, split
+        chain of tasks, each saved when done: below the first guess, probes that
+        raise the big parts' bounds (:meth:`_probe_parts`); one for its small parts
+        together (the big ones counted at their bounds), then each big part, smallest
+        first, split
         by its second guesses (:meth:`_second_guess_rounds`) with the budget that the
         parts known so far leave it; the first part that reaches its budget refutes
         the guess.
@@ -1661,8 +1663,14 @@ class Solver:
         big = sorted((i for i, p in enumerate(parts) if len(p) >= least),
                      key=lambda i: (len(parts[i]), i))
         small = [i for i in range(len(parts)) if i not in big]
-        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
         line = " ".join(self.game.code_str(h) for h in (*history, g))
+        lbs, exact = [int(b) for b in lbs], set()
+        if history:  # below the first guess (chain_secrets): raise the big parts' bounds
+            exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
+                                      f"expected: rival {line}, probes of its big parts")
+            if n + sum(lbs) >= bound:
+                return None
+        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
         if small:
             (value, counters), = self._runner.run(
                 _exp_guess_task,
@@ -1674,6 +1682,8 @@ class Solver:
                 return None
             known = value
         for i in big:
+            if i in exact:  # its bound is its value
+                continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
             plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
             value, guess = self._second_guess_rounds(
@@ -1682,6 +1692,33 @@ class Solver:
                 return None
             known += value - lbs[i]
         return known
+
+    def _probe_parts(self, history, parts, which, lbs, d, weight, label) -> set:
+        """Raise ``lbs[i]`` for the parts ``which`` (after the guesses ``history``, ``d``
+        guesses left) by :data:`PROBE_ROUNDS` rounds of null-window probes, each a task
+        (:func:`_exp_part_task` with budget ``lbs[i] + 1``, no tree): a probe either
+        proves the part costs more (its fail-soft value, the new bound) or solves it
+        within its bound (then the bound is its value). Returns the parts solved.
+
+        A rival searched as one task probes its parts so before it searches any
+        (:func:`_exp_guess_task`); a chain does the same for its big parts, so that
+        the parts searched first get the budget that the others' true bounds leave
+        them, not the balanced-tree bound's (p4c8nb's rival second guesses: the
+        352-secret part before the 524-secret one)."""
+        exact = set()
+        for _ in range(PROBE_ROUNDS):
+            open_ = [i for i in which if i not in exact]
+            if not open_:
+                break
+            results = self._runner.run(
+                _exp_part_task, [(tuple(history), parts[i], lbs[i] + 1, d, False, weight)
+                                 for i in open_], label, cost=_part_size)
+            for i, (value, _, counters) in zip(open_, results):
+                self.stats.add(counters)
+                if value <= lbs[i]:
+                    exact.add(i)
+                lbs[i] = max(lbs[i], int(value))
+        return exact
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""

@@ -180,17 +180,17 @@ def test_time_rival_bad_input(capsys, argv, message):
 
 
 @pytest.mark.parametrize("spec, split, chain, objective", [
-    ("p3c5", 12, 2, "expected"), ("p3c5", 12, 2, "fewest-at-worst"),
-    ("p3c5", 12, 2, "worst-then-expected"), ("p4c5nb", 30, 4, "expected"),
-    ("p4c5nb", 30, 4, "fewest-at-worst")])
+    ("p4c4b", 30, 4, "expected"), ("p4c4b", 30, 4, "fewest-at-worst"),
+    ("p4c4b", 30, 4, "worst-then-expected"), ("p4c5nb", 30, 4, "fewest-at-worst"),
+    ("p3c6nb", 20, 3, "expected")])
 def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, chain,
                                                                    objective, monkeypatch):
     # With chain_secrets, a rival second guess of a big part (split at SPLIT_SECRETS)
     # with a part of `chain` secrets or more is a chain, whose own big parts' rivals
     # may be chains again, and a part of that size to be solved exactly is split by
     # its own guesses: the value and the tree are those of the search with whole
-    # tasks (p3c5 and p4c5nb, the black-only game without repeats, as the open
-    # entries that need it: each reaches chains and splits below the third guess).
+    # tasks (black-only games, as the open entries that need it, with and without
+    # repeats: each reaches chains and splits below the third guess).
     monkeypatch.setattr(search, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     depths = []
