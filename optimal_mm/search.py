@@ -764,6 +764,7 @@ class Solver:
         :data:`SPLIT_SECRETS` secrets either way. The values and trees are the same.
         Tasks do not depend on it: a checkpoint may be resumed with another value, or
         without it.
+
     Attributes
     ----------
     checkpoint : Checkpoint or None
@@ -1653,10 +1654,9 @@ class Solver:
         chain of tasks, each saved when done: below the first guess, probes that
         raise the big parts' bounds (:meth:`_probe_parts`); one for its small parts
         together (the big ones counted at their bounds), then each big part, smallest
-        first, split
-        by its second guesses (:meth:`_second_guess_rounds`) with the budget that the
-        parts known so far leave it; the first part that reaches its budget refutes
-        the guess.
+        first, split by its second guesses (:meth:`_second_guess_rounds`) with the
+        budget that the parts known so far leave it; the first part that reaches its
+        budget refutes the guess.
         """
         least = self._chain_secrets(history)
         least = SPLIT_SECRETS if least is None else least
