@@ -1394,6 +1394,8 @@ class Solver:
                         continue
                     args.append(((g, plan[0][0]), sub, INF, d2, True, weight))
                     owners.append((i, a))
+            elif self._splits(part, d):  # below SPLIT_SECRETS, split with chain_secrets
+                deferred.append((i, None, (g,), part))
             else:
                 args.append(((g,), part, INF, d, True, weight))
                 owners.append((i, None))
@@ -1406,15 +1408,19 @@ class Solver:
             else:
                 incumbents.setdefault(i, {})[a] = (value, tree)
         for i, a, history, sub in deferred:
-            incumbents.setdefault(i, {})[a] = self._solve_node(history, sub, d2, weight)
+            if a is None:  # a part of the first guess
+                values[i], trees[i] = self._solve_node(history, sub, d, weight)
+            else:
+                incumbents.setdefault(i, {})[a] = self._solve_node(history, sub, d2, weight)
         for i in plans:  # in answer order, as the batch alone would give them
             incumbents[i] = dict(sorted(incumbents[i].items()))
         return values, trees, plans, incumbents
 
     def _splits(self, part, d) -> bool:
-        """Whether a part below the first guess's big parts (``d`` guesses left) is
-        solved split by its own guesses (:meth:`_solve_node`): only with
-        ``chain_secrets``, from that many secrets."""
+        """Whether a part to be solved exactly (``d`` guesses left; a part of the first
+        guess under :data:`SPLIT_SECRETS`, or any part below) is split by its own
+        guesses (:meth:`_solve_node`): only with ``chain_secrets``, from that many
+        secrets."""
         return (self.chain_secrets is not None and len(part) >= self.chain_secrets
                 and d > 1)
 
