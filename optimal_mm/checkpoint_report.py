@@ -152,6 +152,12 @@ class ChainRival:
                 "parts": [p.to_dict() for p in self.parts]}
 
 
+#: The :class:`Timed` function name of the tasks of chains and split parts below the
+#: first guess (``--chain-secrets``): a rival second guess searched as a chain is
+#: many such tasks, so their times do not price the rivals still to search.
+CHAIN_PIECE = "piece of a chain below the first guess"
+
+
 class Timed(NamedTuple):
     """One timed entry: its task function, the guesses ``t`` of a worst-case task
     (None for the others), its wall and processor seconds and its UTC end."""
@@ -461,6 +467,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             rep.states += int(counters[0])
             rep.guesses += int(counters[2])
         fn, args = task.get("function"), task.get("args", [])
+        kind = fn  # a task below a rival second guess (--chain-secrets) is timed apart
         try:
             if rid not in games:
                 games[rid] = Game.from_spec(run["game"], run.get("alphabet"))
@@ -491,8 +498,10 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
                 if not args[4]:  # a probe of a chain's big part: a bound, no tree
                     rep.probes += 1
+                    kind = CHAIN_PIECE
                 elif len(history) > 2:  # a piece of a part split below the second guess
                     rep.deep_parts += 1  # (--chain-secrets): the part's answer counts
+                    kind = CHAIN_PIECE
                 elif len(history) == 1:
                     found.setdefault("parts", []).append(row)
                 else:
@@ -515,7 +524,10 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     rep.chain_pieces += 1
                     if not history:
                         raw["chains"][first] = cost
+                    else:
+                        kind = CHAIN_PIECE
                 elif len(history) > 1:  # in a chain below a rival (--chain-secrets)
+                    kind = CHAIN_PIECE
                     rep.deep_rivals.append((" ".join(game.code_str(h) for h in history)
                                             + f" {name}", cost, int(bound)))
                 elif history:
@@ -531,7 +543,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             continue  # an entry of a shape this version does not know: counted only
         try:
             if timing is not None:
-                rep.timed.append(Timed(fn, t_of_task, float(timing["seconds"]),
+                rep.timed.append(Timed(kind, t_of_task, float(timing["seconds"]),
                                        float(timing["cpu_seconds"]), str(timing["finished"])))
         except (KeyError, TypeError, ValueError):
             pass  # a timing of another shape: the entry's result still counts

@@ -252,4 +252,12 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert rep.deep_rivals and all(len(g.split()) >= 3 for g, _, _ in rep.deep_rivals)
     assert "rival guesses below the second, in chains: " in "\n".join(rep.lines())
     assert rep.deep_parts > 0  # pieces of parts split below the second guess
+    # Their times are kept apart: a chained rival is many pieces, so a piece's time
+    # does not price a rival second guess still to search.
+    from optimal_mm.checkpoint_report import CHAIN_PIECE
+
+    pieces = [e for e in rep.timed if e.function == CHAIN_PIECE]
+    assert pieces and len(pieces) < len(rep.timed)
+    assert len(rep.task_cpu("_exp_guess_task")) == sum(
+        e.function == "_exp_guess_task" for e in rep.timed)
     assert not [row for row in rep.left() if "big parts" in row["what"]]
