@@ -25,6 +25,10 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     each big part by its second guesses, smallest part first): per chain, whether its
     small parts fit its budget, and for each big part begun, how many of its second
     guesses with a bound below the part's budget are searched and the best found.
+    With ``--chain-secrets`` the chains and split parts below the first guess leave
+    their answers as the one tasks' (read as above) and pieces, counted on lines of
+    their own (rivals below the second guess, probes, parts below the third) and
+    timed apart (:data:`CHAIN_PIECE`): a piece's time does not price a rival left.
 
 Time (entries that carry their task's timing: those written since 2026-11-26)
     How many tasks are timed, their processor time in all and the latest end; and
