@@ -756,7 +756,7 @@ class Solver:
         and such a part to be solved exactly (below a big part's first second guess,
         or deeper) is split by its own guesses (:meth:`_solve_node`), each piece saved
         when done; the answer of a chain or a split part is then saved as the one
-        task's (:meth:`_chain_of`). ``None`` (the default) keeps them one task each,
+        task's (:meth:`_saved_or`). ``None`` (the default) keeps them one task each,
         which is cheaper (``scripts/time_rival.py``), but on big black-only parts one
         such task can run for hours as one compiled call (p4c8nb's rival second
         guesses, p3c10nb's 527 secrets below their first second guess), all of it
@@ -1436,10 +1436,6 @@ class Solver:
         task = (tuple(history), part, INF, d, True, weight)
         plan = self.exp_second_guesses(history, part, d, weight) if self._splits(part, d) \
             else []
-        if plan:  # the whole part's answer may be saved already (by either way)
-            _, (found,) = self._runner.known(_exp_part_task, [task])
-            if found is not None:
-                return found[0], found[1]
         if not plan:
             (value, tree, counters), = self._runner.run(
                 _exp_part_task, [task], f"expected: {len(part)} secrets after "
@@ -1448,13 +1444,15 @@ class Solver:
             return value, tree
         d2 = d if d >= NO_CAP else d - 1
         after = (*history, plan[0][0])
-        incumbent = self._solve_subparts(
-            after, self._ctx.split(plan[0][0], part), d2, weight,
-            f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
-        value, tree = self._split_part(history, part, plan, incumbent, d, weight)
-        # Saved as the whole part's task (zero work counters: the pieces hold the
-        # work), as a chain's answer is (_chain_of).
-        self._runner.record(_exp_part_task, task, (int(value), tree, new_stats()))
+
+        def split():
+            incumbent = self._solve_subparts(
+                after, self._ctx.split(plan[0][0], part), d2, weight,
+                f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
+            value, tree = self._split_part(history, part, plan, incumbent, d, weight)
+            return int(value), tree, new_stats()
+
+        value, tree, _ = self._saved_or(_exp_part_task, task, split)
         return value, tree
 
     def _solve_subparts(self, history, subs, d, weight, label):
@@ -1633,16 +1631,22 @@ class Solver:
 
     def _chain_of(self, task):
         """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the
-        common ones), computed as a chain (:meth:`_guess_by_parts`) unless the
-        checkpoint already has it, and then saved there as that task's result: the
-        checkpoint report reads it as any rival's, and a run with whole rivals reads
-        it back. Saved with zero work counters: the chain's own tasks hold the work."""
-        _, results = self._runner.known(_exp_guess_task, [task])
-        if results[0] is not None:
-            return results[0][0]
-        value = self._guess_by_parts(*task)
-        self._runner.record(_exp_guess_task, task, (value, new_stats()))
-        return value
+        common ones), computed as a chain (:meth:`_guess_by_parts`)."""
+        return self._saved_or(_exp_guess_task, task,
+                              lambda: (self._guess_by_parts(*task), new_stats()))[0]
+
+    def _saved_or(self, fn, task, compute):
+        """The result of the task ``fn(*common, *task)`` from the checkpoint, or else
+        ``compute()`` (a chain or a split part that gives the same answer in pieces)
+        saved there as that task's result: the checkpoint report reads it as the
+        task's, and a run that asks for the task whole reads it back. ``compute``
+        returns zero work counters: the pieces' own tasks hold the work."""
+        _, (found,) = self._runner.known(fn, [task])
+        if found is not None:
+            return found
+        result = compute()
+        self._runner.record(fn, task, result)
+        return result
 
     def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):
         """Total of guess ``g`` played after ``history`` (its ``parts`` of the ``n``
