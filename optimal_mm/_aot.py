@@ -99,6 +99,7 @@ EXPORTS = {
                          (_U2, _I1, _I1, "int64")),
     "partition_counts_codes": ("_kernels", "partition_counts_codes", _J2.numba(),
                                (_U2, _I1, _I1, "int64", "boolean", "int64")),
+    "orbit_labels": ("_kernels", "orbit_labels", _I1.numba(), (_I2,)),
 }
 
 

@@ -190,3 +190,55 @@ def partition_counts_codes(codes, guesses, secrets, n_colours, black_only, n_slo
             a = _score_pair(g, codes[secrets[j]], n_colours, black_only, gcount, scount)
             out[k, a] += 1
     return out
+
+
+@njit(cache=True, inline="always")
+def _root(parent, x):
+    """The root of ``x``'s tree, halving the path on the way (every parent is no
+    greater than its child, so the root is the tree's least element)."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def orbit_labels(perms):
+    """The least element of each element's orbit under the group the permutations
+    ``perms`` (rows, each a permutation of ``0..n-1``) generate.
+
+    An orbit of a finite group is a connected part of the graph that joins ``i`` to
+    ``perm[i]`` for every generator (an inverse is a power), found by union-find: each
+    edge joins two trees under the lesser root, so a parent never exceeds its child
+    and, read in increasing order, ``parent[parent[i]]`` is already a root.
+    """
+    n = perms.shape[1]
+    parent = np.arange(n)
+    for g in range(perms.shape[0]):
+        row = perms[g]
+        for i in range(n):
+            a = _root(parent, i)
+            b = _root(parent, row[i])
+            if a < b:
+                parent[b] = a
+            elif b < a:
+                parent[a] = b
+    for i in range(n):
+        parent[i] = parent[parent[i]]
+    return parent
+
+
+def orbit_labels_reference(perms):
+    """NumPy twin of :func:`orbit_labels`: each label lowered to the least label of its
+    images and preimages, then to its own label's, until nothing moves."""
+    perms = np.asarray(perms, dtype=np.int64)
+    labels = np.arange(perms.shape[1], dtype=np.int64)
+    while True:
+        new = labels.copy()
+        for perm in perms:  # a permutation: no index repeats in new[perm]
+            np.minimum(new, labels[perm], out=new)
+            new[perm] = np.minimum(new[perm], labels)
+        new = new[new]
+        if np.array_equal(new, labels):
+            return labels
+        labels = new

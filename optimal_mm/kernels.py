@@ -44,6 +44,7 @@ _DIRECT = {
     "exp_tree_nodes": ("_search", "exp_tree_nodes"),
     "candidates": ("_search", "_candidates"),
     "score_rows": ("_kernels", "score_rows"),
+    "orbit_labels": ("_kernels", "orbit_labels"),
 }
 BACKENDS = ("auto", "aot", "jit")
 

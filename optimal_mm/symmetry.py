@@ -17,10 +17,11 @@ with ``c'[pi(i)] = sigma(c[i])``. Scoring is invariant under the group,
 The history stabilizer is found without listing the group: for each position
 permutation ``pi`` (``P!`` of them), fixing a guess ``h`` forces
 ``sigma(h[i]) = h[pi(i)]``, which determines ``sigma`` on every played colour or
-shows that no ``sigma`` exists. Those elements, plus the transpositions of
-adjacent free colours and of adjacent dead colours, *generate* a subgroup of the
-stabilizer of the state; orbits are the connected components of the graph whose
-edges join each code to its images under the generators.
+shows that no ``sigma`` exists. A few of those elements, enough to generate them
+all, plus the transpositions of adjacent free colours and of adjacent dead colours,
+*generate* a subgroup of the stabilizer of the state; orbits are the connected
+components of the graph whose edges join each code to its images under the
+generators (a compiled union-find, :func:`optimal_mm.kernels.orbit_labels`).
 
 At the root (no history) this gives the orbits of the full group, e.g. the five
 classes ``1111, 1112, 1122, 1123, 1234`` of Mastermind.
@@ -37,6 +38,7 @@ import itertools
 
 import numpy as np
 
+from . import kernels
 from .game import Game
 
 #: Position permutations beyond this many (P = 8 has 40320) are not enumerated;
@@ -134,20 +136,34 @@ def _played(game: Game, history) -> list[int]:
 
 
 def _fixing_generators(game: Game, history) -> list[np.ndarray]:
+    """A few renamings that generate the group fixing every guess of ``history``,
+    and the swaps of adjacent colours never played.
+
+    The renamings fixing the history form a group, and each has its own position
+    permutation ``pi`` (``sigma`` is forced on the played colours and left alone on
+    the others), so a permutation that the ones kept already generate
+    (:func:`_generated`) adds nothing to the orbits: of Mastermind's 24 or p7's
+    5,040 position permutations only a handful are turned into code permutations.
+    """
     pegs, colours = game.pegs, game.colours
     guesses = [game.code_colours(h) for h in history]
     played = _played(game, history)
     free = [c for c in range(colours) if c not in played]
     gens: list[np.ndarray] = []
     identity = tuple(range(colours))
+    pos_identity = tuple(range(pegs))
     if len(played) == 0:
-        perms = [tuple(range(pegs))]  # position moves come from the transpositions below
+        perms = [pos_identity]  # position moves come from the transpositions below
         perms += [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
     elif _factorial(pegs) <= MAX_POSITION_PERMS:
         perms = list(itertools.permutations(range(pegs)))
     else:
         perms = [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
+    kept: list[tuple] = []
+    generated = {pos_identity}
     for pi in perms:
+        if pi in generated:
+            continue
         sigma = list(identity)
         assigned = {}
         ok = True
@@ -163,13 +179,35 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
             continue
         for src, dst in assigned.items():
             sigma[src] = dst
-        if tuple(pi) == tuple(range(pegs)) and tuple(sigma) == identity:
-            continue
         gens.append(apply(game, pi, sigma))
-    pos_identity = tuple(range(pegs))
+        kept.append(pi)
+        generated = _generated(kept, pos_identity)
     for a, b in zip(free, free[1:]):
         gens.append(apply(game, pos_identity, _swap(identity, a, b)))
     return gens
+
+
+def _generated(perms: list[tuple], identity: tuple) -> set[tuple]:
+    """The group of position permutations that ``perms`` generate (a finite group:
+    the products of generators, from the identity on, reach it all).
+
+    >>> sorted(_generated([(1, 0, 2)], (0, 1, 2)))
+    [(0, 1, 2), (1, 0, 2)]
+    >>> len(_generated([(1, 0, 2), (0, 2, 1)], (0, 1, 2)))
+    6
+    """
+    group = {identity}
+    frontier = [identity]
+    while frontier:
+        reached = []
+        for p in frontier:
+            for g in perms:
+                q = tuple(p[i] for i in g)
+                if q not in group:
+                    group.add(q)
+                    reached.append(q)
+        frontier = reached
+    return group
 
 
 def _swap(seq, i, j):
@@ -186,19 +224,12 @@ def _factorial(n: int) -> int:
 
 
 def orbit_labels(n: int, generators) -> np.ndarray:
-    """Smallest index of each element's orbit under the group the generators make."""
-    labels = np.arange(n, dtype=np.int64)
-    if not generators:
-        return labels
-    while True:
-        new = labels.copy()
-        for perm in generators:  # a permutation: no index repeats in new[perm]
-            np.minimum(new, labels[perm], out=new)
-            new[perm] = np.minimum(new[perm], labels)
-        new = new[new]
-        if np.array_equal(new, labels):
-            return labels
-        labels = new
+    """Smallest index of each element's orbit under the group the generators make
+    (:func:`optimal_mm.kernels.orbit_labels`, a compiled union-find)."""
+    if not len(generators):
+        return np.arange(n, dtype=np.int64)
+    perms = np.asarray(generators, dtype=np.int64).reshape(len(generators), n)
+    return kernels.orbit_labels(np.ascontiguousarray(perms))
 
 
 def orbit_representatives(game: Game, history, secrets=None, candidates=None) -> np.ndarray:

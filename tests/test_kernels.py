@@ -73,6 +73,14 @@ def test_answer_kernels_agree(aot, spec):
     assert np.array_equal(aot.score_rows(codes[3], codes[secrets], c, b), table[3, secrets])
 
 
+def test_orbit_kernel_agrees(aot):
+    rng = np.random.default_rng(5)
+    perms = np.stack([rng.permutation(300) for _ in range(3)]).astype(np.int64)
+    expected = _kernels.orbit_labels_reference(perms)
+    assert np.array_equal(aot.orbit_labels(perms), expected)
+    assert np.array_equal(_kernels.orbit_labels(perms), expected)
+
+
 def _states(game, count=12):
     """Secrets left after one or two guesses: real states of every size."""
     table = game.answer_table()
