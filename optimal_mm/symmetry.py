@@ -144,6 +144,8 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
     the others), so a permutation that the ones kept already generate
     (:func:`_generated`) adds nothing to the orbits: of Mastermind's 24 or p7's
     5,040 position permutations only a handful are turned into code permutations.
+    Beyond :data:`MAX_POSITION_PERMS`, and before the first guess, only the adjacent
+    transpositions are tried (the identity, which fixes everything, never is).
     """
     pegs, colours = game.pegs, game.colours
     guesses = [game.code_colours(h) for h in history]
@@ -152,12 +154,10 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
     gens: list[np.ndarray] = []
     identity = tuple(range(colours))
     pos_identity = tuple(range(pegs))
-    if len(played) == 0:
-        perms = [pos_identity]  # position moves come from the transpositions below
-        perms += [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
-    elif _factorial(pegs) <= MAX_POSITION_PERMS:
+    every = len(played) > 0 and _factorial(pegs) <= MAX_POSITION_PERMS
+    if every:
         perms = list(itertools.permutations(range(pegs)))
-    else:
+    else:  # position moves come from the adjacent transpositions, already few
         perms = [tuple(_swap(range(pegs), i, i + 1)) for i in range(pegs - 1)]
     kept: list[tuple] = []
     generated = {pos_identity}
@@ -180,8 +180,9 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
         for src, dst in assigned.items():
             sigma[src] = dst
         gens.append(apply(game, pi, sigma))
-        kept.append(pi)
-        generated = _generated(kept, pos_identity)
+        if every:
+            kept.append(pi)
+            generated = _generated(kept, pos_identity)
     for a, b in zip(free, free[1:]):
         gens.append(apply(game, pos_identity, _swap(identity, a, b)))
     return gens
