@@ -422,32 +422,49 @@ def main(argv=None) -> int:
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
               "symmetry": symmetry_rows, "depth3_tree": tree_rows, "side_by_side": compare,
               "command": recorded_command(argv or sys.argv[1:])}
+    for row in (*rows, *compare, *symmetry_rows):
+        row["cpu"] = machine["cpu"]
     if args.merge and (RESULTS / "bench.json").exists():
-        # Keep the earlier figures of every case not measured now.
-        old = json.loads((RESULTS / "bench.json").read_text())
-        measured = {(r["case"], r.get("jobs"), r.get("kernels")) for r in rows}
-        kept = [r for r in old.get("cases", [])
-                if (r["case"], r.get("jobs", old.get("jobs")), r.get("kernels", "jit"))
-                not in measured]
-        report["cases"] = kept + rows
-        if not symmetry_rows:
-            report["no_symmetry_timeout_s"] = old.get("no_symmetry_timeout_s")
-        report["symmetry"] = symmetry_rows or old.get("symmetry", [])
-        report["depth3_tree"] = tree_rows or old.get("depth3_tree", [])
-        measured_games = {r["game"] for r in compare}
-        report["side_by_side"] = [r for r in old.get("side_by_side", [])
-                                  if r["game"] not in measured_games] + compare
-        if not rows:
-            report["repeat"], report["long_s"] = old.get("repeat"), old.get("long_s")
-            report["jobs"] = old.get("jobs")
-        report["command"] = old.get("command", "") + "; then " + report["command"]
-        report["peak_rss_mb_largest_process"] = max(
-            report["peak_rss_mb_largest_process"], old.get("peak_rss_mb_largest_process", 0))
+        report = merge(json.loads((RESULTS / "bench.json").read_text()), report)
     RESULTS.mkdir(exist_ok=True)
     atomic_write_text(RESULTS / "bench.json", json.dumps(report, indent=2) + "\n")
     atomic_write_text(RESULTS / "bench.md", markdown(report))
     print(markdown(report))
     return 0
+
+
+def _cpu(row: dict, machine: dict) -> str:
+    """The CPU a row was measured on (the report's, for a row that does not say)."""
+    return row.get("cpu", machine["cpu"])
+
+
+def merge(old: dict, report: dict) -> dict:
+    """``report`` with the earlier figures of ``old`` kept for every case, game and
+    table not measured now. Each row keeps the CPU it was measured on (rows written
+    before rows named theirs take the old report's): a merge may join runs of two
+    machines, whose figures compare only within one."""
+    old_cpu = old.get("machine", {}).get("cpu", "unknown")
+    report = dict(report)
+    rows, compare = report["cases"], report["side_by_side"]
+    measured = {(r["case"], r.get("jobs"), r.get("kernels")) for r in rows}
+    kept = [r for r in old.get("cases", [])
+            if (r["case"], r.get("jobs", old.get("jobs")), r.get("kernels", "jit"))
+            not in measured]
+    report["cases"] = [{"cpu": old_cpu, **r} for r in kept] + rows
+    if not report["symmetry"]:
+        report["no_symmetry_timeout_s"] = old.get("no_symmetry_timeout_s")
+        report["symmetry"] = [{"cpu": old_cpu, **r} for r in old.get("symmetry", [])]
+    report["depth3_tree"] = report["depth3_tree"] or old.get("depth3_tree", [])
+    measured_games = {r["game"] for r in compare}
+    report["side_by_side"] = [{"cpu": old_cpu, **r} for r in old.get("side_by_side", [])
+                              if r["game"] not in measured_games] + compare
+    if not rows:
+        report["repeat"], report["long_s"] = old.get("repeat"), old.get("long_s")
+        report["jobs"] = old.get("jobs")
+    report["command"] = old.get("command", "") + "; then " + report["command"]
+    report["peak_rss_mb_largest_process"] = max(
+        report["peak_rss_mb_largest_process"], old.get("peak_rss_mb_largest_process", 0))
+    return report
 
 
 def _backend(wanted: str) -> str:
@@ -463,7 +480,9 @@ def markdown(report) -> str:
     lines = [
         "# Exact solver benchmark",
         "",
-        f"Machine: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}. "
+        f"Machine of the last run: {m['cpus']} CPUs ({m['cpu']}), Python {m['python']}; "
+        f"each row names the CPU it was measured on (*cpu*): figures compare only "
+        f"within one CPU. "
         f"Wall time of a fresh `optimal-mm solve` process "
         f"(start-up, loading the compiled kernels and the answer table included), "
         f"kernels already built; "
@@ -485,15 +504,15 @@ def markdown(report) -> str:
         "games of at most 2000 codes).",
         "",
         "| case | jobs | kernels | value | median s | search s | runs | target s | reference "
-        "| states | table hits | guesses evaluated |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| states | table hits | guesses evaluated | cpu |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["cases"]:
         if "median_s" not in r:
             lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
                          f"{r.get('kernels', 'jit')} | timed out after "
                          f"{r['timeout_s']} s | | | | "
-                         f"{r['target_s'] or ''} | {r['reference']} | | | |")
+                         f"{r['target_s'] or ''} | {r['reference']} | | | | {_cpu(r, m)} |")
             continue
         search_s = r.get("search_median_s")
         lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
@@ -502,11 +521,12 @@ def markdown(report) -> str:
                      f"{'' if search_s is None else search_s} | {len(r['runs_s'])} "
                      f"| {r['target_s'] or ''} "
                      f"| {r['reference']} | {r['states']:,} | {r['table_hits']:,} | "
-                     f"{r['guesses_evaluated']:,} |")
+                     f"{r['guesses_evaluated']:,} | {_cpu(r, m)} |")
     if report["symmetry"]:
         lines += ["", "## Symmetry reduction (jobs 1)", "",
                   "| game | objective | states with | states without | guesses evaluated with "
-                  "| without | seconds with | without |", "|---|---|---|---|---|---|---|---|"]
+                  "| without | seconds with | without | cpu |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for s in report["symmetry"]:
             w, wo = s["with"], s["without"] or {}
             late = f"> {report['no_symmetry_timeout_s']} s"
@@ -517,9 +537,10 @@ def markdown(report) -> str:
             lines.append(f"| {s['game']} | {s['objective']} | {w['states']:,} | "
                          f"{num(wo.get('states'))} | {w['guesses_evaluated']:,} | "
                          f"{num(wo.get('guesses_evaluated'))} | {w['wall_s']:.2f} | "
-                         f"{wo['wall_s']:.2f} |" if wo else
+                         f"{wo['wall_s']:.2f} | {_cpu(s, m)} |" if wo else
                          f"| {s['game']} | {s['objective']} | {w['states']:,} | {late} | "
-                         f"{w['guesses_evaluated']:,} | {late} | {w['wall_s']:.2f} | {late} |")
+                         f"{w['guesses_evaluated']:,} | {late} | {w['wall_s']:.2f} | {late} | "
+                         f"{_cpu(s, m)} |")
     if report.get("side_by_side"):
         lines += ["", "## Side by side with the C++ exact solver (expected case, one thread each)",
                   "",
@@ -538,8 +559,8 @@ def markdown(report) -> str:
                   "are slower for both.", "",
                   "| game | value | runs | whole s (ours) | whole s (C++) | search s (ours, "
                   "jobs 1) | search s (C++, 1 thread) | start-up s (ours) | start-up s (C++) "
-                  "| Python + numpy s | load before / after |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "| Python + numpy s | load before / after | cpu |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in report["side_by_side"]:
             value = (f"{r['value']}" if r["value"] == r["cpp_value"]
                      else f"{r['value']} (C++: {r['cpp_value']})")
@@ -548,7 +569,8 @@ def markdown(report) -> str:
                          f"{r['cpp_wall_s']} | {r['ours_search_s']} | {r['cpp_search_s']} | "
                          f"{r['ours_startup_s']} | {r['cpp_startup_s']} | "
                          f"{r.get('python_numpy_floor_s', '')} | "
-                         f"{'/'.join(map(str, load[:3]))} ; {'/'.join(map(str, load[3:]))} |")
+                         f"{'/'.join(map(str, load[:3]))} ; {'/'.join(map(str, load[3:]))} | "
+                         f"{_cpu(r, m)} |")
     for t in report.get("depth3_tree", []):
         lines += ["", "## The depth-3 guess tree", "",
                   f"Guesses to evaluate at depth 3 of {t['game']} (guess, answer, guess, "

@@ -58,3 +58,36 @@ def test_timed_run_kills_past_the_timeout():
     bench = _script()
     with pytest.raises(subprocess.TimeoutExpired):
         bench.timed_run([sys.executable, "-S", "-c", "import time; time.sleep(30)"], 0.5)
+
+
+def _side_row(game, cpu=None):
+    row = {"game": game, "cpp_rules": "r", "runs": 3, "value": 1, "cpp_value": 1,
+           "ours_wall_s": 0.2, "ours_search_s": 0.1, "ours_startup_s": 0.1,
+           "cpp_wall_s": 0.3, "cpp_search_s": 0.3, "cpp_startup_s": 0.003,
+           "python_numpy_floor_s": 0.08, "load_avg_1_5_15_before_after": [0] * 6}
+    return row if cpu is None else {**row, "cpu": cpu}
+
+
+def test_a_merge_keeps_the_cpu_each_row_was_measured_on():
+    bench = _script()
+    case = {"case": "p4c7-exp", "game": "p4c7", "objective": "expected", "args": [],
+            "value": 11228, "median_s": 3.8, "runs_s": [3.8], "target_s": None, "jobs": -1,
+            "search_median_s": 3.6, "reference": "", "kernels": "aot", "states": 1,
+            "table_hits": 1, "guesses_evaluated": 1}
+    old = {"machine": {"cpus": 2, "cpu": "Old CPU", "python": "3.11"}, "jobs": -1,
+           "repeat": 3, "long_s": 60, "no_symmetry_timeout_s": 120,
+           "peak_rss_mb_largest_process": 300, "cases": [case], "symmetry": [],
+           "depth3_tree": [], "side_by_side": [_side_row("mastermind"), _side_row("p5c4")],
+           "command": "python scripts/bench.py"}
+    new = {"machine": {"cpus": 2, "cpu": "New CPU", "python": "3.11"}, "jobs": -1,
+           "repeat": 15, "long_s": 60, "no_symmetry_timeout_s": 120,
+           "peak_rss_mb_largest_process": 100, "cases": [], "symmetry": [],
+           "depth3_tree": [], "side_by_side": [_side_row("p5c4", "New CPU")],
+           "command": "python scripts/bench.py --side-by-side-only"}
+    merged = bench.merge(old, new)
+    assert [r["cpu"] for r in merged["cases"]] == ["Old CPU"]
+    assert [(r["game"], r["cpu"]) for r in merged["side_by_side"]] == [
+        ("mastermind", "Old CPU"), ("p5c4", "New CPU")]
+    text = bench.markdown(merged)
+    assert "| mastermind |" in text and "| Old CPU |" in text and "| New CPU |" in text
+    assert "Machine of the last run: 2 CPUs (New CPU)" in text
