@@ -306,6 +306,10 @@ def _solve(game: Game, pairs, excluded, hint, seed: int, seconds: float):
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(seed) % (2**31)
     solver.parameters.max_time_in_seconds = max(float(seconds), 0.001)
+    # Ctrl-C belongs to Python (KeyboardInterrupt, then the command's own clean stop):
+    # CP-SAT's handler, left on by default, is put back as the system default when
+    # the solve ends, so that one Ctrl-C later would kill the process outright.
+    solver.parameters.catch_sigint_signal = False
     status = solver.solve(model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         code = tuple(next(c for c in range(colours) if solver.boolean_value(x[p][c]))

@@ -115,3 +115,32 @@ def test_doctests():
 
     result = doctest.testmod(consistent)
     assert result.attempted and not result.failed
+
+
+def test_ctrl_c_after_a_constraint_solve_is_still_a_keyboard_interrupt():
+    # CP-SAT catches SIGINT during a solve unless told not to, and afterwards leaves
+    # the system default (end the process) where Python's handler was: a Ctrl-C
+    # after the first guess of a big game then killed the player with no clean stop.
+    # In a fresh process, so that nothing this test run did can mask it.
+    import subprocess
+    import sys
+
+    script = (
+        "import signal, time\n"
+        "from optimal_mm import Game\n"
+        "from optimal_mm.consistent import ConsistentCodebreaker\n"
+        "game = Game.from_spec('p12c12')\n"
+        "breaker = ConsistentCodebreaker(game, seed=1, sample_size=3)\n"
+        "guess = game.parse_code(breaker.next_guess())\n"
+        "breaker.tell(game.score_colours(guess, tuple(range(12))))\n"
+        "breaker.next_guess()\n"
+        "try:\n"
+        "    signal.raise_signal(signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "KeyboardInterrupt"

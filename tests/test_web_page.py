@@ -30,7 +30,7 @@ from optimal_mm.web import make_server, page_url, site_files
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser"  # conftest.py names it
 DATA = Path(__file__).resolve().parents[1] / "optimal_mm" / "data"
 
 pytestmark = [
@@ -77,8 +77,9 @@ def browser(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def shots(request):
-    """``shots(driver, name)`` saves a screenshot; the directory is printed at the end."""
+def shots():
+    """``shots(driver, name)`` saves a screenshot; the run's summary names the directory
+    (tests/conftest.py)."""
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True)
     taken = []
@@ -89,9 +90,6 @@ def shots(request):
         taken.append(path)
 
     yield shoot
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    with capture.global_and_fixture_disabled():
-        print(f"\nscreenshots of the page: {len(taken)} in {ARTIFACTS}")
 
 
 def open_page(driver, url, tree=None):
