@@ -7,14 +7,13 @@ never shared between processes. ``-n 0`` runs everything in this process.
 """
 
 import time
-from pathlib import Path
 
 import pytest
 
+from browser_artifacts import ARTIFACTS
 from optimal_mm import Game
 
-#: Where tests/test_web_page.py keeps a screenshot of every page state it reaches.
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser"
+_STARTED = pytest.StashKey[float]()
 
 
 @pytest.fixture(scope="session")
@@ -28,12 +27,12 @@ def bulls():
 
 
 def pytest_sessionstart(session):
-    session.config._started_at = time.time()
+    session.config.stash[_STARTED] = time.time()
 
 
 def pytest_terminal_summary(terminalreporter, config):
     """Name the screenshot directory when this run wrote screenshots (in any worker)."""
-    started = getattr(config, "_started_at", None)
+    started = config.stash.get(_STARTED, None)
     shots = sorted(ARTIFACTS.glob("*.png")) if ARTIFACTS.is_dir() else []
     if started is not None and shots and all(s.stat().st_mtime >= started for s in shots):
         terminalreporter.write_line(f"screenshots of the page: {len(shots)} in {ARTIFACTS}")

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from browser_artifacts import ARTIFACTS
 from optimal_mm import Game
 from optimal_mm.errors import InvalidTreeError
 from optimal_mm.heuristics import build_strategy
@@ -30,7 +31,6 @@ from optimal_mm.web import make_server, page_url, site_files
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser"  # conftest.py names it
 DATA = Path(__file__).resolve().parents[1] / "optimal_mm" / "data"
 
 pytestmark = [
