@@ -35,9 +35,13 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     what is left where the checkpoint can count it, priced at the mean processor
     time of the finished tasks of its kind (their median and longest beside it):
     the second-guess tasks of the split parts still open (worst case; fewer if one
-    is found feasible, and first guesses not yet begun are not counted), the rival
-    second guesses of the big parts still in the race and the second guesses of the
-    rival chains' big parts begun (expected case; parts not begun are not counted).
+    is found feasible, and first guesses not yet begun are not counted); the rival
+    second guesses of the big parts still in the race, the second guesses of the
+    rival chains' big parts begun and, counted at most (a part's guesses above its
+    budget are cut, and a chain ends at its first refuted part), those of the parts
+    not begun; and the rival first guesses with no task yet, at most (their bounds
+    are not computed here: some are cut), each priced at the mean processor time of
+    the rival first guesses settled, all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
@@ -139,6 +143,14 @@ class ChainRival:
     small: str  # "refuted", "within" (its budget) or "none" (no small parts, or not yet)
     parts: list = field(default_factory=list)  # [ChainPart] of the big parts begun
     waiting: int = 0  # big parts not begun yet
+    waiting_guesses: int = 0  # their second guesses: at most this many tasks left
+
+    def settled(self) -> bool:
+        """Whether the chain has its answer: refuted (by its small parts or by a big
+        part none of whose second guesses fits) or every big part searched."""
+        refuted = any(p.best is None and p.searched >= p.below for p in self.parts)
+        return (self.small == "refuted" or refuted
+                or not self.waiting and all(p.searched >= p.below for p in self.parts))
 
     def text(self, cost_text) -> str:
         head = f"  rival first guess {self.guess}, as a chain"
@@ -153,6 +165,7 @@ class ChainRival:
 
     def to_dict(self) -> dict:
         return {"guess": self.guess, "small": self.small, "waiting": self.waiting,
+                "waiting_guesses": self.waiting_guesses, "settled": self.settled(),
                 "parts": [p.to_dict() for p in self.parts]}
 
 
@@ -164,13 +177,15 @@ CHAIN_PIECE = "piece of a chain below the first guess"
 
 class Timed(NamedTuple):
     """One timed entry: its task function, the guesses ``t`` of a worst-case task
-    (None for the others), its wall and processor seconds and its UTC end."""
+    (None for the others), its wall and processor seconds, its UTC end and, for an
+    expected-case task, the first guess it is played under (a code string)."""
 
     function: str
     t: int | None
     seconds: float
     cpu: float
     finished: str
+    first: str | None = None
 
 
 #: Said of a first guess whose class this version's search no longer tries on its own
@@ -210,6 +225,10 @@ class RunReport:
     big_parts: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
     timed: list = field(default_factory=list)  # [Timed]
+    # Expected case: the first guesses some task was played under, and the first-guess
+    # classes with no task yet (None: not counted), as code strings
+    begun: set = field(default_factory=set)
+    not_begun: list | None = None
 
     def searches(self, first: str) -> bool:
         """Whether ``first`` is one of the first guesses this version's search tries
@@ -249,9 +268,30 @@ class RunReport:
                       if self.searches(c.guess))
         if chained:
             out.append(_left_row("second guesses of the rival first guesses' big parts "
-                                 "begun, still in the race (parts not begun not counted)",
-                                 chained, self.task_cpu("_exp_guess_task")))
+                                 "begun, still in the race", chained,
+                                 self.task_cpu("_exp_guess_task")))
+        waiting = sum(c.waiting_guesses for c in self.chains
+                      if self.searches(c.guess) and not c.settled())
+        if waiting:
+            out.append(_left_row("second guesses, at most, of the rival first guesses' "
+                                 "big parts not begun", waiting,
+                                 self.task_cpu("_exp_guess_task")))
+        if self.not_begun:
+            out.append(_left_row("rival first guesses, at most, with no task yet (some "
+                                 "may be cut by their bound)", len(self.not_begun),
+                                 self.rival_cpu()))
         return out
+
+    def rival_cpu(self) -> list[float]:
+        """The processor seconds of each rival first guess settled, all its tasks
+        together: those searched as one task and the chains with their answer."""
+        per_first = defaultdict(float)
+        for e in self.timed:
+            if e.first is not None:
+                per_first[e.first] += e.cpu
+        settled = {g for g, _, _ in self.rivals}
+        settled |= {c.guess for c in self.chains if c.settled()}
+        return [per_first[g] for g in sorted(settled) if g in per_first]
 
     def time_lines(self) -> list[str]:
         if not self.timed:
@@ -268,6 +308,8 @@ class RunReport:
                          f"at the mean {_duration(row['mean_cpu_seconds'])} a task so far "
                          f"(median {_duration(row['median_cpu_seconds'])}, longest "
                          f"{_duration(row['max_cpu_seconds'])}, of {row['timed']:,})")
+            elif row["tasks"]:
+                line += ", not priced: no task of that kind finished yet"
             out.append(line)
         return out
 
@@ -459,7 +501,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
     # second guesses' guesses left.
     exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "budgets": {}, "chains": {},
-                                   "d": None, "seconds_d": None, "weight": 0})
+                                   "d": None, "seconds_d": None, "first_d": None,
+                                   "weight": 0})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path):
         rid = repr(sorted(run.items()))
@@ -472,6 +515,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             rep.guesses += int(counters[2])
         fn, args = task.get("function"), task.get("args", [])
         kind = fn  # a task below a rival second guess (--chain-secrets) is timed apart
+        first_of_task = None
         try:
             if rid not in games:
                 games[rid] = Game.from_spec(run["game"], run.get("alphabet"))
@@ -498,6 +542,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             elif fn == "_exp_part_task":
                 history, part, budget, d, weight = args[0], args[1], args[2], args[3], args[5]
                 rep.weight = int(weight)
+                first_of_task = game.code_str(history[0])
+                rep.begun.add(first_of_task)
                 row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
                 if not args[4]:  # a probe of a chain's big part: a bound, no tree
@@ -508,6 +554,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     kind = CHAIN_PIECE
                 elif len(history) == 1:
                     found.setdefault("parts", []).append(row)
+                    exp_raw[rid]["first_d"] = d
                 else:
                     found.setdefault("seconds", {}).setdefault(
                         game.code_str(history[1]), []).append(row)
@@ -520,6 +567,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 rep.weight = int(weight)
                 cost = None if result[0] is None else int(result[0])
                 name = game.code_str(first)
+                first_of_task = game.code_str(history[0]) if history else name
+                rep.begun.add(first_of_task)
                 raw = exp_raw[rid]
                 raw["weight"] = int(weight)
                 if sum(p["shape"][0] for p in parts) + 1 < n:
@@ -548,7 +597,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
         try:
             if timing is not None:
                 rep.timed.append(Timed(kind, t_of_task, float(timing["seconds"]),
-                                       float(timing["cpu_seconds"]), str(timing["finished"])))
+                                       float(timing["cpu_seconds"]), str(timing["finished"]),
+                                       first_of_task))
         except (KeyError, TypeError, ValueError):
             pass  # a timing of another shape: the entry's result still counts
     if classes:
@@ -562,6 +612,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 _big_parts(rep, games[rid], solver, exp_raw[rid])
             if rid in exp_raw:
                 _chains(rep, games[rid], solver, exp_raw[rid])
+                _rivals_not_begun(rep, games[rid], solver, exp_raw[rid])
     return list(runs.values())
 
 
@@ -663,6 +714,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
             found = _rival_answers(solver, first, part, plan, raw)
             if not found:
                 chain.waiting += 1
+                chain.waiting_guesses += len(plan)
                 continue
             costs = [c for c, _ in found.values() if c is not None]
             best = min(costs) if costs else None
@@ -672,6 +724,48 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
                                          sum(h in found for h in below), best))
             if best is None and chain.parts[-1].searched >= len(below):
                 break  # this part refutes the rival: the chain ends here
+
+
+def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
+    """Fill in the game's first-guess classes and ``rep.not_begun``: those of this
+    version's search under which no expected-case task was played yet, less those
+    whose balanced-tree bound (:meth:`Solver.first_guess_bound`) is not below the best
+    total known (:func:`_best_known`), which the search cuts. The others are at most
+    the rivals still to search: the search's probes, not run here, may cut more."""
+    from .search import first_guess_classes
+
+    if not rep.begun:
+        return
+    reps = [game.code_str(int(g)) for g in
+            first_guess_classes(game, rep.run["guesses"] == "consistent",
+                                bool(rep.run["symmetry"]))]
+    rep.first_classes = len(reps)
+    if rep.run["symmetry"]:
+        rep.first_reps = set(reps)
+    rep.not_begun = [g for g in reps if g not in rep.begun]
+    d = raw["first_d"] if raw["first_d"] is not None else (
+        None if raw["d"] is None else _guesses_left(raw["d"]))
+    best = _best_known(rep, game.n_codes)
+    if rep.not_begun and d is not None and best is not None:
+        solver = lazy()
+        rep.not_begun = [g for g in rep.not_begun
+                         if solver.first_guess_bound(game.code_index(g), d, rep.weight) < best]
+
+
+def _best_known(rep: RunReport, n: int) -> int | None:
+    """The least total (or fewest-at-worst cost) the checkpoint proves a tree for: a
+    rival first guess's, or a first guess's whose parts are all solved (its small
+    parts exactly, each big part's best); None if none."""
+    totals = [cost for _, cost, _ in rep.rivals if cost is not None]
+    for first, found in rep.expected.items():
+        exact = [(size, value) for size, value, ok in found.get("parts", []) if ok]
+        bigs = rep.big_parts.get(first, [])
+        if any(b.best is None for b in bigs):
+            continue
+        covered = sum(size for size, _ in exact) + sum(b.secrets for b in bigs)
+        if covered in (n - 1, n):  # every secret but the guess itself, if it is one
+            totals.append(n + sum(v for _, v in exact) + sum(b.best for b in bigs))
+    return min(totals, default=None)
 
 
 def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

@@ -1129,6 +1129,14 @@ class Solver:
         largest first (ties by answer), the parts a worst-case run's tasks search."""
         return self._parts(g, self._root()[0])
 
+    def first_guess_bound(self, g, d, weight=0) -> int:
+        """The balanced-tree lower bound on the total of first guess ``g`` (``d``
+        guesses left in its parts; with a ``weight``, the cost of ``fewest-at-worst``),
+        before the null-window probes by which :meth:`_first_guess_bounds` raises it."""
+        secrets = self._root()[0]
+        lb = self._ctx.bounds(weight)[d]
+        return len(secrets) + sum(int(lb[len(p)]) for _, p in self._parts(int(g), secrets))
+
     def wc_second_guesses(self, g, part, d):
         """The guesses at the node of ``part`` (below first guess ``g``, to be solved
         within ``d``) in the order the compiled search tries them: least largest part,

@@ -180,13 +180,25 @@ def _drop_entries(folder, keep) -> int:
     return removed
 
 
+#: The report's rows of work left in rival first guesses searched as chains
+BEGUN = "second guesses of the rival first guesses' big parts begun"
+NOT_BEGUN = "second guesses, at most, of the rival first guesses' big parts not begun"
+NO_TASK = "rival first guesses, at most, with no task yet"
+
+
+def _left(rep, what):
+    """The rows of ``rep.left()`` that begin with ``what``."""
+    return [row for row in rep.left() if row["what"].startswith(what)]
+
+
 def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, monkeypatch):
     """Mastermind with every part of 60 secrets or more split: its rival first guesses
     with big parts are chains of tasks (small parts, then each big part by its second
     guesses). Run to the end, every chain ends refuted, by its small parts or by a big
-    part none of whose second guesses fits its budget; with the second-guess tasks of
-    one chain's last part removed, as a run stopped there would leave it, the report
-    counts the ones still to search and prices them."""
+    part none of whose second guesses fits its budget, and nothing is left; with the
+    second-guess tasks of one chain's last part removed, as a run stopped there would
+    leave it, the report counts the ones still to search and prices them; with all of
+    them removed, the part's second guesses count as at most to search."""
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
@@ -204,7 +216,8 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
         assert all(p.best is not None and p.searched == p.below for p in done)
         assert last.best is None and last.searched == last.below > 0
         assert "the rival is refuted" in chain.text(rep.cost_text)
-    assert not [row for row in rep.left() if "rival first guesses" in row["what"]]
+        assert chain.settled()
+    assert rep.not_begun == [] and not rep.left()
     chain = max((c for c in rep.chains if c.small != "refuted"), key=lambda c: len(c.parts))
     last = chain.parts[-1]
     g = game.code_index(chain.guess)
@@ -221,18 +234,75 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     assert again.parts == chain.parts[:-1] + [begun := again.parts[-1]]
     assert (begun.searched, begun.below, begun.best) == (1, last.below, None)
     assert "none within it so far" in again.text(rep.cost_text)
-    (row,) = [row for row in rep.left() if "rival first guesses" in row["what"]]
+    assert not again.settled()
+    (row,) = _left(rep, BEGUN)
     assert row["tasks"] == last.below - 1 and row["mean_cpu_seconds"] > 0
     assert f"left: {last.below - 1:,} second guesses of the rival first guesses" in (
         "\n".join(rep.lines()))
+    # The bigger parts, which the run never reached once this part refuted the
+    # chain, now wait: at most their second guesses are left.
+    bigs = sum(len(p) >= 60 for _, p in solver.first_guess_parts(g))
+    assert again.waiting == bigs - len(chain.parts) >= 1  # 1234's part of 312 secrets
+    assert _left(rep, NOT_BEGUN)[0]["tasks"] == again.waiting_guesses >= again.waiting
+    assert not _left(rep, NO_TASK)
     _drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args))
     (rep,) = report(tmp_path)
     (again,) = [c for c in rep.chains if c.guess == chain.guess]
     # The refuting part and every bigger one (the chain never reached them) wait.
-    bigs = sum(len(p) >= 60 for _, p in solver.first_guess_parts(g))
     assert again.parts == chain.parts[:-1] and again.waiting == bigs - len(again.parts) >= 1
     assert f"{again.waiting} big part" in again.text(rep.cost_text)
-    assert not [row for row in rep.left() if "rival first guesses" in row["what"]]
+    assert not again.settled() and not _left(rep, BEGUN)
+    # At most every second guess of the parts the chain has not begun: the refuting
+    # part's own (its searched ones all had a bound below its budget) and more.
+    (row,) = _left(rep, NOT_BEGUN)
+    assert row["tasks"] == again.waiting_guesses >= last.below + again.waiting - 1
+    assert f"left: {row['tasks']:,} {NOT_BEGUN}" in "\n".join(rep.lines())
+
+
+def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
+                                                                     monkeypatch):
+    """Mastermind, run to the end with big parts split from 60 secrets: of its five
+    first-guess classes, one is solved exactly, three are rivals searched as chains
+    and 1111 has no task, cut by its balanced-tree bound (5,880 > 5,625): nothing is
+    left. With one chain's tasks all removed, as a run stopped before it would leave
+    it, that rival counts as left, priced at the mean processor time of the other
+    chains, each summed over its own tasks' timings."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
+    assert solver.solve("expected").value == 5625
+    parts = solver.first_guess_parts(game.code_index("1111"))
+    assert solver.first_guess_bound(game.code_index("1111"), search.NO_CAP) == 1296 + sum(
+        int(solver._ctx.bounds(0)[search.NO_CAP][len(p)]) for _, p in parts) > 5625
+    (rep,) = report(tmp_path)
+    assert rep.first_classes == 5 and len(rep.begun) == 4 and "1111" not in rep.begun
+    assert rep.not_begun == [] and not rep.left()
+    chains = sorted(c.guess for c in rep.chains)
+    assert len(chains) == 3
+    gone, *kept = chains
+
+    def cpu_of(first):  # a chain's processor time, read from its own entries
+        total = 0.0
+        for path in tmp_path.glob("task-*.json"):
+            entry = json.loads(path.read_text())
+            args = entry["task"]["args"]
+            if entry["task"]["function"] == "_exp_guess_task" and (
+                    args[0] == [game.code_index(first)]
+                    or not args[0] and args[1] == game.code_index(first)):
+                total += entry["timing"]["cpu_seconds"]
+        return total
+
+    expected_mean = sum(cpu_of(g) for g in kept) / len(kept)
+    g = game.code_index(gone)
+    assert _drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task" or (
+        args[0] != [g] and (args[0] or args[1] != g))) > 1
+    (rep,) = report(tmp_path)
+    assert rep.not_begun == [gone] and gone not in {c.guess for c in rep.chains}
+    (row,) = _left(rep, NO_TASK)
+    assert row["tasks"] == 1 and row["timed"] == 2
+    assert row["mean_cpu_seconds"] == pytest.approx(expected_mean, abs=1e-3)  # as rounded
 
 
 def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_path,

@@ -106,7 +106,7 @@ def test_the_report_prices_the_worst_case_tasks_left(p4c5b_run, tmp_path):
     (rep,) = report(tmp_path)
     rows = rep.left()
     assert [r["tasks"] for r in rows] == [2]
-    kept = [c for f, tt, _, c, _ in rep.timed if f == "_wc_guess_task" and tt == t]
+    kept = [e.cpu for e in rep.timed if e.function == "_wc_guess_task" and e.t == t]
     assert sorted(rep.task_cpu("_wc_guess_task", t)) == sorted(kept)
     assert rows[0]["timed"] == len(kept)
     assert rows[0]["mean_cpu_seconds"] == pytest.approx(float(np.mean(kept)), abs=1e-3)
