@@ -229,6 +229,8 @@ class RunReport:
     # classes with no task yet (None: not counted), as code strings
     begun: set = field(default_factory=set)
     not_begun: list | None = None
+    # Expected case: first guess -> tasks of its exact solve's first batch not yet done
+    batch_left: dict = field(default_factory=dict)
 
     def searches(self, first: str) -> bool:
         """Whether ``first`` is one of the first guesses this version's search tries
@@ -259,6 +261,11 @@ class RunReport:
                 out.append(_left_row(f"second-guess tasks of the open split parts within "
                                      f"{t} guesses", tasks,
                                      self.task_cpu("_wc_guess_task", t)))
+        batch = sum(self.batch_left.values())
+        if batch:
+            out.append(_left_row("tasks of the first guess's exact solve not yet done (its "
+                                 "small parts, the parts of its big parts' first second "
+                                 "guesses)", batch, self.task_cpu("_exp_part_task")))
         rivals = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                      if b.incumbent is not None)
         if rivals:
@@ -300,14 +307,14 @@ class RunReport:
         cpu = sum(e.cpu for e in self.timed)
         latest = max(e.finished for e in self.timed)
         out = [f"  time: {len(self.timed):,} of {self.entries:,} entries timed, "
-               f"{_duration(cpu)} of processor time in all; the latest finished {latest}"]
+               f"{duration_text(cpu)} of processor time in all; the latest finished {latest}"]
         for row in self.left():
             line = f"  left: {row['tasks']:,} {row['what']}"
             if row["mean_cpu_seconds"] is not None:
-                line += (f", about {_duration(row['estimate_seconds'])} of processor time "
-                         f"at the mean {_duration(row['mean_cpu_seconds'])} a task so far "
-                         f"(median {_duration(row['median_cpu_seconds'])}, longest "
-                         f"{_duration(row['max_cpu_seconds'])}, of {row['timed']:,})")
+                line += (f", about {duration_text(row['estimate_seconds'])} of processor time "
+                         f"at the mean {duration_text(row['mean_cpu_seconds'])} a task so far "
+                         f"(median {duration_text(row['median_cpu_seconds'])}, longest "
+                         f"{duration_text(row['max_cpu_seconds'])}, of {row['timed']:,})")
             elif row["tasks"]:
                 line += ", not priced: no task of that kind finished yet"
             out.append(line)
@@ -413,6 +420,7 @@ class RunReport:
                 "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
                                   for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
+                "first_batch_left": self.batch_left,
                 "probes": self.probes,
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
@@ -443,11 +451,11 @@ def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
             "estimate_seconds": round(mean * tasks, 3)}
 
 
-def _duration(seconds: float) -> str:
-    """``0.012 s``, ``4.2 s``, ``42 s``, ``17 min``, ``2.3 h``.
+def duration_text(seconds: float) -> str:
+    """``0.012 s``, ``4.2 s``, ``42 s``, ``17 min``, ``2.3 h``, ``4.0 days``.
 
-    >>> _duration(0.0123), _duration(4.24), _duration(42.4), _duration(1020), _duration(8280)
-    ('0.012 s', '4.2 s', '42 s', '17 min', '2.3 h')
+    >>> [duration_text(s) for s in (0.0123, 4.24, 42.4, 1020, 8280, 345600)]
+    ['0.012 s', '4.2 s', '42 s', '17 min', '2.3 h', '4.0 days']
     """
     if seconds < 10:
         return f"{seconds:.2g} s"
@@ -455,7 +463,9 @@ def _duration(seconds: float) -> str:
         return f"{seconds:.0f} s"
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def _parts_text(parts, cost_text) -> str:
@@ -502,7 +512,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # second guesses' guesses left.
     exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "budgets": {}, "chains": {},
                                    "d": None, "seconds_d": None, "first_d": None,
-                                   "weight": 0})
+                                   "first_parts": set(), "weight": 0})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path):
         rid = repr(sorted(run.items()))
@@ -555,6 +565,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 elif len(history) == 1:
                     found.setdefault("parts", []).append(row)
                     exp_raw[rid]["first_d"] = d
+                    exp_raw[rid]["first_parts"].add((history[0], part["array"]))
                 else:
                     found.setdefault("seconds", {}).setdefault(
                         game.code_str(history[1]), []).append(row)
@@ -611,6 +622,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
             if rid in exp_raw and exp_raw[rid]["subs"]:
                 _big_parts(rep, games[rid], solver, exp_raw[rid])
             if rid in exp_raw:
+                _first_batches(rep, games[rid], solver, exp_raw[rid])
                 _chains(rep, games[rid], solver, exp_raw[rid])
                 _rivals_not_begun(rep, games[rid], solver, exp_raw[rid])
     return list(runs.values())
@@ -724,6 +736,35 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
                                          sum(h in found for h in below), best))
             if best is None and chain.parts[-1].searched >= len(below):
                 break  # this part refutes the rival: the chain ends here
+
+
+def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
+    """Fill in ``rep.batch_left``: for each first guess solved part by part (one with
+    a part task), the tasks of its first batch (:meth:`Solver._first_batch`) the
+    checkpoint does not hold: its parts under :data:`SPLIT_SECRETS` secrets, and the
+    parts of each bigger part's first second guess, found again by their hashes (a
+    part that ``--chain-secrets`` splits further counts as one task)."""
+    from .search import SPLIT_SECRETS
+
+    firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
+    d = raw["first_d"] if raw["first_d"] is not None else (
+        None if raw["d"] is None else _guesses_left(raw["d"]))
+    if not firsts or d is None:
+        return
+    solver = lazy()
+    for first in sorted(firsts):
+        missing = 0
+        for _, part in solver.first_guess_parts(first):
+            if len(part) < SPLIT_SECRETS:
+                missing += (first, _digest(part)) not in raw["first_parts"]
+                continue
+            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+            if plan:
+                g2 = plan[0][0]
+                missing += sum((first, g2, _digest(sub)) not in raw["subs"]
+                               for _, sub in solver.split(g2, part))
+        if missing:
+            rep.batch_left[game.code_str(first)] = missing
 
 
 def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

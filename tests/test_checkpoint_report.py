@@ -16,8 +16,10 @@ import sys
 import pytest
 
 from optimal_mm import Game
-from optimal_mm.checkpoint_report import report
+from optimal_mm.checkpoint_report import _digest, report
 from optimal_mm.search import Solver, first_guess_classes
+
+from checkpoint_entries import drop_entries
 
 
 @pytest.fixture(scope="module")
@@ -168,18 +170,6 @@ def test_a_part_feasible_under_both_tree_rules_is_named_once(tmp_path):
     assert splits and all(len(s.feasible) == len(set(s.feasible)) == 1 for s in splits)
 
 
-def _drop_entries(folder, keep) -> int:
-    """Remove the checkpoint entries for which ``keep(function, args)`` is false, as a
-    run stopped before it computed them; how many were removed."""
-    removed = 0
-    for path in folder.glob("task-*.json"):
-        task = json.loads(path.read_text())["task"]
-        if not keep(task["function"], task["args"]):
-            path.unlink()
-            removed += 1
-    return removed
-
-
 #: The report's rows of work left in rival first guesses searched as chains
 BEGUN = "second guesses of the rival first guesses' big parts begun"
 NOT_BEGUN = "second guesses, at most, of the rival first guesses' big parts not begun"
@@ -226,7 +216,7 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
         return fn == "_exp_guess_task" and args[0] == [g] and args[4] == last.secrets
 
     kept = []  # one of the last part's tasks stays: the part is begun, not finished
-    removed = _drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args)
+    removed = drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args)
                             or not kept and not kept.append(args))
     assert removed == last.searched - 1
     (rep,) = report(tmp_path)
@@ -245,7 +235,7 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     assert again.waiting == bigs - len(chain.parts) >= 1  # 1234's part of 312 secrets
     assert _left(rep, NOT_BEGUN)[0]["tasks"] == again.waiting_guesses >= again.waiting
     assert not _left(rep, NO_TASK)
-    _drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args))
+    drop_entries(tmp_path, lambda fn, args: not of_last_part(fn, args))
     (rep,) = report(tmp_path)
     (again,) = [c for c in rep.chains if c.guess == chain.guess]
     # The refuting part and every bigger one (the chain never reached them) wait.
@@ -296,7 +286,7 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
 
     expected_mean = sum(cpu_of(g) for g in kept) / len(kept)
     g = game.code_index(gone)
-    assert _drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task" or (
+    assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task" or (
         args[0] != [g] and (args[0] or args[1] != g))) > 1
     (rep,) = report(tmp_path)
     assert rep.not_begun == [gone] and gone not in {c.guess for c in rep.chains}
@@ -331,3 +321,53 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert len(rep.task_cpu("_exp_guess_task")) == sum(
         e.function == "_exp_guess_task" for e in rep.timed)
     assert not [row for row in rep.left() if "big parts" in row["what"]]
+
+
+def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
+    """Mastermind with big parts split from 60 secrets, run to the end: the first
+    guess's batch (its small parts, and the parts of each big part's first second
+    guess) is all there. With some of those tasks removed, as a run stopped inside
+    the batch would leave it, the report counts exactly the removed ones as left,
+    priced at the mean of the part tasks it still holds."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
+    sol = solver.solve("expected")
+    first = game.code_index(sol.strategy.root.guess)
+    (rep,) = report(tmp_path)
+    assert rep.batch_left == {} and not _left(rep, "tasks of the first guess")
+    # The batch's tasks below a big part: its first second guess's parts (a rival
+    # second guess that proved better has its parts solved too, outside the batch).
+    batch = set()
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= 60:
+            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, 0)[0][0]
+            batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
+    small, sub = [], []  # remove two small parts' tasks and two big parts' sub-parts'
+
+    def keep(fn, args):
+        if fn != "_exp_part_task" or args[0][:1] != [first] or not args[4]:
+            return True
+        if len(args[0]) == 1 and len(small) < 2:
+            return small.append(args) or False
+        if (len(args[0]) == 2 and (args[0][1], args[1]["array"]) in batch
+                and len(sub) < 2):
+            return sub.append(args) or False
+        return True
+
+    assert drop_entries(tmp_path, keep) == 4 and len(small) == len(sub) == 2
+    (rep,) = report(tmp_path)
+    assert rep.batch_left == {sol.strategy.root.guess: 4}
+    (row,) = _left(rep, "tasks of the first guess")
+    assert row["tasks"] == 4 and row["timed"] == len(rep.task_cpu("_exp_part_task")) > 0
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    from optimal_mm import checkpoint_report
+
+    result = doctest.testmod(checkpoint_report)
+    assert result.attempted and not result.failed

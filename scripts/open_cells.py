@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The optimal table's open cells and what their checkpoints hold; writes
+results/open_cells.{json,md}.
+
+Every entry of ``results/optimal_table.json`` that is not solved (it timed out, or
+its worker failed) is an open cell, unless the table closes it through another
+entry (:func:`closed_elsewhere`). A long entry runs with ``--checkpoint
+results/checkpoints`` (``scripts/optimal_tables.py``), its finished tasks kept under
+``results/checkpoints/<spec>-<objective>[-consistent]``, and ``optimal-mm checkpoint
+DIR`` says what such a directory settles without searching
+(:mod:`optimal_mm.checkpoint_report`). This script asks it of every open cell at
+once and lays the answers side by side, the plan for the sittings to come:
+
+* what the table says of the cell (its proven bounds, as the table prints them) and
+  how long its last run was given;
+* how much work its checkpoint holds: the entries this version's search reads back
+  (entries of an older task format are counted apart: the search recomputes them),
+  the processor time their tasks took and when the latest one finished;
+* what the report can count of the work left, kind by kind, each priced at the mean
+  processor time of the finished tasks of its kind, and the counts it gives *at
+  most* (parts and rival first guesses not begun, which bounds may cut).
+
+An estimate from a sample, as the report says: the figures tell which cells are
+hours away and which are weeks away, not when a run will end. Nothing here searches;
+the report builds each game's answer table (seconds for the biggest games).
+
+Usage::
+
+    python scripts/open_cells.py                 # every open cell
+    python scripts/open_cells.py --only p5c6 p4c9
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from optimal_mm.checkpoint_report import duration_text, report  # noqa: E402
+from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_tables import checkpoint_dir, open_cell  # noqa: E402
+
+RESULTS = ROOT / "results"
+
+
+def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
+    """One open cell: the table's entry and what its checkpoint directory holds (its
+    runs of this cell's objective and guess rule, this version's task format)."""
+    spec, guesses, objective = entry["spec"], entry["guesses"], entry["objective"]
+    folder = Path(checkpoint_dir(checkpoints, spec, guesses, objective))
+    state = {"key": f"{spec}/{guesses}/{objective}", "spec": spec, "guesses": guesses,
+             "objective": objective, "codes": entry.get("codes"),
+             "status": entry["status"], "cell": open_cell(entries, entry),
+             "seconds": entry.get("seconds"), "checkpoint": None}
+    if not folder.is_dir():
+        return state
+    mine = [r for r in report(folder)
+            if r.run.get("objective") == objective and r.run.get("guesses") == guesses]
+    used = [r for r in mine if not r.stale]
+    timed = [e for r in used for e in r.timed]
+    state["checkpoint"] = {
+        "directory": folder.relative_to(checkpoints.parent).as_posix()
+        if folder.is_relative_to(checkpoints.parent) else str(folder),
+        "entries": sum(r.entries for r in used),
+        "stale_entries": sum(r.entries for r in mine if r.stale),
+        "cpu_seconds": round(sum(e.cpu for e in timed), 1),
+        "timed_entries": len(timed),
+        "latest_finished": max((e.finished for e in timed), default=None),
+        "left": [row for r in used for row in r.left()],
+    }
+    return state
+
+
+def open_cells(table: dict, checkpoints: Path, only=None) -> list[dict]:
+    """The state of every open entry of ``table`` (of the specs ``only``, if given),
+    in the table's order of keys."""
+    entries = table["entries"]
+    cells = [cell_state(entries, entry, checkpoints)
+             for key, entry in sorted(entries.items())
+             if entry.get("status") != "solved" and (not only or entry["spec"] in only)]
+    return [c for c in cells if not closed_elsewhere(c["cell"])]
+
+
+def closed_elsewhere(cell: str) -> bool:
+    """Whether the table closes an open entry through another one (the same game under
+    the other scoring, ``§``, or a tree of ``optimal-mm within``, ``‡``): its cell is
+    then a value, where an open cell begins with its status, ``(timeout)``."""
+    return not cell.startswith("(")
+
+
+def _left_text(row: dict) -> str:
+    text = f"{row['tasks']:,} {row['what']}"
+    if row.get("estimate_seconds") is not None:
+        text += f" (about {duration_text(row['estimate_seconds'])})"
+    return text
+
+
+def markdown(cells: list[dict], command: str) -> str:
+    lines = [
+        "# Open cells of the optimal table",
+        "",
+        f"Made by `{command}` from results/optimal_table.json and results/checkpoints "
+        "(nothing searched: each checkpoint read as `optimal-mm checkpoint DIR` reads "
+        "it). *table*: the cell as results/optimal_table.md prints it; *last run*: the "
+        "time limit its latest run reached; *entries*: the tasks the search reads back "
+        "(those of an older task format, recomputed, in brackets); *processor time*: "
+        "what those tasks took, summed over processes; *left*: the work the checkpoint "
+        "can count, each kind priced at the mean processor time of its finished tasks "
+        "(\"at most\": bounds may cut some). An estimate from a sample, not a promise.",
+        "",
+        "| cell | codes | table | last run s | entries | processor time | latest task "
+        "| left |",
+        "|---|---:|---|---:|---:|---:|---|---|",
+    ]
+    for c in cells:
+        ck = c["checkpoint"]
+        if ck is None:
+            held = ["no checkpoint", "", "", "nothing counted"]
+        else:
+            entries = f"{ck['entries']:,}" + (f" ({ck['stale_entries']:,})"
+                                             if ck["stale_entries"] else "")
+            held = [entries,
+                    duration_text(ck["cpu_seconds"]) if ck["timed_entries"] else "untimed",
+                    ck["latest_finished"] or "",
+                    "; ".join(_left_text(r) for r in ck["left"]) or "nothing counted"]
+        seconds = "" if c["seconds"] is None else f"{c['seconds']:,.0f}"
+        cell = c["cell"].replace("|", "\\|")
+        lines.append(f"| {c['key']} | {c['codes'] or ''} | {cell} | {seconds} | "
+                     + " | ".join(held) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", metavar="SPEC", help="only these specs")
+    parser.add_argument("--table", type=Path, default=RESULTS / "optimal_table.json",
+                        help="the table to read (default results/optimal_table.json)")
+    parser.add_argument("--checkpoints", type=Path, default=RESULTS / "checkpoints",
+                        help="the checkpoint root (default results/checkpoints)")
+    parser.add_argument("--out", type=Path, default=RESULTS,
+                        help="where open_cells.json and open_cells.md go (default "
+                             "results/)")
+    args = parser.parse_args(argv)
+    try:
+        table = json.loads(args.table.read_text())
+        table["entries"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"open_cells.py: cannot read the table {str(args.table)!r}: {exc}",
+              file=sys.stderr)
+        return 2
+    if not args.out.is_dir():
+        print(f"open_cells.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
+        return 2
+    command = "python scripts/open_cells.py" + "".join(
+        f" --only {' '.join(args.only)}" for _ in [0] if args.only)
+    cells = open_cells(table, args.checkpoints, args.only)
+    atomic_write_text(args.out / "open_cells.json",
+                      json.dumps({"command": command, "cells": cells}, indent=1,
+                                 sort_keys=True) + "\n")
+    atomic_write_text(args.out / "open_cells.md", markdown(cells, command))
+    for c in cells:
+        left = c["checkpoint"]["left"] if c["checkpoint"] else []
+        print(f"{c['key']}: {c['cell']}; " + ("; ".join(_left_text(r) for r in left)
+                                              or "nothing counted"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

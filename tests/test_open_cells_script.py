@@ -1,0 +1,86 @@
+"""``scripts/open_cells.py``: every open cell of the optimal table beside what its
+checkpoint holds, checked on a small table whose one checkpoint is a real run with
+part of its work taken away."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from optimal_mm import Game
+from optimal_mm.search import Solver
+
+from script_loader import load_script
+from checkpoint_entries import drop_entries
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _entry(spec, guesses, objective, status, **more):
+    return {"spec": spec, "guesses": guesses, "objective": objective, "status": status,
+            "codes": Game.from_spec(spec).n_codes, "seconds": 61.0, **more}
+
+
+def _table(path: Path) -> None:
+    entries = [
+        _entry("p4c6", "any", "expected", "timeout", bound=5500),  # open, checkpointed
+        _entry("p4c6", "any", "worst-case", "solved", value=5),  # solved: not listed
+        _entry("p3c3", "any", "expected", "timeout"),  # open, no checkpoint
+        # Open, but closed through the same game under the other scoring (§)
+        _entry("p3c3n", "any", "expected", "timeout"),
+        _entry("p3c3nb", "any", "expected", "solved", value=14),
+    ]
+    path.write_text(json.dumps({"meta": {}, "entries": {
+        f"{e['spec']}/{e['guesses']}/{e['objective']}": e for e in entries}}))
+
+
+def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch):
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    script = load_script("open_cells")
+    table, checkpoints, out = tmp_path / "table.json", tmp_path / "ck", tmp_path / "out"
+    out.mkdir()
+    _table(table)
+    folder = checkpoints / "p4c6-expected"  # the table script's name for the entry
+    Solver(Game.from_spec("p4c6"), jobs=1, checkpoint=folder,
+           table_entries=60_003).solve("expected")
+    first_parts = []  # two of the first guess's part tasks removed: a run stopped there
+
+    def keep(fn, args):
+        if fn == "_exp_part_task" and len(args[0]) == 1 and len(first_parts) < 2:
+            return first_parts.append(args) or False
+        return True
+
+    assert drop_entries(folder, keep) == 2
+    held = len(list(folder.glob("task-*.json")))
+    assert script.main(["--table", str(table), "--checkpoints", str(checkpoints),
+                        "--out", str(out)]) == 0
+    doc = json.loads((out / "open_cells.json").read_text())
+    cells = {c["key"]: c for c in doc["cells"]}
+    assert sorted(cells) == ["p3c3/any/expected", "p4c6/any/expected"]
+    mm = cells["p4c6/any/expected"]
+    assert mm["cell"] == "(timeout) ≥ 5500" and mm["codes"] == 1296
+    ck = mm["checkpoint"]
+    assert ck["entries"] == held and ck["stale_entries"] == 0 and ck["timed_entries"] == held
+    assert ck["cpu_seconds"] > 0 and ck["latest_finished"].startswith("20")
+    (row,) = [r for r in ck["left"] if r["what"].startswith("tasks of the first guess")]
+    assert row["tasks"] == 2 and row["estimate_seconds"] is not None
+    assert cells["p3c3/any/expected"]["checkpoint"] is None
+    md = (out / "open_cells.md").read_text()
+    assert "| p4c6/any/expected | 1296 | (timeout) ≥ 5500 | 61 | " in md
+    assert "2 tasks of the first guess's exact solve" in md
+    assert "| p3c3/any/expected | 27 | (timeout) | 61 | no checkpoint |" in md
+    assert "p3c3n/" not in md  # 14§: closed through p3c3nb
+
+
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
+    script = ROOT / "scripts" / "open_cells.py"
+    run = subprocess.run([sys.executable, str(script), "--table", str(tmp_path / "none.json"),
+                          "--out", str(tmp_path)], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("open_cells.py: cannot read the table ")
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
