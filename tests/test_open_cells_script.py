@@ -84,3 +84,17 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
     assert run.stderr.startswith("open_cells.py: cannot read the table ")
     assert len(run.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_shipped_list_matches_the_shipped_table():
+    """results/open_cells.json lists exactly the open cells of
+    results/optimal_table.json: rerun the script whenever the table changes."""
+    script = load_script("open_cells")
+    table = json.loads((ROOT / "results" / "optimal_table.json").read_text())
+    entries = table["entries"]
+    open_keys = sorted(key for key, e in entries.items() if e.get("status") != "solved"
+                       and not script.closed_elsewhere(script.open_cell(entries, e)))
+    shipped = json.loads((ROOT / "results" / "open_cells.json").read_text())
+    assert [c["key"] for c in shipped["cells"]] == open_keys
+    for c in shipped["cells"]:
+        assert c["cell"] == script.open_cell(entries, entries[c["key"]])
