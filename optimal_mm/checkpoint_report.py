@@ -742,8 +742,10 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     """Fill in ``rep.batch_left``: for each first guess solved part by part (one with
     a part task), the tasks of its first batch (:meth:`Solver._first_batch`) the
     checkpoint does not hold: its parts under :data:`SPLIT_SECRETS` secrets, and the
-    parts of each bigger part's first second guess, found again by their hashes (a
-    part that ``--chain-secrets`` splits further counts as one task)."""
+    parts of each bigger part's first second guess, found again by their hashes. (A
+    part that ``--chain-secrets`` splits by its own guesses is saved, once solved,
+    under its own task too (:meth:`Solver._solve_node`); until then it counts as one
+    task left.)"""
     from .search import SPLIT_SECRETS
 
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
