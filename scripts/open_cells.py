@@ -4,7 +4,9 @@ results/open_cells.{json,md}.
 
 Every entry of ``results/optimal_table.json`` that is not solved (it timed out, or
 its worker failed) is an open cell, unless the table closes it through another
-entry (:func:`closed_elsewhere`). A long entry runs with ``--checkpoint
+entry (:func:`closed_elsewhere`); so is every cell the table needs and has never
+run (``eligible`` in ``scripts/optimal_tables.py``: a column that builds on a solved
+entry), listed as "(not run)". A long entry runs with ``--checkpoint
 results/checkpoints`` (``scripts/optimal_tables.py``), its finished tasks kept under
 ``results/checkpoints/<spec>-<objective>[-consistent]``, and ``optimal-mm checkpoint
 DIR`` says what such a directory settles without searching
@@ -42,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from optimal_mm.checkpoint_report import duration_text, report  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
-from optimal_tables import checkpoint_dir, open_cell  # noqa: E402
+from optimal_tables import OBJECTIVES, checkpoint_dir, eligible, open_cell  # noqa: E402
 
 RESULTS = ROOT / "results"
 
@@ -76,13 +78,29 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
 
 
 def open_cells(table: dict, checkpoints: Path, only=None) -> list[dict]:
-    """The state of every open entry of ``table`` (of the specs ``only``, if given),
-    in the table's order of keys."""
+    """The state of every open cell of ``table`` (of the specs ``only``, if given), in
+    the order of their keys: :func:`open_entries`."""
     entries = table["entries"]
     cells = [cell_state(entries, entry, checkpoints)
-             for key, entry in sorted(entries.items())
-             if entry.get("status") != "solved" and (not only or entry["spec"] in only)]
+             for entry in open_entries(entries) if not only or entry["spec"] in only]
     return [c for c in cells if not closed_elsewhere(c["cell"])]
+
+
+def open_entries(entries: dict) -> list[dict]:
+    """The entries that are not solved, and for every game and guess rule in the
+    table, an entry of status "not run" for each objective it needs and lacks; by
+    key."""
+    from optimal_mm import Game
+
+    found = {key: e for key, e in entries.items() if e.get("status") != "solved"}
+    for spec, guesses in {(e["spec"], e["guesses"]) for e in entries.values()}:
+        for objective in OBJECTIVES:
+            key = f"{spec}/{guesses}/{objective}"
+            if key not in entries and eligible(entries, spec, guesses, objective):
+                found[key] = {"spec": spec, "guesses": guesses, "objective": objective,
+                              "status": "not run", "codes": Game.from_spec(spec).n_codes,
+                              "seconds": None}
+    return [found[key] for key in sorted(found)]
 
 
 def closed_elsewhere(cell: str) -> bool:

@@ -27,10 +27,16 @@ def _table(path: Path) -> None:
     entries = [
         _entry("p4c6", "any", "expected", "timeout", bound=5500),  # open, checkpointed
         _entry("p4c6", "any", "worst-case", "solved", value=5),  # solved: not listed
+        # Solved, with a tree deeper than t*: the total within t* is needed, not run
+        _entry("p3c4", "any", "worst-case", "solved", value=4),
+        _entry("p3c4", "any", "expected", "solved", value=206, tree_max=5),
         _entry("p3c3", "any", "expected", "timeout"),  # open, no checkpoint
+        _entry("p3c3", "any", "worst-case", "timeout"),
         # Open, but closed through the same game under the other scoring (§)
         _entry("p3c3n", "any", "expected", "timeout"),
-        _entry("p3c3nb", "any", "expected", "solved", value=14),
+        _entry("p3c3nb", "any", "expected", "solved", value=14, tree_max=3),
+        *(_entry(spec, "any", objective, "solved", value=3) for spec in ("p3c3n", "p3c3nb")
+          for objective in ("worst-case", "fewest-at-worst")),
     ]
     path.write_text(json.dumps({"meta": {}, "entries": {
         f"{e['spec']}/{e['guesses']}/{e['objective']}": e for e in entries}}))
@@ -60,7 +66,12 @@ def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch):
                         "--out", str(out)]) == 0
     doc = json.loads((out / "open_cells.json").read_text())
     cells = {c["key"]: c for c in doc["cells"]}
-    assert sorted(cells) == ["p3c3/any/expected", "p4c6/any/expected"]
+    assert sorted(cells) == ["p3c3/any/expected", "p3c3/any/worst-case",
+                             "p3c4/any/fewest-at-worst", "p3c4/any/worst-then-expected",
+                             "p4c6/any/expected", "p4c6/any/fewest-at-worst"]
+    assert cells["p3c4/any/worst-then-expected"]["status"] == "not run"
+    # A total within t* is at least the optimal total: the table says so of it too.
+    assert cells["p3c4/any/worst-then-expected"]["cell"] == "(not run) ≥ 206"
     mm = cells["p4c6/any/expected"]
     assert mm["cell"] == "(timeout) ≥ 5500" and mm["codes"] == 1296
     ck = mm["checkpoint"]
@@ -92,9 +103,17 @@ def test_the_shipped_list_matches_the_shipped_table():
     script = load_script("open_cells")
     table = json.loads((ROOT / "results" / "optimal_table.json").read_text())
     entries = table["entries"]
-    open_keys = sorted(key for key, e in entries.items() if e.get("status") != "solved"
-                       and not script.closed_elsewhere(script.open_cell(entries, e)))
+    open_keys = [key for key, e in entries.items() if e.get("status") != "solved"
+                 and not script.closed_elsewhere(script.open_cell(entries, e))]
+    pairs = {(e["spec"], e["guesses"]) for e in entries.values()}
+    open_keys += [f"{spec}/{guesses}/{objective}" for spec, guesses in pairs
+                  for objective in script.OBJECTIVES
+                  if f"{spec}/{guesses}/{objective}" not in entries
+                  and script.eligible(entries, spec, guesses, objective)]
     shipped = json.loads((ROOT / "results" / "open_cells.json").read_text())
-    assert [c["key"] for c in shipped["cells"]] == open_keys
+    assert [c["key"] for c in shipped["cells"]] == sorted(open_keys)
     for c in shipped["cells"]:
-        assert c["cell"] == script.open_cell(entries, entries[c["key"]])
+        if c["key"] in entries:
+            assert c["cell"] == script.open_cell(entries, entries[c["key"]])
+        else:
+            assert c["status"] == "not run" and c["cell"].startswith("(not run)")
