@@ -117,6 +117,17 @@ def _left_text(row: dict) -> str:
     return text
 
 
+def summary(cells: list[dict]) -> str:
+    """One sentence on the list: how many cells, how many never run, how many have a
+    checkpoint, and the tasks and processor time those hold."""
+    held = [c["checkpoint"] for c in cells if c["checkpoint"]]
+    not_run = sum(c["status"] == "not run" for c in cells)
+    return (f"{len(cells)} open cells ({not_run} never run); {len(held)} with a "
+            f"checkpoint, holding {sum(h['entries'] for h in held):,} tasks that took "
+            f"{duration_text(sum(h['cpu_seconds'] for h in held))} of processor time "
+            f"(where timed).")
+
+
 def markdown(cells: list[dict], command: str) -> str:
     lines = [
         "# Open cells of the optimal table",
@@ -129,6 +140,8 @@ def markdown(cells: list[dict], command: str) -> str:
         "what those tasks took, summed over processes; *left*: the work the checkpoint "
         "can count, each kind priced at the mean processor time of its finished tasks "
         "(\"at most\": bounds may cut some). An estimate from a sample, not a promise.",
+        "",
+        summary(cells),
         "",
         "| cell | codes | table | last run s | entries | processor time | latest task "
         "| left |",

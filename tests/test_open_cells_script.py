@@ -83,6 +83,7 @@ def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch):
     md = (out / "open_cells.md").read_text()
     assert "| p4c6/any/expected | 1296 | (timeout) ≥ 5500 | 61 | " in md
     assert "2 tasks of the first guess's exact solve" in md
+    assert f"6 open cells (3 never run); 1 with a checkpoint, holding {held:,} tasks" in md
     assert "| p3c3/any/expected | 27 | (timeout) | 61 | no checkpoint |" in md
     assert "p3c3n/" not in md  # 14§: closed through p3c3nb
 
