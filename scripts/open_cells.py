@@ -28,8 +28,8 @@ the report builds each game's answer table (seconds for the biggest games).
 
 Usage::
 
-    python scripts/open_cells.py                 # every open cell
-    python scripts/open_cells.py --only p5c6 p4c9
+    python scripts/open_cells.py                 # every open cell, written to results/
+    python scripts/open_cells.py --only p5c6 p4c9  # these games' cells, printed only
 """
 
 from __future__ import annotations
@@ -167,7 +167,8 @@ def markdown(cells: list[dict], command: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="*", metavar="SPEC", help="only these specs")
+    parser.add_argument("--only", nargs="*", metavar="SPEC",
+                        help="only these specs, printed (the files keep the whole list)")
     parser.add_argument("--table", type=Path, default=RESULTS / "optimal_table.json",
                         help="the table to read (default results/optimal_table.json)")
     parser.add_argument("--checkpoints", type=Path, default=RESULTS / "checkpoints",
@@ -186,13 +187,17 @@ def main(argv=None) -> int:
     if not args.out.is_dir():
         print(f"open_cells.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
         return 2
-    command = "python scripts/open_cells.py" + "".join(
-        f" --only {' '.join(args.only)}" for _ in [0] if args.only)
+    unknown = sorted(set(args.only or ()) - {e.get("spec") for e in table["entries"].values()})
+    if unknown:
+        print(f"open_cells.py: not in the table: {' '.join(unknown)}", file=sys.stderr)
+        return 2
     cells = open_cells(table, args.checkpoints, args.only)
-    atomic_write_text(args.out / "open_cells.json",
-                      json.dumps({"command": command, "cells": cells}, indent=1,
-                                 sort_keys=True) + "\n")
-    atomic_write_text(args.out / "open_cells.md", markdown(cells, command))
+    if not args.only:
+        command = "python scripts/open_cells.py"
+        atomic_write_text(args.out / "open_cells.json",
+                          json.dumps({"command": command, "cells": cells}, indent=1,
+                                     sort_keys=True) + "\n")
+        atomic_write_text(args.out / "open_cells.md", markdown(cells, command))
     for c in cells:
         left = c["checkpoint"]["left"] if c["checkpoint"] else []
         print(f"{c['key']}: {c['cell']}; " + ("; ".join(_left_text(r) for r in left)

@@ -42,7 +42,7 @@ def _table(path: Path) -> None:
         f"{e['spec']}/{e['guesses']}/{e['objective']}": e for e in entries}}))
 
 
-def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch):
+def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch, capsys):
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
@@ -86,6 +86,14 @@ def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch):
     assert f"6 open cells (3 never run); 1 with a checkpoint, holding {held:,} tasks" in md
     assert "| p3c3/any/expected | 27 | (timeout) | 61 | no checkpoint |" in md
     assert "p3c3n/" not in md  # 14§: closed through p3c3nb
+    # --only prints those games' cells and leaves the files (the whole list) alone
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert script.main(["--table", str(table), "--checkpoints", str(checkpoints),
+                        "--out", str(out), "--only", "p3c3"]) == 0
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-2:] == ["p3c3/any/expected: (timeout); nothing counted",
+                            "p3c3/any/worst-case: (timeout); nothing counted"]
 
 
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
@@ -96,6 +104,13 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
     assert run.stderr.startswith("open_cells.py: cannot read the table ")
     assert len(run.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+    table = tmp_path / "table.json"
+    _table(table)
+    run = subprocess.run([sys.executable, str(script), "--table", str(table), "--only",
+                          "p3c3", "p9c9", "--out", str(tmp_path)], capture_output=True,
+                         text=True)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == "open_cells.py: not in the table: p9c9\n"
 
 
 def test_the_shipped_list_matches_the_shipped_table():
