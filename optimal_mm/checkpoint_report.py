@@ -39,9 +39,11 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     second guesses of the big parts still in the race, the second guesses of the
     rival chains' big parts begun and, counted at most (a part's guesses above its
     budget are cut, and a chain ends at its first refuted part), those of the parts
-    not begun; and the rival first guesses with no task yet, at most (their bounds
-    are not computed here: some are cut), each priced at the mean processor time of
-    the rival first guesses settled, all their tasks together (expected case).
+    not begun; and the rival first guesses with no task yet (those whose probed
+    bound, recomputed as the search ranks them, is below the total of the first
+    guess solved exactly; every class with no task, at most, before that total is
+    known), each priced at the mean processor time of the rival first guesses
+    settled, all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
@@ -229,6 +231,7 @@ class RunReport:
     # classes with no task yet (None: not counted), as code strings
     begun: set = field(default_factory=set)
     not_begun: list | None = None
+    rivals_exact: bool = False  # not_begun found as the search finds its rivals
     # Expected case: first guess -> tasks of its exact solve's first batch not yet done
     batch_left: dict = field(default_factory=dict)
 
@@ -284,9 +287,11 @@ class RunReport:
                                  "big parts not begun", waiting,
                                  self.task_cpu("_exp_guess_task")))
         if self.not_begun:
-            out.append(_left_row("rival first guesses, at most, with no task yet (some "
-                                 "may be cut by their bound)", len(self.not_begun),
-                                 self.rival_cpu()))
+            what = ("rival first guesses with no task yet (their probed bounds below the "
+                    "total of the first guess solved exactly)" if self.rivals_exact else
+                    "rival first guesses, at most, with no task yet (their bounds may "
+                    "cut some)")
+            out.append(_left_row(what, len(self.not_begun), self.rival_cpu()))
         return out
 
     def rival_cpu(self) -> list[float]:
@@ -421,6 +426,8 @@ class RunReport:
                                   for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
                 "first_batch_left": self.batch_left,
+                "rival_first_guesses_not_begun": self.not_begun,
+                "rivals_exact": self.rivals_exact,
                 "probes": self.probes,
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
@@ -770,11 +777,15 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
 
 
 def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
-    """Fill in the game's first-guess classes and ``rep.not_begun``: those of this
-    version's search under which no expected-case task was played yet, less those
-    whose balanced-tree bound (:meth:`Solver.first_guess_bound`) is not below the best
-    total known (:func:`_best_known`), which the search cuts. The others are at most
-    the rivals still to search: the search's probes, not run here, may cut more."""
+    """Fill in the game's first-guess classes and ``rep.not_begun``: the rival first
+    guesses under which no expected-case task was played yet. With a first guess
+    solved exactly (its total known: :func:`_exact_totals`), they are found as the
+    search finds its rivals, the probed bounds recomputed
+    (:meth:`Solver.first_guess_order`): the first guess in that order whose total is
+    known is the incumbent, and every other one whose bound is below its total is a
+    rival; exactly so once that total is final (``rep.rivals_exact``), at most while
+    its big parts' rivals may still lower it. Without one, every class with no task
+    counts, at most."""
     from .search import first_guess_classes
 
     if not rep.begun:
@@ -788,18 +799,24 @@ def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) 
     rep.not_begun = [g for g in reps if g not in rep.begun]
     d = raw["first_d"] if raw["first_d"] is not None else (
         None if raw["d"] is None else _guesses_left(raw["d"]))
-    best = _best_known(rep, game.n_codes)
-    if rep.not_begun and d is not None and best is not None:
-        solver = lazy()
-        rep.not_begun = [g for g in rep.not_begun
-                         if solver.first_guess_bound(game.code_index(g), d, rep.weight) < best]
+    totals = _exact_totals(rep, game.n_codes)
+    if not rep.not_begun or d is None or not totals:
+        return
+    order = [(game.code_str(g), bound) for g, bound in lazy().first_guess_order(d, rep.weight)]
+    incumbent = next((g for g, _ in order if g in totals), None)
+    if incumbent is not None:
+        total, final = totals[incumbent]
+        rivals = {g for g, bound in order if g != incumbent and bound < total}
+        rep.not_begun = [g for g in rep.not_begun if g in rivals]
+        rep.rivals_exact = final
 
 
-def _best_known(rep: RunReport, n: int) -> int | None:
-    """The least total (or fewest-at-worst cost) the checkpoint proves a tree for: a
-    rival first guess's, or a first guess's whose parts are all solved (its small
-    parts exactly, each big part's best); None if none."""
-    totals = [cost for _, cost, _ in rep.rivals if cost is not None]
+def _exact_totals(rep: RunReport, n: int) -> dict:
+    """``{first guess: (total, final)}`` (or fewest-at-worst cost) of each first guess
+    whose parts the checkpoint has all solved: its small parts exactly, each big
+    part's best (:attr:`RunReport.big_parts`); final once every big part's rivals
+    still in the race are settled (else a rival may lower it)."""
+    totals = {}
     for first, found in rep.expected.items():
         exact = [(size, value) for size, value, ok in found.get("parts", []) if ok]
         bigs = rep.big_parts.get(first, [])
@@ -807,8 +824,9 @@ def _best_known(rep: RunReport, n: int) -> int | None:
             continue
         covered = sum(size for size, _ in exact) + sum(b.secrets for b in bigs)
         if covered in (n - 1, n):  # every secret but the guess itself, if it is one
-            totals.append(n + sum(v for _, v in exact) + sum(b.best for b in bigs))
-    return min(totals, default=None)
+            final = all(b.incumbent is not None and b.settled >= b.below for b in bigs)
+            totals[first] = (n + sum(v for _, v in exact) + sum(b.best for b in bigs), final)
+    return totals
 
 
 def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

@@ -1129,13 +1129,16 @@ class Solver:
         largest first (ties by answer), the parts a worst-case run's tasks search."""
         return self._parts(g, self._root()[0])
 
-    def first_guess_bound(self, g, d, weight=0) -> int:
-        """The balanced-tree lower bound on the total of first guess ``g`` (``d``
-        guesses left in its parts; with a ``weight``, the cost of ``fewest-at-worst``),
-        before the null-window probes by which :meth:`_first_guess_bounds` raises it."""
-        secrets = self._root()[0]
-        lb = self._ctx.bounds(weight)[d]
-        return len(secrets) + sum(int(lb[len(p)]) for _, p in self._parts(int(g), secrets))
+    def first_guess_order(self, d, weight=0) -> list[tuple[int, int]]:
+        """The first-guess classes as the expected-case search ranks them, ``[(guess,
+        probed bound)]`` in the order it tries them (``d`` guesses left in their parts;
+        with a ``weight``, the cost of ``fewest-at-worst``): :meth:`_first_guess_bounds`,
+        a null-window search per part, cheap (one state per part for Logik). The
+        first whose parts all fit is solved exactly; every other one whose bound is
+        below that total is searched as a rival, the rest are cut."""
+        secrets, reps = self._root()
+        bounds, order = self._first_guess_bounds(secrets, reps, d, weight)
+        return [(int(g), int(bounds[g][0])) for g in order]
 
     def wc_second_guesses(self, g, part, d):
         """The guesses at the node of ``part`` (below first guess ``g``, to be solved

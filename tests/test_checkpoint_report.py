@@ -173,7 +173,7 @@ def test_a_part_feasible_under_both_tree_rules_is_named_once(tmp_path):
 #: The report's rows of work left in rival first guesses searched as chains
 BEGUN = "second guesses of the rival first guesses' big parts begun"
 NOT_BEGUN = "second guesses, at most, of the rival first guesses' big parts not begun"
-NO_TASK = "rival first guesses, at most, with no task yet"
+NO_TASK = "rival first guesses"
 
 
 def _left(rep, what):
@@ -253,22 +253,23 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
                                                                      monkeypatch):
     """Mastermind, run to the end with big parts split from 60 secrets: of its five
     first-guess classes, one is solved exactly, three are rivals searched as chains
-    and 1111 has no task, cut by its balanced-tree bound (5,880 > 5,625): nothing is
-    left. With one chain's tasks all removed, as a run stopped before it would leave
-    it, that rival counts as left, priced at the mean processor time of the other
-    chains, each summed over its own tasks' timings."""
+    and 1111 has no task, cut by its probed bound (recomputed as the search ranks the
+    first guesses: above 5,625): nothing is left. With one chain's tasks all removed,
+    as a run stopped before it would leave it, that rival counts as left, priced at
+    the mean processor time of the other chains, each summed over its own tasks'
+    timings."""
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
     game = Game.from_spec("mastermind")
     solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
     assert solver.solve("expected").value == 5625
-    parts = solver.first_guess_parts(game.code_index("1111"))
-    assert solver.first_guess_bound(game.code_index("1111"), search.NO_CAP) == 1296 + sum(
-        int(solver._ctx.bounds(0)[search.NO_CAP][len(p)]) for _, p in parts) > 5625
+    order = dict(solver.first_guess_order(search.NO_CAP))
+    assert len(order) == 5 and order[game.code_index("1111")] >= 5625
+    assert sum(bound < 5625 for bound in order.values()) == 4
     (rep,) = report(tmp_path)
     assert rep.first_classes == 5 and len(rep.begun) == 4 and "1111" not in rep.begun
-    assert rep.not_begun == [] and not rep.left()
+    assert rep.not_begun == [] and rep.rivals_exact and not rep.left()
     chains = sorted(c.guess for c in rep.chains)
     assert len(chains) == 3
     gone, *kept = chains
@@ -290,7 +291,9 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
         args[0] != [g] and (args[0] or args[1] != g))) > 1
     (rep,) = report(tmp_path)
     assert rep.not_begun == [gone] and gone not in {c.guess for c in rep.chains}
+    assert rep.rivals_exact
     (row,) = _left(rep, NO_TASK)
+    assert row["what"].startswith("rival first guesses with no task yet (their probed")
     assert row["tasks"] == 1 and row["timed"] == 2
     assert row["mean_cpu_seconds"] == pytest.approx(expected_mean, abs=1e-3)  # as rounded
 
