@@ -29,7 +29,9 @@ kills the worker, never a saved task), and a retry reads them back, so an entry 
 take several limits, or sessions, to finish (``--retry-timeouts --checkpoint DIR``).
 A run of ``optimal-mm solve SPEC --objective OBJ --guesses G --checkpoint D`` is the
 same search: an entry resumes from ``D`` moved to its name. The table marks the time
-of such an entry as that of its last sitting.
+of such an entry as that of its last sitting. ``--jobs N`` gives each entry's search
+N worker processes (one long entry on every core; its time is then the wall time of
+N workers, which the run's paragraph says).
 
 An entry that times out still says what its search had proven when it was stopped
 (every objective): the proven lower bound (``>= L``; for the worst case, one more than
@@ -247,13 +249,13 @@ def keep_proofs(old, result) -> dict:
 
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None):
+            chain_secrets=None, jobs=1):
     from optimal_mm import Game
     from optimal_mm.search import solve
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
-    options = {"jobs": 1}
+    options = {"jobs": jobs}
     if objective in BOUNDED:
         options["progress"] = _bounds_progress(queue, objective)
     if checkpoint:
@@ -280,14 +282,14 @@ class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None, wc_tree=None, chain_secrets=None):
+                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets, wc_tree, chain_secrets),
+                                      split_secrets, wc_tree, chain_secrets, jobs),
                                 daemon=True)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -626,8 +628,8 @@ def _command(argv) -> str:
 
 def _run_text(run) -> str:
     """The paragraph on a run after the first (its own command, limit and remark)."""
-    text = (f"Then `{run['command']}`: one process per entry (jobs 1; {run['parallel']} at "
-            f"a time), time limit {run['time_limit']} s each.")
+    text = (f"Then `{run['command']}`: one process per entry (jobs {run.get('jobs', 1)}; "
+            f"{run['parallel']} at a time), time limit {run['time_limit']} s each.")
     return text + (f" {run['note']}" if run.get("note") else "")
 
 
@@ -654,6 +656,10 @@ def main(argv=None) -> int:
                         help="recompute entries that timed out (e.g. with a longer limit)")
     parser.add_argument("--parallel", type=int, default=1,
                         help="entries solved at a time, each in its own process (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="worker processes of each entry's search (optimal-mm solve "
+                             "--jobs; default 1): one long entry on every core, its "
+                             "time the wall time of N workers")
     parser.add_argument("--retry-errors", action="store_true",
                         help="recompute entries whose worker failed")
     parser.add_argument("--checkpoint", metavar="DIR",
@@ -679,6 +685,8 @@ def main(argv=None) -> int:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be 1 or more, got {args.jobs}")
     if args.checkpoint is not None:  # refused here, before any entry is touched
         try:
             Path(args.checkpoint).mkdir(parents=True, exist_ok=True)
@@ -703,6 +711,8 @@ def main(argv=None) -> int:
     # entry's limit stays on record.
     run = {"time_limit": args.time_limit, "parallel": args.parallel,
            "command": _command(argv or sys.argv[1:])}
+    if args.jobs != 1:  # the runs before this option all had one
+        run["jobs"] = args.jobs
 
     def add_run(entries, meta):
         if not meta:
@@ -733,7 +743,7 @@ def main(argv=None) -> int:
             key, spec, guesses, objective = todo.pop(0)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, args.split_secrets, args.wc_tree,
-                                  args.chain_secrets),
+                                  args.chain_secrets, args.jobs),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

@@ -280,7 +280,22 @@ def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
 
 
-@pytest.mark.parametrize("option", ["--split-secrets", "--chain-secrets"])
+def test_an_entry_may_run_on_several_workers(tmp_path):
+    """``--jobs 2``: the entry's search runs two worker processes, proves the same
+    value, and its run's paragraph says so."""
+    script = _script()
+    queue = _Queue()
+    script._worker("p3c4", "expected", "any", str(tmp_path), queue, jobs=2)
+    (result,) = _final(queue)
+    assert result["value"] == 206
+    run = {"command": "python scripts/optimal_tables.py --jobs 2", "parallel": 1,
+           "time_limit": 60.0, "jobs": 2}
+    assert "one process per entry (jobs 2; 1 at a time)" in script._run_text(run)
+    del run["jobs"]  # the runs recorded before the option
+    assert "one process per entry (jobs 1; 1 at a time)" in script._run_text(run)
+
+
+@pytest.mark.parametrize("option", ["--split-secrets", "--chain-secrets", "--jobs"])
 def test_split_secrets_is_checked_before_any_entry(capsys, option):
     tables = load_script("optimal_tables")
     with pytest.raises(SystemExit) as info:
