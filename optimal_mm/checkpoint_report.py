@@ -307,12 +307,14 @@ class RunReport:
 
     def time_lines(self) -> list[str]:
         if not self.timed:
-            return ["  time: no entry carries its task's timing (written before timings "
-                    "were kept)"]
-        cpu = sum(e.cpu for e in self.timed)
-        latest = max(e.finished for e in self.timed)
-        out = [f"  time: {len(self.timed):,} of {self.entries:,} entries timed, "
-               f"{duration_text(cpu)} of processor time in all; the latest finished {latest}"]
+            out = ["  time: no entry carries its task's timing (written before timings "
+                   "were kept)"]
+        else:
+            cpu = sum(e.cpu for e in self.timed)
+            latest = max(e.finished for e in self.timed)
+            out = [f"  time: {len(self.timed):,} of {self.entries:,} entries timed, "
+                   f"{duration_text(cpu)} of processor time in all; the latest finished "
+                   f"{latest}"]
         for row in self.left():
             line = f"  left: {row['tasks']:,} {row['what']}"
             if row["mean_cpu_seconds"] is not None:
@@ -321,7 +323,7 @@ class RunReport:
                          f"(median {duration_text(row['median_cpu_seconds'])}, longest "
                          f"{duration_text(row['max_cpu_seconds'])}, of {row['timed']:,})")
             elif row["tasks"]:
-                line += ", not priced: no task of that kind finished yet"
+                line += ", not priced: no task of that kind timed yet"
             out.append(line)
         return out
 

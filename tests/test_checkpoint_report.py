@@ -365,6 +365,12 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     assert rep.batch_left == {sol.strategy.root.guess: 4}
     (row,) = _left(rep, "tasks of the first guess")
     assert row["tasks"] == 4 and row["timed"] == len(rep.task_cpu("_exp_part_task")) > 0
+    # Entries written before timings were kept: the work left is still counted.
+    rep.timed = []
+    lines = rep.time_lines()
+    assert lines[0].startswith("  time: no entry carries its task's timing")
+    assert lines[1].startswith("  left: 4 tasks of the first guess's exact solve")
+    assert lines[1].endswith(", not priced: no task of that kind timed yet")
 
 
 def test_the_docstring_examples_hold():
