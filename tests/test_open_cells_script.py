@@ -12,8 +12,8 @@ from pathlib import Path
 from optimal_mm import Game
 from optimal_mm.search import Solver
 
-from script_loader import load_script
 from checkpoint_entries import drop_entries
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
