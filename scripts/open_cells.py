@@ -65,8 +65,7 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
     used = [r for r in mine if not r.stale]
     timed = [e for r in used for e in r.timed]
     state["checkpoint"] = {
-        "directory": folder.relative_to(checkpoints.parent).as_posix()
-        if folder.is_relative_to(checkpoints.parent) else str(folder),
+        "directory": _shown(folder),
         "entries": sum(r.entries for r in used),
         "stale_entries": sum(r.entries for r in mine if r.stale),
         "cpu_seconds": round(sum(e.cpu for e in timed), 1),
@@ -75,6 +74,13 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
         "left": [row for r in used for row in r.left()],
     }
     return state
+
+
+def _shown(path: Path) -> str:
+    """A path as the files show it: from the repository's root when inside it (no
+    machine's own paths in results/), else as given."""
+    path = path.resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def open_cells(table: dict, checkpoints: Path, only=None) -> list[dict]:
