@@ -134,11 +134,12 @@ def summary(cells: list[dict]) -> str:
             f"(where timed).")
 
 
-def markdown(cells: list[dict], command: str) -> str:
+def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_table.json",
+             checkpoints: Path = RESULTS / "checkpoints") -> str:
     lines = [
         "# Open cells of the optimal table",
         "",
-        f"Made by `{command}` from results/optimal_table.json and results/checkpoints "
+        f"Made by `{command}` from {_shown(table)} and {_shown(checkpoints)} "
         "(nothing searched: each checkpoint read as `optimal-mm checkpoint DIR` reads "
         "it). *table*: the cell as results/optimal_table.md prints it; *last run*: the "
         "time limit its latest run reached; *entries*: the tasks the search reads back "
@@ -203,7 +204,8 @@ def main(argv=None) -> int:
         atomic_write_text(args.out / "open_cells.json",
                           json.dumps({"command": command, "cells": cells}, indent=1,
                                      sort_keys=True) + "\n")
-        atomic_write_text(args.out / "open_cells.md", markdown(cells, command))
+        atomic_write_text(args.out / "open_cells.md",
+                          markdown(cells, command, args.table, args.checkpoints))
     for c in cells:
         left = c["checkpoint"]["left"] if c["checkpoint"] else []
         print(f"{c['key']}: {c['cell']}; " + ("; ".join(_left_text(r) for r in left)
