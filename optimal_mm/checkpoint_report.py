@@ -35,8 +35,10 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     what is left where the checkpoint can count it, priced at the mean processor
     time of the finished tasks of its kind (their median and longest beside it):
     the second-guess tasks of the split parts still open (worst case; fewer if one
-    is found feasible, and first guesses not yet begun are not counted); the rival
-    second guesses of the big parts still in the race, the second guesses of the
+    is found feasible, and first guesses not yet begun are not counted); the tasks
+    of the first guess's batch not yet done; the rival second guesses of the big
+    parts still in the race (at most, for a part whose first second guess is not yet
+    solved: its bound cuts some once it is), the second guesses of the
     rival chains' big parts begun and, counted at most (a part's guesses above its
     budget are cut, and a chain ends at its first refuted part), those of the parts
     not begun; and the rival first guesses with no task yet (those whose probed
@@ -274,6 +276,12 @@ class RunReport:
         if rivals:
             out.append(_left_row("rival second guesses of the big parts still in the race",
                                  rivals, self.task_cpu("_exp_guess_task")))
+        unsolved = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
+                       if b.incumbent is None)
+        if unsolved:
+            out.append(_left_row("rival second guesses, at most, of the big parts whose first "
+                                 "second guess is not yet solved", unsolved,
+                                 self.task_cpu("_exp_guess_task")))
         chained = sum(max(p.below - p.searched, 0) for c in self.chains for p in c.parts
                       if self.searches(c.guess))
         if chained:

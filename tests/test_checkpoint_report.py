@@ -365,6 +365,16 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     assert rep.batch_left == {sol.strategy.root.guess: 4}
     (row,) = _left(rep, "tasks of the first guess")
     assert row["tasks"] == 4 and row["timed"] == len(rep.task_cpu("_exp_part_task")) > 0
+    # A big part that lacks a part of its first second guess: every one of its rival
+    # second guesses counts, at most, less those the checkpoint holds.
+    unsolved = [b for b in rep.big_parts[sol.strategy.root.guess] if b.incumbent is None]
+    assert 1 <= len(unsolved) <= 2
+    plans = sum(len(solver.exp_second_guesses((first,), part, search.NO_CAP, 0)) - 1
+                for _, part in solver.first_guess_parts(first)
+                if len(part) >= 60 and len(part) in {b.secrets for b in unsolved})
+    assert sum(b.below for b in unsolved) == plans
+    (row,) = _left(rep, "rival second guesses, at most, of the big parts whose first")
+    assert row["tasks"] == plans - sum(b.settled for b in unsolved) > 0
     # Entries written before timings were kept: the work left is still counted.
     rep.timed = []
     lines = rep.time_lines()
