@@ -286,14 +286,23 @@ class Entry:
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
-        # daemon: a worker never outlives this script (Ctrl-C or an error here kills it)
+        # daemon: a worker never outlives this script (Ctrl-C or an error here kills
+        # it). A daemon process may not start processes of its own (joblib then runs
+        # one job), so a worker of several jobs is not one: main() kills it on the
+        # way out instead (:meth:`stop`).
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
                                       split_secrets, wc_tree, chain_secrets, jobs),
-                                daemon=True)
+                                daemon=jobs == 1)
         self.start = time.perf_counter()
         self.bounds = {}
         self.proc.start()
+
+    def stop(self) -> None:
+        """Kill the worker if it still runs (its finished tasks are in its checkpoint)."""
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
 
     def poll(self):
         """The result once known (a timeout or an error included), else None.
@@ -738,6 +747,19 @@ def main(argv=None) -> int:
                 if not old or args.redo or retry:
                     todo.append((key, spec, guesses, objective))
     running = []
+    try:
+        _run_entries(args, todo, running)
+    finally:  # Ctrl-C, SIGTERM or an error: no worker outlives the run
+        for entry, *_ in running:
+            entry.stop()
+    return 0
+
+
+def _run_entries(args, todo, running) -> None:
+    """Solve the entries ``todo``, ``args.parallel`` at a time (``running``: those
+    started), each result merged into the table as it comes."""
+    from optimal_mm import Game
+
     while todo or running:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
@@ -766,7 +788,6 @@ def main(argv=None) -> int:
             update_table(put)
             print(f"{entry.key}: {result['status']} {result.get('value', '')} "
                   f"({result['seconds']} s)", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -280,14 +280,28 @@ def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
 
 
-def test_an_entry_may_run_on_several_workers(tmp_path):
-    """``--jobs 2``: the entry's search runs two worker processes, proves the same
-    value, and its run's paragraph says so."""
-    script = _script()
-    queue = _Queue()
-    script._worker("p3c4", "expected", "any", str(tmp_path), queue, jobs=2)
-    (result,) = _final(queue)
-    assert result["value"] == 206
+def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
+    """``--jobs 2``: the entry's own process (spawned, as the script runs it) starts
+    two worker processes, which joblib refuses a daemon process (it then warns and
+    runs one job), proves the same value, and its run's paragraph says so."""
+    import importlib
+
+    from script_loader import SCRIPTS
+
+    # The spawned process imports the script's worker by name, as the script's own run
+    # does (``python scripts/optimal_tables.py`` puts scripts/ on the path).
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    script = importlib.import_module("optimal_tables")
+    entry = script.Entry("p3c4/any/expected", "p3c4", "expected", "any", 120,
+                         str(tmp_path), jobs=2)
+    assert not entry.proc.daemon
+    result = None
+    while result is None:
+        result = entry.poll()
+    assert (result["status"], result["value"]) == ("solved", 206)
+    assert "n_jobs=1" not in capfd.readouterr().err
+    entry.stop()
+    assert not entry.proc.is_alive()
     run = {"command": "python scripts/optimal_tables.py --jobs 2", "parallel": 1,
            "time_limit": 60.0, "jobs": 2}
     assert "one process per entry (jobs 2; 1 at a time)" in script._run_text(run)
