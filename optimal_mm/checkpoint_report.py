@@ -670,13 +670,7 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
     """Fill in the game's number of first-guess classes and each split part's number
     of second-guess classes, the part found again among its first guess's parts by
     its hash (:meth:`Solver.wc_second_guesses`)."""
-    from .search import first_guess_classes
-
-    reps = first_guess_classes(game, rep.run["guesses"] == "consistent",
-                               bool(rep.run["symmetry"]))
-    rep.first_classes = len(reps)
-    if rep.run["symmetry"]:
-        rep.first_reps = {game.code_str(int(g)) for g in reps}
+    _first_classes(rep, game)
     parts_of = {}
     for t, first, digest, d in wanted:
         solver = lazy()
@@ -686,6 +680,28 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
         if part is not None:
             split = rep.worst[t][game.code_str(first)]["split"][digest]
             split.classes = len(solver.wc_second_guesses(first, part, d))
+
+
+def _first_classes(rep: RunReport, game: Game) -> list[str]:
+    """The first-guess classes this version's search tries (code strings), also kept
+    in ``rep`` (their number, and the classes themselves under symmetry)."""
+    from .search import first_guess_classes
+
+    reps = [game.code_str(int(g)) for g in
+            first_guess_classes(game, rep.run["guesses"] == "consistent",
+                                bool(rep.run["symmetry"]))]
+    rep.first_classes = len(reps)
+    if rep.run["symmetry"]:
+        rep.first_reps = set(reps)
+    return reps
+
+
+def _first_d(raw: dict) -> int | None:
+    """The guesses left in the first guess's parts, as its part tasks were given them
+    (else as its second guesses' tasks imply); None if the checkpoint has neither."""
+    if raw["first_d"] is not None:
+        return raw["first_d"]
+    return None if raw["d"] is None else _guesses_left(raw["d"])
 
 
 def _guesses_left(d2: int) -> int:
@@ -766,8 +782,7 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     from .search import SPLIT_SECRETS
 
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
-    d = raw["first_d"] if raw["first_d"] is not None else (
-        None if raw["d"] is None else _guesses_left(raw["d"]))
+    d = _first_d(raw)
     if not firsts or d is None:
         return
     solver = lazy()
@@ -796,19 +811,10 @@ def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) 
     rival; exactly so once that total is final (``rep.rivals_exact``), at most while
     its big parts' rivals may still lower it. Without one, every class with no task
     counts, at most."""
-    from .search import first_guess_classes
-
     if not rep.begun:
         return
-    reps = [game.code_str(int(g)) for g in
-            first_guess_classes(game, rep.run["guesses"] == "consistent",
-                                bool(rep.run["symmetry"]))]
-    rep.first_classes = len(reps)
-    if rep.run["symmetry"]:
-        rep.first_reps = set(reps)
-    rep.not_begun = [g for g in reps if g not in rep.begun]
-    d = raw["first_d"] if raw["first_d"] is not None else (
-        None if raw["d"] is None else _guesses_left(raw["d"]))
+    rep.not_begun = [g for g in _first_classes(rep, game) if g not in rep.begun]
+    d = _first_d(raw)
     totals = _exact_totals(rep, game.n_codes)
     if not rep.not_begun or d is None or not totals:
         return

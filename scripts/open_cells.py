@@ -186,8 +186,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         table = json.loads(args.table.read_text())
-        table["entries"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        if not all(isinstance(e, dict) and {"spec", "guesses", "objective"} <= e.keys()
+                   for e in table["entries"].values()):
+            raise ValueError("an entry without its spec, guesses and objective")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"open_cells.py: cannot read the table {str(args.table)!r}: {exc}",
               file=sys.stderr)
         return 2
