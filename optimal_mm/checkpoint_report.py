@@ -116,7 +116,7 @@ class BigPart:
 @dataclass
 class ChainPart:
     """A big part of a rival first guess searched as a chain: its second guesses,
-    searched in rounds against what the rest of the guess leaves it."""
+    searched against what the rest of the guess leaves it."""
 
     secrets: int
     below: int  # second guesses whose bound is below its budget (or best): in the race

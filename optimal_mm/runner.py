@@ -19,7 +19,11 @@ Why results do not depend on the number of jobs or on the order
     tasks of the same batch. Results come back with their index and are put in
     place as they arrive, so a batch gives the same list with one job or many,
     in-process, on loky processes or on dask workers, whatever order the tasks
-    finish in.
+    finish in. A *stream* (:meth:`TaskRunner.stream`) is the exception: its caller
+    draws each task when a worker is free, from the results so far, so that no
+    worker waits for a batch's slowest task; the caller's answer must then not
+    depend on the order the tasks finish in, and the checkpoint answers a task
+    under another budget where it can.
 
 Where tasks run
     With one job, or a single task to compute, in this process, unless the session
@@ -347,6 +351,9 @@ class TaskRunner:
         self.resumed = 0
         self._client = self._cluster = None
         self._solo = None  # the one-worker pool of an isolated one-job session
+        # A stream's tasks are drawn (and looked up) in one of joblib's threads while
+        # this one saves results: the checkpoint is used under this lock.
+        self._store = threading.RLock()
 
     def processes(self) -> tuple[int, int]:
         """``(processes, helpers)`` on this machine, as :class:`~optimal_mm.memory.MemoryPlan`
@@ -463,6 +470,11 @@ class TaskRunner:
         results may go unused."""
         if self.checkpoint is None:
             return [None] * len(arg_lists), [None] * len(arg_lists)
+        with self._store:
+            return self._known(fn, arg_lists, count)
+
+    def _known(self, fn, arg_lists, count: bool):
+        """:meth:`known`, under the checkpoint's lock."""
         from .checkpoint import task_key
 
         keys = [task_key(fn.__name__, args) for args in arg_lists]
@@ -491,7 +503,8 @@ class TaskRunner:
             return
         from .checkpoint import task_key
 
-        self.checkpoint.put(task_key(fn.__name__, args), result)
+        with self._store:
+            self.checkpoint.put(task_key(fn.__name__, args), result)
 
     def execute(self, fn, arg_lists, indices, keys, sink, cost=None) -> None:
         """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.
@@ -503,60 +516,125 @@ class TaskRunner:
         (longest-processing-time-first scheduling). The order changes when results
         arrive, never what they are, and in-process tasks keep the batch's order.
         """
-        common = self.common
+        if not indices:
+            return
 
         def finished(i, result, timing):
-            cp = self.checkpoint
-            if cp is not None:
-                from .checkpoint import task_timing
-
-                unsaved = cp.unsaved
-                cp.put(keys[i], result, task_timing(*timing))
-                if cp.unsaved and not unsaved:
-                    self.progress.message(f"warning: checkpoint entries cannot be written "
-                                          f"({cp.unsaved_reason}); going on without saving them")
+            self._save(keys[i], result, timing)
             sink(i, result)
             self.progress.advance()
 
-        if not indices:
+        here = self._client is None and not self.isolated
+        if here and (self.jobs == 1 or len(indices) == 1):
+            self._compute_here(fn, ((i, arg_lists[i]) for i in indices), finished)
+        elif self._client is None and self.isolated and self.jobs == 1:
+            self._execute_in_one_worker(fn, ((i, arg_lists[i]) for i in indices), finished)
+        else:
+            if cost is not None:
+                indices = sorted(indices, key=lambda i: -cost(arg_lists[i]))
+            self._dispatch(fn, ((i, arg_lists[i]) for i in indices), finished, ahead=True)
+
+    def stream(self, fn, tasks, sink) -> None:
+        """Compute the tasks the iterator ``tasks`` yields (argument tuples), each drawn
+        only when a worker is free to start it, calling ``sink(args, result)`` in this
+        thread as each finishes (saved to the checkpoint first, counted as progress).
+
+        A batch (:meth:`run`, :meth:`execute`) fixes every task before the first
+        starts, so a caller that wants a task's arguments to follow the results of
+        the tasks before it (a rival's budget: the best total so far) runs batches of
+        one task per worker, and every worker waits for the slowest task of each
+        batch: on two workers, the rival second guesses of a long search kept about
+        70% of the processor busy. A stream draws the next task as soon as a worker
+        is free, from whatever the results handed to ``sink`` so far have taught the
+        caller. The price: which arguments a task gets depends on which tasks
+        finished first, so the caller must make its *answer* independent of that
+        order (``search.Solver._second_guess_rounds`` does), and a checkpoint must
+        answer a task under other arguments where it can ("Results under another
+        value" in :mod:`optimal_mm.checkpoint`).
+
+        With one job in this process, drawing, computing and handing on strictly
+        alternate, as a batch of one at a time would. Otherwise ``tasks`` may be
+        drawn in one of joblib's threads while this one runs ``sink``: what the two
+        share needs a lock. The checkpoint is not looked up here: a caller that may
+        find a task there does so while drawing it (:meth:`known`), and yields only
+        what must be computed.
+        """
+        drawn: dict = {}
+
+        def items():
+            for i, args in enumerate(tasks):
+                drawn[i] = args = tuple(args)
+                yield i, args
+
+        def finished(i, result, timing):
+            args = drawn.pop(i)
+            if self.checkpoint is not None:
+                from .checkpoint import task_key
+
+                self._save(task_key(fn.__name__, args), result, timing)
+            sink(args, result)
+            self.progress.advance()
+
+        if self._client is None and not self.isolated and self.jobs == 1:
+            self._compute_here(fn, items(), finished)
+        elif self._client is None and self.isolated and self.jobs == 1:
+            self._execute_in_one_worker(fn, items(), finished)
+        else:
+            self._dispatch(fn, items(), finished, ahead=False)
+
+    def _save(self, key, result, timing) -> None:
+        """Save one finished task's result and timing, if there is a checkpoint."""
+        cp = self.checkpoint
+        if cp is None:
             return
-        if self._client is None and not self.isolated and (self.jobs == 1
-                                                             or len(indices) == 1):
-            for i in indices:
-                finished(i, *_timed_call(fn, common + tuple(arg_lists[i])))
-            return
-        if self._client is None and self.isolated and self.jobs == 1:
-            self._execute_in_one_worker(fn, arg_lists, indices, finished)
-            return
+        from .checkpoint import task_timing
+
+        with self._store:
+            unsaved = cp.unsaved
+            cp.put(key, result, task_timing(*timing))
+        if cp.unsaved and not unsaved:
+            self.progress.message(f"warning: checkpoint entries cannot be written "
+                                  f"({cp.unsaved_reason}); going on without saving them")
+
+    def _compute_here(self, fn, items, finished) -> None:
+        """The tasks ``items`` (``(index, args)`` pairs) in this process, in order."""
+        for i, args in items:
+            finished(i, *_timed_call(fn, self.common + tuple(args)))
+
+    def _dispatch(self, fn, items, finished, ahead: bool) -> None:
+        """The tasks ``items`` (``(index, args)`` pairs, drawn lazily) on the joblib
+        pool or the dask cluster, ``finished(i, result, timing)`` called in this
+        thread as each arrives. ``ahead``: a loky or threading worker holds one task
+        queued behind the one it runs (no idle gap between tasks); a stream's tasks
+        are drawn only when a worker is free (their arguments may wait on results).
+        """
         from joblib import Parallel, delayed, parallel_config
 
-        if cost is not None:
-            indices = sorted(indices, key=lambda i: -cost(arg_lists[i]))
+        common = self.common
+        queued = "2 * n_jobs" if ahead else "n_jobs"
         if self._client is not None:
             config = parallel_config(backend="dask", client=self._client)
             n_jobs = self.width()
             # One task per worker thread at a time: the compiled search holds the GIL,
             # so a worker cannot send a result back while it runs a queued next task.
-            pre_dispatch = "n_jobs"
+            queued = "n_jobs"
         elif self.backend == "loky":
             config = parallel_config(backend="loky", initializer=_worker_start,
                                      initargs=(os.getpid(),))
             n_jobs = self.jobs  # a steady pool keeps its workers' tables warm
-            pre_dispatch = "2 * n_jobs"
         else:
             config = parallel_config(backend=self.backend)
             n_jobs = self.jobs
-            pre_dispatch = "2 * n_jobs"
         pid = os.getpid()
         failures = _worker_failures()
         _quiet_loky_respawn()
         with config:
             try:
                 with _sigint_blocked():  # the first dispatch starts the workers
-                    results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=pre_dispatch,
+                    results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=queued,
                                        return_as=_return_as())(
-                        delayed(_remote)(fn, i, pid, common + tuple(arg_lists[i]))
-                        for i in indices)
+                        delayed(_remote)(fn, i, pid, common + tuple(args))
+                        for i, args in items)
             except failures as exc:
                 raise self._lost(exc) from None
             try:
@@ -574,16 +652,16 @@ class TaskRunner:
                     warnings.simplefilter("ignore")
                     results.close()
 
-    def _execute_in_one_worker(self, fn, arg_lists, indices, finished) -> None:
+    def _execute_in_one_worker(self, fn, items, finished) -> None:
         """An isolated session's tasks with one job: computed in order by one loky
         worker while this process waits (module docstring, "Isolated sessions").
 
         joblib runs ``n_jobs=1`` in the caller, so the worker is the session's own
         loky executor (ended with the session, or killed by :meth:`_stop_workers`),
         started with the initializer of joblib's workers here: Ctrl-C ignored, death
-        with the parent. One worker computes the tasks in the order they are
-        submitted, so they finish, are saved and are handed on in the batch's order,
-        as in-process.
+        with the parent. One worker computes the tasks (``(index, args)`` pairs) in
+        the order they are submitted, so they finish, are saved and are handed on in
+        that order, as in-process.
         """
         from joblib.externals.loky import ProcessPoolExecutor
 
@@ -591,7 +669,7 @@ class TaskRunner:
         failures = _worker_failures()
         future = None
         try:
-            for i in indices:
+            for i, args in items:
                 # One task at a time: with tasks queued behind the running one, loky's
                 # shutdown on Ctrl-C races its manager thread (a KeyError there, or,
                 # with the queued ones cancelled first, a worker never killed and a
@@ -602,7 +680,7 @@ class TaskRunner:
                                                          initializer=_worker_start,
                                                          initargs=(pid,))
                     future = self._solo.submit(_remote, fn, i, pid,
-                                               self.common + tuple(arg_lists[i]))
+                                               self.common + tuple(args))
                 finished(*future.result())  # a wait, which Ctrl-C interrupts
         except failures as exc:
             raise self._lost(exc) from None

@@ -52,8 +52,9 @@ How the work is split
     after the others (Bulls and Cows: 1440 secrets, 186 s of the 200 s the whole
     search takes in one process), so in phase (1) it is split by its own guesses the
     same way: the parts of its most promising guess are tasks of the same batch,
-    then its other guesses are rivals, in rounds of one per worker, each round
-    with the best total so far as budget (:meth:`Solver._split_part`).
+    then its other guesses are rivals, a stream of tasks, each given to a worker
+    as soon as one is free with the best total so far as budget
+    (:meth:`Solver._split_part`, :meth:`Solver._second_guess_rounds`).
     Worst case: for ``t`` from the counting bound upwards, first guesses are tried
     in order of their largest part; a first guess proves ``t`` when all its parts
     are feasible within ``t - 1``; ``t`` is refuted when none does. A part of
@@ -79,6 +80,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -1568,7 +1570,7 @@ class Solver:
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
         exactly: ``incumbent``).
 
-        Its other guesses are searched as rivals in rounds of one per worker, each
+        Its other guesses are searched as rivals (:meth:`_second_guess_rounds`), each
         with the budget of the best total so far, until the next one's bound reaches
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
@@ -1598,47 +1600,94 @@ class Solver:
         ``history``, ``d`` guesses left), as ``(total, guess)``; ``(best, None)`` when
         none is below it.
 
-        The guesses are searched in rounds of one per worker (:func:`_exp_guess_task`),
-        each with the best total so far as budget, until the next one's bound reaches
-        it; a guess is kept only if strictly better (the earliest in order on a tie),
-        so the choice does not depend on the number of workers (their budgets do: a
-        checkpoint answers them across ``--jobs``, :mod:`optimal_mm.checkpoint`).
+        The guesses are a stream of tasks (:func:`_exp_guess_task`,
+        :meth:`TaskRunner.stream`): each is drawn, in order, as soon as a worker is
+        free, with the best total so far as its budget, until the next one's bound
+        reaches it. (They went out in rounds of one per worker before, and every
+        worker waited for the slowest rival of each round.) The answer is the
+        *earliest guess in order with the least total*, whatever the number of
+        workers and whichever task finishes first: a result is kept if it is below
+        the best so far, or equal to it and earlier in order than the guess that
+        holds it. That earliest guess always comes back exact: when it was drawn, the
+        best so far was held by a guess before it, so was above its total. The
+        budgets do depend on the order tasks finish in; a checkpoint answers a rival
+        under another budget where it can (:mod:`optimal_mm.checkpoint`), and one
+        read back counts as it is drawn. A guess whose parts make it a chain
+        (:meth:`_chained`) is searched here, once the tasks before it have finished,
+        with the budget they leave.
         """
         d2 = d if d >= NO_CAP else d - 1
         n = len(part)
         lb = self._ctx.bounds(weight)[d2]
         after = " ".join(self.game.code_str(h) for h in history)
-        best_g, pos, width = None, 0, self._runner.width()
-        while pos < len(plan) and plan[pos][1] < best:
-            batch = []
-            while pos < len(plan) and len(batch) < width and plan[pos][1] < best:
-                batch.append(plan[pos][0])
-                pos += 1
-            args, chains = [], {}
-            for rival in batch:
-                subs = [sub for _, sub in self._ctx.split(rival, part)]
-                task = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
-                        best, d2, weight)
-                if self._chained(history, subs):
-                    chains[rival] = task
-                else:
-                    args.append(task)
-            whole = [task[1] for task in args]
-            results = self._runner.run(
-                _exp_guess_task, args,
-                f"expected: {len(args)} {what} ({n} secrets after {after}) against "
-                f"{_cost_text(best, weight)}") if args else []
-            values = {}
-            for rival, (value, counters) in zip(whole, results):
+        order = {g: k for k, (g, _) in enumerate(plan)}
+        lock = threading.Lock()
+        # The best total so far, the index in ``plan`` of the guess that holds it (-1:
+        # the guess the rivals are searched against), the next guess to draw.
+        race = {"best": best, "holder": -1, "next": 0}
+
+        def keep(k, value):  # under the lock
+            if value is not None and (value < race["best"] or
+                                      value == race["best"] and k < race["holder"]):
+                race["best"], race["holder"] = value, k
+
+        def task(k):  # under the lock: ((arguments), chained?)
+            rival = plan[k][0]
+            subs = [sub for _, sub in self._ctx.split(rival, part)]
+            args = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
+                    race["best"], d2, weight)
+            return args, self._chained(history, subs)
+
+        def in_race():  # under the lock: the next guess, if its bound is below the best
+            k = race["next"]
+            return k if k < len(plan) and plan[k][1] < race["best"] else None
+
+        def draws():  # the stream's tasks: up to the next chain, or the end of the race
+            while True:
+                with lock:
+                    k = in_race()
+                    if k is None:
+                        return
+                    args, chained = task(k)
+                    if chained:
+                        return
+                    race["next"] += 1
+                _, (found,) = self._runner.known(_exp_guess_task, [args])
+                if found is None:
+                    yield args
+                    continue
+                with lock:
+                    self.stats.add(found[1])
+                    keep(k, found[0])
+                self.progress.advance()
+
+        def sink(args, result):
+            value, counters = result
+            with lock:
                 self.stats.add(counters)
-                values[rival] = value
-            for rival, task in chains.items():  # each with the batch's budget, in turn
-                values[rival] = self._chain_of(task)
-            for rival in batch:  # in order: the earliest wins a tie, whatever --jobs
-                value = values[rival]
-                if value is not None and value < best:
-                    best, best_g = value, rival
-        return best, best_g
+                keep(order[args[1]], value)
+
+        while True:
+            with lock:
+                k = in_race()
+                if k is None:
+                    break
+                args, chained = task(k)
+                if chained:
+                    race["next"] += 1
+                left = sum(b < race["best"] for _, b in plan[k:])
+                label = (f"expected: {what} ({n} secrets after {after}), {left} with a "
+                         f"bound below {_cost_text(race['best'], weight)}")
+            if chained:  # with the budget of every guess before it
+                value = self._chain_of(args)
+                with lock:
+                    keep(k, value)
+                continue
+            self.progress.phase(label, left)
+            self._runner.stream(_exp_guess_task, draws(), sink)
+        if race["holder"] < 0:
+            return best, None
+        return race["best"], plan[race["holder"]][0]
 
     def _chain_of(self, task):
         """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the

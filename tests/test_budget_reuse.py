@@ -1,15 +1,19 @@
 """A checkpoint answers a rival under another budget (checkpoint.py, "Results under
 another budget").
 
-The rivals of a split part are searched in rounds of one per worker, each against
-the best total so far, so their budgets depend on ``--jobs``. A run killed with one
-job and resumed with two must not search again the rivals it has finished: their
-entries settle the same rivals under the new budgets whenever the rule allows, and
-the rule never answers what the entry does not settle.
+The rivals of a split part are a stream of tasks, each drawn when a worker is free
+with the best total so far as its budget; with several workers a rival may be drawn
+before the result of one still running is known, and earlier versions searched them
+in rounds of one per worker, each round against the best total of the rounds before.
+So the same rival's budget depends on ``--jobs``, on timing and on the version that
+wrote the checkpoint. A resumed run must not search again the rivals it has
+finished: their entries settle the same rivals under the new budgets whenever the
+rule allows, and the rule never answers what the entry does not settle.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 
@@ -18,6 +22,7 @@ import pytest
 
 from optimal_mm import Game, search
 from optimal_mm.checkpoint import Checkpoint, task_key
+from optimal_mm.runner import TaskRunner
 from optimal_mm.search import Solver, _guess_result_under
 
 COUNTERS = np.zeros(4, dtype=np.int64)
@@ -84,28 +89,36 @@ def _rivals(folder):
     return out
 
 
-def _resume_with_two_jobs(folder, entries):
-    solver = Solver(Game.from_spec("mastermind"), jobs=2, backend="threading",
-                    table_entries=entries, checkpoint=folder)
-    return solver.expected(), solver
+def _rounds_of_two(runner, fn, tasks, sink):
+    """TaskRunner.stream as the rounds of earlier versions with two jobs did it: two
+    rivals drawn at once, the second before the first one's result is known."""
+    tasks = iter(tasks)
+    while batch := list(itertools.islice(tasks, 2)):
+        for args, result in zip(batch, runner.run(fn, batch)):
+            sink(args, result)
 
 
-def test_resumed_with_more_jobs_searches_only_unsettled_rivals(tmp_path, monkeypatch):
-    # Mastermind with every part of 60 secrets or more split: with one job each rival
-    # has the best total of the rivals before it as budget, with two the best of the
-    # rounds before. Rerun with two jobs, a rival is searched again only if no entry
-    # of the first run settles it under its new budget.
+def test_a_run_resumed_searches_only_the_unsettled_rivals(tmp_path, monkeypatch):
+    # Mastermind with every part of 60 secrets or more split, its checkpoint written
+    # by rounds of two (an earlier version with two jobs; or a stream of two workers
+    # whose results came late), resumed by the stream of one job, whose budgets are
+    # the best totals of every rival before: a rival is searched again only if no
+    # entry of the first run settles it under its new budget.
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    one = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_001,
-                 checkpoint=tmp_path / "a").expected()
+    with monkeypatch.context() as patch:
+        patch.setattr(TaskRunner, "stream", _rounds_of_two)
+        rounds = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_001,
+                        checkpoint=tmp_path / "a").expected()
     first = _rivals(tmp_path / "a")
     assert len(first) >= 10
     shutil.copytree(tmp_path / "a", tmp_path / "b")
-    two, solver = _resume_with_two_jobs(tmp_path / "a", 50_002)
-    assert two.value == one.value == 5625
-    assert two.strategy.root.to_dict() == one.strategy.root.to_dict()
+    resumed = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_002,
+                     checkpoint=tmp_path / "a")
+    sol = resumed.expected()
+    assert sol.value == rounds.value == 5625
+    assert sol.strategy.root.to_dict() == rounds.strategy.root.to_dict()
     again = {p: v for p, v in _rivals(tmp_path / "a").items() if p not in first}
-    assert solver.checkpoint.stored == len(again) < len(first) // 3
+    assert resumed.checkpoint.stored == len(again) < len(first) // 3
     for task, _ in again.values():
         budget, free = task["args"][5], dict(task, args=task["args"][:5] + task["args"][6:])
         for old, value in first.values():
@@ -113,5 +126,7 @@ def test_resumed_with_more_jobs_searches_only_unsettled_rivals(tmp_path, monkeyp
                 assert value is None and old["args"][5] < budget  # did not settle it
     # Without the rule, the rivals whose budget changed are all searched again.
     monkeypatch.delattr(search._exp_guess_task, "checkpoint_reuse")
-    _, plain = _resume_with_two_jobs(tmp_path / "b", 50_003)
-    assert plain.checkpoint.stored > solver.checkpoint.stored
+    plain = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_003,
+                   checkpoint=tmp_path / "b")
+    plain.expected()
+    assert plain.checkpoint.stored > resumed.checkpoint.stored

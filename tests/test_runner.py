@@ -177,3 +177,45 @@ def test_ending_a_pool_whose_worker_was_sending_a_result_does_not_hang():
     ender.start()
     ender.join(30)
     assert not ender.is_alive(), "the pool did not end"
+
+
+_gate = threading.Event()
+
+
+def _gated(i):
+    """Task 0 holds its worker until task 3 has run (at most 30 s); the others pass."""
+    if i == 0:
+        return _gate.wait(timeout=30)
+    if i == 3:
+        _gate.set()
+    return True
+
+
+def test_a_stream_gives_a_free_worker_the_next_task_at_once():
+    # Task 0 holds its worker until task 3 has run. In batches of one task per worker
+    # the second batch would wait for task 0, which would wait the whole 30 s for
+    # nothing; a stream runs tasks 1, 2 and 3 on the other worker meanwhile.
+    _gate.clear()
+    runner = TaskRunner(jobs=2, backend="threading", scheduler=None, progress=Progress())
+    seen = []
+    runner.stream(_gated, ((i,) for i in range(5)),
+                  lambda args, result: seen.append((args[0], result)))
+    assert sorted(seen) == [(i, True) for i in range(5)]
+    order = [i for i, _ in seen]
+    assert order.index(3) < order.index(0)
+
+
+def test_a_stream_of_one_job_draws_each_task_after_the_last_result():
+    # In-process, drawing, computing and handing on alternate: a task drawn from the
+    # results so far sees every one of them.
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress())
+    seen, known_when_drawn = [], []
+
+    def tasks():
+        for i in range(4):
+            known_when_drawn.append(len(seen))
+            yield (i, sum(seen))
+
+    runner.stream(_task, tasks(), lambda args, result: seen.append(result))
+    assert known_when_drawn == [0, 1, 2, 3]
+    assert seen == [0, 10, 20 + 10, 30 + 40]
