@@ -1317,7 +1317,7 @@ class Solver:
         results = self._runner.run(_exp_guess_task, args,
                                    f"expected: {len(whole)} rivals against {shown(best_value)}",
                                    lambda i, result: rival_done(whole[i], result[0],
-                                                                best_value)) if whole else []
+                                                                best_value))
         for _, counters in results:
             self.stats.add(counters)
         for g in chained:
