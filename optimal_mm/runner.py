@@ -537,7 +537,8 @@ class TaskRunner:
     def stream(self, fn, tasks, sink) -> None:
         """Compute the tasks the iterator ``tasks`` yields (argument tuples), each drawn
         only when a worker is free to start it, calling ``sink(args, result)`` in this
-        thread as each finishes (saved to the checkpoint first, counted as progress).
+        thread as each finishes (saved to the checkpoint first, counted as progress;
+        ``args`` is the very object yielded).
 
         A batch (:meth:`run`, :meth:`execute`) fixes every task before the first
         starts, so a caller that wants a task's arguments to follow the results of
@@ -563,8 +564,8 @@ class TaskRunner:
 
         def items():
             for i, args in enumerate(tasks):
-                drawn[i] = args = tuple(args)
-                yield i, args
+                drawn[i] = args
+                yield i, tuple(args)
 
         def finished(i, result, timing):
             args = drawn.pop(i)

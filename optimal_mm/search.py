@@ -122,12 +122,6 @@ SPLIT_SECRETS = 400
 #: only poor first guesses (1111) have one; smaller parts are searched or refuted
 #: whole within seconds, where one task is cheaper than hundreds.
 WC_SPLIT_SECRETS = 2000
-#: The longest batch of second-guess tasks of a split worst-case part, in tasks per
-#: worker (:meth:`Solver._wc_split_part`). Batches start at one per worker, since the
-#: first second guess usually settles a feasible part; they grow while every task
-#: is refuted, so that workers wait for each other at most once per batch. A task
-#: computed after the first feasible one is wasted, but still saved.
-WC_BATCH_ROUNDS = 8
 #: How a worst-case tree picks its guesses once a part is proven feasible
 #: (:meth:`_Context.wc_guess`): for a small total (the default), or the search's own
 #: first feasible guess (far cheaper on big parts, a larger total).
@@ -1106,20 +1100,33 @@ class Solver:
         their subtrees in ``trees``; True when one of them is infeasible."""
         args = [(g, p, d - 1, self._tree_arg) for _, p in parts]
         label = f"worst case within {d}: first guess {self.game.code_str(g)}"
-        keys, results, sink = self._wc_batch(_wc_part_task, args, label)
-        missing = [i for i, r in enumerate(results) if r is None]
-        # Parts go out a batch (one per job) at a time, largest first: the first
-        # infeasible part refutes the guess, and the rest need not be searched.
-        # Parts already in the checkpoint count without being searched again.
-        refuted = any(r is not None and not r[0] for r in results)
-        width = self._runner.width()
-        while missing and not refuted:
-            batch, missing = missing[:width], missing[width:]
-            self._runner.execute(_wc_part_task, args, batch, keys, sink)
-            refuted = not all(results[i][0] for i in batch)
-        if not refuted:
-            trees.update({a: r[1] for (a, _), r in zip(parts, results)})
-        return refuted
+        _, results, sink = self._wc_batch(_wc_part_task, args, label)
+        # Parts go out largest first, each to a worker as soon as one is free
+        # (TaskRunner.stream), until one is infeasible: it refutes the guess, and the
+        # rest need not be searched. Parts already in the checkpoint count without
+        # being searched again.
+        lock = threading.Lock()
+
+        def refuted():
+            return any(r is not None and not r[0] for r in results)
+
+        def draws():
+            for i, r in enumerate(results):
+                with lock:
+                    if refuted():
+                        return
+                if r is None:
+                    yield args[i]
+
+        def finished(task, result):
+            with lock:
+                sink(next(i for i, a in enumerate(args) if a is task), result)
+
+        self._runner.stream(_wc_part_task, draws(), finished)
+        if refuted():
+            return True
+        trees.update({a: r[1] for (a, _), r in zip(parts, results)})
+        return False
 
     def split(self, g, secrets):
         """``[(answer, part)]``: ``secrets`` by their answer to ``g``, in answer order,
@@ -1161,11 +1168,11 @@ class Solver:
         Each task asks whether one second guess keeps every part it leaves solvable
         within ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first
         guess that does, infeasible when all are refuted. Guesses go out in the
-        compiled search's order (:meth:`wc_second_guesses`), a first batch of one per
-        worker, then, while all are refuted, batches twice as long, up to
-        :data:`WC_BATCH_ROUNDS` per worker (the workers are kept busy until a batch
-        ends, so a long refutation waits for its slowest task once per batch, not once
-        per round). The guess kept is the first feasible one in that order, whatever the
+        compiled search's order (:meth:`wc_second_guesses`), each to a worker as soon
+        as one is free (:meth:`TaskRunner.stream`; they went out in batches before,
+        and a long refutation waited for the slowest task of each), until one before
+        the next is known feasible: the tasks then running are the only ones wasted
+        (still saved). The guess kept is the first feasible one in that order, whatever the
         number of workers and whatever a checkpoint already holds: a feasible guess
         found later in the order is used only once every guess before it is refuted.
         So a refutation that takes weeks is checkpointed a second guess at a time.
@@ -1178,26 +1185,34 @@ class Solver:
         game = self.game
         guesses = self.wc_second_guesses(g, part, d)
         args = [((g,), g2, part, d, self._tree_arg) for g2 in guesses]
-        keys, results, sink = self._wc_batch(
+        _, results, sink = self._wc_batch(
             _wc_guess_task, args,
             f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
             f"secrets after {game.answer_str(answer)}: {len(guesses)} second guesses")
-        width = self._runner.width()
-        size = width
-        while True:
-            # The first guess, in order, not known to be refuted.
-            first = next((i for i, r in enumerate(results) if r is None or r[0]), None)
-            if first is None:
-                self.progress.message(f"first guess {game.code_str(g)}: the {len(part)} "
-                                      f"secrets after {game.answer_str(answer)} need more "
-                                      f"than {d} guesses ({len(guesses)} second guesses "
-                                      f"refuted)")
-                return None
-            if results[first] is not None:
-                return results[first][1]
-            batch = [i for i in range(first, len(results)) if results[i] is None][:size]
-            self._runner.execute(_wc_guess_task, args, batch, keys, sink)
-            size = min(2 * size, WC_BATCH_ROUNDS * width)
+        lock = threading.Lock()
+
+        def draws():  # in order, until a guess before the next one is known feasible
+            for i, r in enumerate(results):
+                with lock:
+                    if any(q is not None and q[0] for q in results[:i]):
+                        return
+                if r is None:
+                    yield args[i]
+
+        def finished(task, result):
+            with lock:
+                sink(guesses.index(task[1]), result)
+
+        self._runner.stream(_wc_guess_task, draws(), finished)
+        # Every guess before the first not refuted was drawn, so it has its result.
+        first = next((i for i, r in enumerate(results) if r is None or r[0]), None)
+        if first is None:
+            self.progress.message(f"first guess {game.code_str(g)}: the {len(part)} "
+                                  f"secrets after {game.answer_str(answer)} need more "
+                                  f"than {d} guesses ({len(guesses)} second guesses "
+                                  f"refuted)")
+            return None
+        return results[first][1]
 
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None) -> Solution:

@@ -63,8 +63,8 @@ def test_split_gives_the_same_values(spec, split, refuted):
 
 
 def test_split_does_not_depend_on_workers():
-    """The same tree with 1 or 2 workers; the same refutation, with batches of
-    second guesses that grow (WC_BATCH_ROUNDS) while all are refuted."""
+    """The same tree with 1 or 2 workers; the same refutation, the second guesses
+    given to the workers as they free up while all are refuted."""
     one, _, _ = _worst("p4c7", 6, 200, 3001, jobs=1)
     two, _, _ = _worst("p4c7", 6, 200, 3002, jobs=2, backend="threading")
     docs = [sol.strategy.to_dict() for sol in (one, two)]
