@@ -1653,28 +1653,32 @@ class Solver:
                     race["best"], d2, weight)
             return args, self._chained(history, subs)
 
-        def in_race():  # under the lock: the next guess, if its bound is below the best
+        def take(chains: bool):
+            """Under the lock: ``(index, arguments, chained?)`` of the next guess, the
+            race moved past it; None if its bound reaches the best total (or, unless
+            ``chains``, if it is a chain: the stream ends before it)."""
             k = race["next"]
-            return k if k < len(plan) and plan[k][1] < race["best"] else None
+            if k >= len(plan) or plan[k][1] >= race["best"]:
+                return None
+            args, chained = task(k)
+            if chained and not chains:
+                return None
+            race["next"] += 1
+            return k, args, chained
 
-        def draws():  # the stream's tasks: up to the next chain, or the end of the race
-            while True:
-                with lock:
-                    k = in_race()
-                    if k is None:
-                        return
-                    args, chained = task(k)
-                    if chained:
-                        return
-                    race["next"] += 1
+        def draws(taken):  # the stream's tasks, from the guess ``taken`` on
+            while taken is not None:
+                k, args, _ = taken
                 _, (found,) = self._runner.known(_exp_guess_task, [args])
                 if found is None:
                     yield args
-                    continue
+                else:
+                    with lock:
+                        self.stats.add(found[1])
+                        keep(k, found[0])
+                    self.progress.advance()
                 with lock:
-                    self.stats.add(found[1])
-                    keep(k, found[0])
-                self.progress.advance()
+                    taken = take(chains=False)
 
         def sink(args, result):
             value, counters = result
@@ -1684,12 +1688,10 @@ class Solver:
 
         while True:
             with lock:
-                k = in_race()
-                if k is None:
+                taken = take(chains=True)
+                if taken is None:
                     break
-                args, chained = task(k)
-                if chained:
-                    race["next"] += 1
+                k, args, chained = taken
                 left = sum(b < race["best"] for _, b in plan[k:])
                 label = (f"expected: {what} ({n} secrets after {after}), {left} with a "
                          f"bound below {_cost_text(race['best'], weight)}")
@@ -1699,7 +1701,7 @@ class Solver:
                     keep(k, value)
                 continue
             self.progress.phase(label, left)
-            self._runner.stream(_exp_guess_task, draws(), sink)
+            self._runner.stream(_exp_guess_task, draws(taken), sink)
         if race["holder"] < 0:
             return best, None
         return race["best"], plan[race["holder"]][0]
