@@ -542,12 +542,12 @@ class TaskRunner:
 
         A batch (:meth:`run`, :meth:`execute`) fixes every task before the first
         starts, so a caller that wants a task's arguments to follow the results of
-        the tasks before it (a rival's budget: the best total so far) runs batches of
-        one task per worker, and every worker waits for the slowest task of each
-        batch: on two workers, the rival second guesses of a long search kept about
-        70% of the processor busy. A stream draws the next task as soon as a worker
-        is free, from whatever the results handed to ``sink`` so far have taught the
-        caller. The price: which arguments a task gets depends on which tasks
+        the tasks before it (a rival's budget: the best total so far) would run
+        batches of one task per worker, and every worker would wait for the slowest
+        task of each batch (as the search did until 2026-11-27: on two workers, the
+        rival second guesses of a long search kept about 70% of the processor busy).
+        A stream draws the next task as soon as a worker is free, from whatever the
+        results handed to ``sink`` so far have taught the caller. The price: which arguments a task gets depends on which tasks
         finished first, so the caller must make its *answer* independent of that
         order (``search.Solver._second_guess_rounds`` does), and a checkpoint must
         answer a task under other arguments where it can ("Results under another
