@@ -36,7 +36,9 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     time of the finished tasks of its kind (their median and longest beside it):
     the second-guess tasks of the split parts still open (worst case; fewer if one
     is found feasible, and first guesses not yet begun are not counted); the tasks
-    of the first guess's batch not yet done; the rival second guesses of the big
+    of the first guess's batch not yet done (those that ``--chain-secrets`` solves
+    as chains of pieces counted apart, not priced: a piece is no measure of a
+    part); the rival second guesses of the big
     parts still in the race (at most, for a part whose first second guess is not yet
     solved: its bound cuts some once it is), the second guesses of the
     rival chains' big parts begun and, counted at most (a part's guesses above its
@@ -223,6 +225,9 @@ class RunReport:
     deep_rivals: list = field(default_factory=list)
     deep_parts: int = 0  # parts solved below the third guess, pieces of split parts
     probes: int = 0  # null-window probes of the big parts of chains below the first guess
+    # The fewest secrets of a part probed so (None: no probe): the run's --chain-secrets
+    # is at most this, so a part of this many secrets or more was solved as a chain
+    least_probed: int | None = None
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
@@ -234,8 +239,10 @@ class RunReport:
     begun: set = field(default_factory=set)
     not_begun: list | None = None
     rivals_exact: bool = False  # not_begun found as the search finds its rivals
-    # Expected case: first guess -> tasks of its exact solve's first batch not yet done
+    # Expected case: first guess -> tasks of its exact solve's first batch not yet done,
+    # and of those, the parts of ``least_probed`` secrets or more: chains of pieces
     batch_left: dict = field(default_factory=dict)
+    batch_chained: dict = field(default_factory=dict)
 
     def searches(self, first: str) -> bool:
         """Whether ``first`` is one of the first guesses this version's search tries
@@ -266,11 +273,23 @@ class RunReport:
                 out.append(_left_row(f"second-guess tasks of the open split parts within "
                                      f"{t} guesses", tasks,
                                      self.task_cpu("_wc_guess_task", t)))
-        batch = sum(self.batch_left.values())
+        chained = sum(self.batch_chained.values())
+        batch = sum(self.batch_left.values()) - chained
         if batch:
             out.append(_left_row("tasks of the first guess's exact solve not yet done (its "
                                  "small parts, the parts of its big parts' first second "
                                  "guesses)", batch, self.task_cpu("_exp_part_task")))
+        if chained:
+            # A chain's length is known only when it ends, and a piece is no measure of
+            # a part: the pieces done so far are said, not used as a price.
+            pieces = self.task_cpu(CHAIN_PIECE)
+            row = _left_row(f"parts of the first guess's exact solve not yet done, solved "
+                            f"as chains of pieces (--chain-secrets: parts of "
+                            f"{self.least_probed:,} secrets or more)", chained, [])
+            row["unpriced"] = (f"a chain's length is known only when it ends "
+                               f"({len(pieces):,} pieces timed so far, "
+                               f"{duration_text(sum(pieces))} of processor time)")
+            out.append(row)
         rivals = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                      if b.incumbent is not None)
         if rivals:
@@ -331,7 +350,7 @@ class RunReport:
                          f"(median {duration_text(row['median_cpu_seconds'])}, longest "
                          f"{duration_text(row['max_cpu_seconds'])}, of {row['timed']:,})")
             elif row["tasks"]:
-                line += ", not priced: no task of that kind timed yet"
+                line += f", not priced: {row.get('unpriced', 'no task of that kind timed yet')}"
             out.append(line)
         return out
 
@@ -436,6 +455,7 @@ class RunReport:
                                   for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
                 "first_batch_left": self.batch_left,
+                "first_batch_chained": self.batch_chained,
                 "rival_first_guesses_not_begun": self.not_begun,
                 "rivals_exact": self.rivals_exact,
                 "probes": self.probes,
@@ -575,6 +595,9 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 found = rep.expected.setdefault(game.code_str(history[0]), {})
                 if not args[4]:  # a probe of a chain's big part: a bound, no tree
                     rep.probes += 1
+                    n = int(part["shape"][0])
+                    rep.least_probed = n if rep.least_probed is None else min(
+                        rep.least_probed, n)
                     kind = CHAIN_PIECE
                 elif len(history) > 2:  # a piece of a part split below the second guess
                     rep.deep_parts += 1  # (--chain-secrets): the part's answer counts
@@ -778,7 +801,9 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     parts of each bigger part's first second guess, found again by their hashes. (A
     part that ``--chain-secrets`` splits by its own guesses is saved, once solved,
     under its own task too (:meth:`Solver._solve_node`); until then it counts as one
-    task left.)"""
+    task left, and as a chain, not priced, when it has as many secrets as the least
+    part probed in the run: ``--chain-secrets`` is not kept in the run, but a probe is
+    only of a part of that many secrets or more.)"""
     from .search import SPLIT_SECRETS
 
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
@@ -787,18 +812,23 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
         return
     solver = lazy()
     for first in sorted(firsts):
-        missing = 0
+        missing = []  # the sizes of the batch's parts not yet solved
         for _, part in solver.first_guess_parts(first):
             if len(part) < SPLIT_SECRETS:
-                missing += (first, _digest(part)) not in raw["first_parts"]
+                if (first, _digest(part)) not in raw["first_parts"]:
+                    missing.append(len(part))
                 continue
             plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
             if plan:
                 g2 = plan[0][0]
-                missing += sum((first, g2, _digest(sub)) not in raw["subs"]
-                               for _, sub in solver.split(g2, part))
+                missing += [len(sub) for _, sub in solver.split(g2, part)
+                            if (first, g2, _digest(sub)) not in raw["subs"]]
         if missing:
-            rep.batch_left[game.code_str(first)] = missing
+            rep.batch_left[game.code_str(first)] = len(missing)
+            if rep.least_probed is not None:
+                chained = sum(n >= rep.least_probed for n in missing)
+                if chained:
+                    rep.batch_chained[game.code_str(first)] = chained
 
 
 def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

@@ -326,6 +326,57 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert not [row for row in rep.left() if "big parts" in row["what"]]
 
 
+def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
+                                                                   monkeypatch):
+    """p4c5nb's fewest at the worst depth as above (parts split from 30 secrets, chains
+    from 4): with ``--chain-secrets`` a part of the first guess's batch is solved as a
+    chain of pieces, many tasks of which its own task is only the last. With that task
+    removed, and one of a part too small to be chained, the report counts both as
+    left, prices the small one at the part tasks' mean, and leaves the chained one
+    unpriced: the run's pieces say how far it got, not how far it has to go."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4)
+    sol = solver.solve("fewest-at-worst")
+    first = game.code_index(sol.strategy.root.guess)
+    (rep,) = report(tmp_path)
+    assert rep.batch_left == rep.batch_chained == {}
+    assert rep.least_probed is not None and rep.least_probed >= 4  # probes: chained parts
+    weight = rep.weight
+    batch = set()  # the first second guesses' parts (their guesses and hashes)
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= 30:
+            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, weight)[0][0]
+            batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
+    dropped = []  # (secrets, chained) of the batch's tasks removed
+
+    def keep(fn, args):
+        if fn != "_exp_part_task" or args[0][:1] != [first] or not args[4]:
+            return True
+        n = args[1]["shape"][0]
+        in_batch = (len(args[0]) == 1 or len(args[0]) == 2
+                    and (args[0][1], args[1]["array"]) in batch)
+        chained = n >= rep.least_probed
+        if in_batch and chained not in {c for _, c in dropped}:
+            return dropped.append((n, chained)) or False
+        return True
+
+    assert drop_entries(tmp_path, keep) == 2
+    (again,) = report(tmp_path)
+    assert again.least_probed == rep.least_probed  # the pieces are all still there
+    assert again.batch_left == {sol.strategy.root.guess: 2}
+    assert again.batch_chained == {sol.strategy.root.guess: 1}
+    (single,) = _left(again, "tasks of the first guess")
+    assert single["tasks"] == 1 and single["estimate_seconds"] is not None
+    (chain,) = _left(again, "parts of the first guess's exact solve not yet done, solved")
+    assert chain["tasks"] == 1 and chain["estimate_seconds"] is None
+    assert f"parts of {rep.least_probed:,} secrets or more" in chain["what"]
+    (line,) = [x for x in again.time_lines() if "as chains of pieces" in x]
+    assert "not priced: a chain's length is known only when it ends" in line
+
+
 def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     """Mastermind with big parts split from 60 secrets, run to the end: the first
     guess's batch (its small parts, and the parts of each big part's first second
