@@ -166,7 +166,7 @@ def check_jobs(jobs) -> None:
         return
     if (not isinstance(jobs, (int, np.integer)) or isinstance(jobs, (bool, np.bool_))
             or jobs < -1):
-        raise InvalidOptionError(f"--jobs must be -1 (all cores) or a positive integer, "
+        raise InvalidOptionError(f"--jobs must be -1 or 0 (all cores) or a positive integer, "
                                  f"got {jobs!r}")
 
 
@@ -698,7 +698,7 @@ class Solver:
     symmetry : bool
         Cut guesses to one per orbit at the top two levels (``False`` for comparison).
     jobs : int
-        Worker processes (joblib); ``-1`` or ``None`` means all cores (in-process for
+        Worker processes (joblib); ``-1``, ``0`` or ``None`` mean all cores (in-process for
         games of at most :data:`SERIAL_CODES` codes, where a pool costs more than it
         saves), 1 runs in-process, or in one worker process with a ``checkpoint``
         (:mod:`optimal_mm.runner`, "Isolated sessions").
