@@ -326,6 +326,28 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert not [row for row in rep.left() if "big parts" in row["what"]]
 
 
+def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
+    """A run of ``spec`` to the end with parts split from ``split`` secrets: the
+    game, its solver, the solution, the first guess's index, the checkpoint's report
+    and the first batch's tasks below the big parts (each first second guess with
+    the hash of one of its parts; a rival second guess that proved better has its
+    parts solved too, outside the batch)."""
+    from optimal_mm import search
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", split)
+    game = Game.from_spec(spec)
+    solver = Solver(game, jobs=1, checkpoint=folder, **options)
+    sol = solver.solve(objective)
+    first = game.code_index(sol.strategy.root.guess)
+    (rep,) = report(folder)
+    batch = set()
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= split:
+            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, rep.weight)[0][0]
+            batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
+    return game, solver, sol, first, rep, batch
+
+
 def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
                                                                    monkeypatch):
     """p4c5nb's fewest at the worst depth as above (parts split from 30 secrets, chains
@@ -334,22 +356,10 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
     removed, and one of a part too small to be chained, the report counts both as
     left, prices the small one at the part tasks' mean, and leaves the chained one
     unpriced: the run's pieces say how far it got, not how far it has to go."""
-    from optimal_mm import search
-
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
-    game = Game.from_spec("p4c5nb")
-    solver = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4)
-    sol = solver.solve("fewest-at-worst")
-    first = game.code_index(sol.strategy.root.guess)
-    (rep,) = report(tmp_path)
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
     assert rep.batch_left == rep.batch_chained == {}
     assert rep.least_probed is not None and rep.least_probed >= 4  # probes: chained parts
-    weight = rep.weight
-    batch = set()  # the first second guesses' parts (their guesses and hashes)
-    for _, part in solver.first_guess_parts(first):
-        if len(part) >= 30:
-            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, weight)[0][0]
-            batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
     dropped = []  # (secrets, chained) of the batch's tasks removed
 
     def keep(fn, args):
@@ -385,20 +395,9 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     priced at the mean of the part tasks it still holds."""
     from optimal_mm import search
 
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    game = Game.from_spec("mastermind")
-    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
-    sol = solver.solve("expected")
-    first = game.code_index(sol.strategy.root.guess)
-    (rep,) = report(tmp_path)
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
     assert rep.batch_left == {} and not _left(rep, "tasks of the first guess")
-    # The batch's tasks below a big part: its first second guess's parts (a rival
-    # second guess that proved better has its parts solved too, outside the batch).
-    batch = set()
-    for _, part in solver.first_guess_parts(first):
-        if len(part) >= 60:
-            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, 0)[0][0]
-            batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
     small, sub = [], []  # remove two small parts' tasks and two big parts' sub-parts'
 
     def keep(fn, args):
