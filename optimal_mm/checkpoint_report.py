@@ -19,7 +19,8 @@ Worst case (:func:`~optimal_mm.search._wc_part_task`, ``_wc_guess_task``)
 Expected case (``_exp_part_task``, ``_exp_guess_task``)
     Per first guess, its parts solved exactly (their secrets and cost: the total, or
     for ``fewest-at-worst`` the secrets at the cap and the total) or only bounded,
-    and those of a big part split by its second guess; and the rival guesses
+    and those of a big part split by its second guess (named with the part: one
+    second guess may split two big parts); and the rival guesses
     settled, a cost below their budget (the best one named) or "not better". A rival
     first guess with big parts is searched as a chain of tasks (its small parts, then
     each big part by its second guesses, smallest part first): per chain, whether its
@@ -232,6 +233,10 @@ class RunReport:
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
+    # ... and the parts solved below each second guess, by the big part they split:
+    # first guess -> [(the big part's secrets, or None if not found, second guess,
+    # [(secrets, value, exact)])] (two big parts may share a second guess)
+    second_trees: dict = field(default_factory=dict)
     weight: int = 0  # the cap weight of fewest-at-worst costs (0: totals)
     timed: list = field(default_factory=list)  # [Timed]
     # Expected case: the first guesses some task was played under, and the first-guess
@@ -391,8 +396,11 @@ class RunReport:
             own = found.get("parts", [])
             out.append(f"  first guess {first}"
                        + (f": {_parts_text(own, self.cost_text)}" if own else ""))
-            for second, parts in found.get("seconds", {}).items():
-                out.append(f"    then {second}: {_parts_text(parts, self.cost_text)}")
+            trees = self.second_trees.get(first) or [
+                (None, second, parts) for second, parts in found.get("seconds", {}).items()]
+            for secrets, second, parts in trees:
+                of = "" if secrets is None else f" (part of {secrets:,} secrets)"
+                out.append(f"    then {second}{of}: {_parts_text(parts, self.cost_text)}")
             for big in self.big_parts.get(first, []):
                 out.append(f"    {big.text(self.cost_text)}")
         for label, rivals in (("rival first guesses", self.rivals),
@@ -442,7 +450,9 @@ class RunReport:
 
         expected = {first: {"parts": parts(found.get("parts", [])),
                             "seconds": {g2: parts(p)
-                                        for g2, p in found.get("seconds", {}).items()}}
+                                        for g2, p in found.get("seconds", {}).items()},
+                            "second_trees": [{"part": n, "second": g2, "parts": parts(p)}
+                                             for n, g2, p in self.second_trees.get(first, [])]}
                     for first, found in self.expected.items()}
         return {"run": self.run, "entries": self.entries, "stale": self.stale,
                 "first_guess_classes": self.first_classes,
@@ -881,7 +891,9 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     still in the race (bound below the best) the checkpoint has settled, found again
     from the game: the part among the first guess's parts, its second guesses in the
     search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
-    task's parts by their hashes."""
+    task's parts by their hashes. Also ``rep.second_trees``: the parts solved below
+    each second guess, told apart by the big part they split (a second guess may
+    split two), those not found under any big part last."""
     from .search import SPLIT_SECRETS
 
     solver = lazy()
@@ -891,7 +903,8 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
         return [(_digest(sub), sub) for _, sub in solver.split(g, part)]
 
     for first in sorted({f for f, _, _ in raw["subs"]}):
-        bigs = []
+        bigs, trees, placed = [], [], set()
+        seconds = {g for f, g, _ in raw["subs"] if f == first}
         for _, part in solver.first_guess_parts(first):
             if len(part) < SPLIT_SECRETS:
                 continue
@@ -910,5 +923,19 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             below = [h for h, b in plan[1:] if best is None or b < best]
             bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
                                 sum(h in rivals for h in below)))
+            for g, _ in plan:
+                if g in seconds:
+                    keys = [(first, g, h) for h, _ in hashes(g, part)
+                            if (first, g, h) in raw["subs"]]
+                    if keys:
+                        trees.append((len(part), game.code_str(g),
+                                      [raw["subs"][k] for k in keys]))
+                        placed.update(keys)
+        rest = defaultdict(list)
+        for key, row in raw["subs"].items():
+            if key[0] == first and key not in placed:
+                rest[game.code_str(key[1])].append(row)
+        trees += [(None, g, rows) for g, rows in rest.items()]
         if bigs:
             rep.big_parts[game.code_str(first)] = bigs
+        rep.second_trees[game.code_str(first)] = trees

@@ -155,6 +155,16 @@ def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
     small = sum(v for n, v, e in rep.expected[first]["parts"] if n < 60)
     assert game.n_codes + small + sum(b.best for b in bigs) == sol.value == 5625
     assert "rival second guesses with a bound below the best settled" in "\n".join(rep.lines())
+    # The trees below each second guess, told apart by the big part they split: each
+    # covers its part (less the guess, if it is one of its secrets). Two parts share
+    # a second guess here (1415), whose trees the report once added up as one.
+    trees = rep.second_trees[first]
+    assert {n for n, _, _ in trees} == {b.secrets for b in bigs}
+    for n, second, rows in trees:
+        assert sum(size for size, _, _ in rows) in (n - 1, n)
+        assert f"    then {second} (part of {n:,} secrets): " in "\n".join(rep.lines())
+    seconds = [g for _, g, _ in trees]
+    assert len(set(seconds)) < len(seconds)
 
 
 def test_a_part_feasible_under_both_tree_rules_is_named_once(tmp_path):
