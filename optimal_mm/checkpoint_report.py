@@ -226,7 +226,7 @@ class RunReport:
     deep_rivals: list = field(default_factory=list)
     deep_parts: int = 0  # parts solved below the third guess, pieces of split parts
     probes: int = 0  # null-window probes of the big parts of chains below the first guess
-    # The fewest secrets of a part probed so (None: no probe): the run's --chain-secrets
+    # The fewest secrets of a part probed so far (None: no probe): the run's --chain-secrets
     # is at most this, so a part of this many secrets or more was solved as a chain
     least_probed: int | None = None
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
