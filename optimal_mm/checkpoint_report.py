@@ -912,7 +912,11 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             if not plan:
                 continue
             g2 = plan[0][0]
-            rows = [raw["subs"].get((first, g2, h)) for h, _ in hashes(g2, part)]
+            # The hashes of the parts each second guess with solved parts leaves
+            # (the first one's always: its rows say whether it is solved)
+            leaves = {g: [h for h, _ in hashes(g, part)] for g, _ in plan
+                      if g == g2 or g in seconds}
+            rows = [raw["subs"].get((first, g2, h)) for h in leaves[g2]]
             incumbent = None
             if rows and all(r is not None and r[2] for r in rows):
                 incumbent = len(part) + sum(r[1] for r in rows)
@@ -923,14 +927,11 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             below = [h for h, b in plan[1:] if best is None or b < best]
             bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
                                 sum(h in rivals for h in below)))
-            for g, _ in plan:
-                if g in seconds:
-                    keys = [(first, g, h) for h, _ in hashes(g, part)
-                            if (first, g, h) in raw["subs"]]
-                    if keys:
-                        trees.append((len(part), game.code_str(g),
-                                      [raw["subs"][k] for k in keys]))
-                        placed.update(keys)
+            for g, digests in leaves.items():
+                keys = [(first, g, h) for h in digests if (first, g, h) in raw["subs"]]
+                if keys:
+                    trees.append((len(part), game.code_str(g), [raw["subs"][k] for k in keys]))
+                    placed.update(keys)
         rest = defaultdict(list)
         for key, row in raw["subs"].items():
             if key[0] == first and key not in placed:
