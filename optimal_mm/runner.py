@@ -245,9 +245,27 @@ def _end_pool(pool, kill: bool) -> None:
         writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
         if writer is not None:
             with contextlib.suppress(OSError):
-                writer.close()
+                _end_write_end(writer.fileno())
     with contextlib.suppress(Exception):
         pool.shutdown(wait=True, kill_workers=kill and processes is None)
+
+
+def _end_write_end(fd: int) -> None:
+    """Close the pipe's write end behind descriptor ``fd`` without freeing ``fd``.
+
+    ``/dev/null`` takes the descriptor's place in one step (``dup2``): the pipe's
+    reader sees the end of the file, and the descriptor stays valid and owned by its
+    connection, which loky's manager thread closes when it sees the broken pool.
+    Closing the connection here instead raced that thread: both closed the one
+    descriptor, and the second close failed (``OSError: [Errno 9] Bad file
+    descriptor``, printed by the thread; measured 2 times in 40 under load) or, had
+    the number been reused meanwhile, closed someone else's file.
+    """
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
 
 
 #: The warning loky gives when an idle worker reached its timeout (joblib's pool lets
