@@ -39,16 +39,19 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     is found feasible, and first guesses not yet begun are not counted); the tasks
     of the first guess's batch not yet done (those that ``--chain-secrets`` solves
     as chains of pieces counted apart, not priced: a piece is no measure of a
-    part); the rival second guesses of the big
-    parts still in the race (at most, for a part whose first second guess is not yet
-    solved: its bound cuts some once it is), the second guesses of the
-    rival chains' big parts begun and, counted at most (a part's guesses above its
-    budget are cut, and a chain ends at its first refuted part), those of the parts
-    not begun; and the rival first guesses with no task yet (those whose probed
-    bound, recomputed as the search ranks them, is below the total of the first
-    guess solved exactly; every class with no task, at most, before that total is
-    known), each priced at the mean processor time of the rival first guesses
-    settled, all their tasks together (expected case).
+    part); the rival second guesses of the big parts still in the race (before any
+    rival is timed, each priced at the processor time of its part's tree under the
+    first second guess: a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to
+    1.1 times their part's tree in three of its five big parts, under a tenth in the
+    other two); those, at most, of a part whose first second guess is not yet solved
+    (its bound cuts some once it is); the second guesses of the rival chains' big
+    parts begun and, counted at most (a part's guesses above its budget are cut, and
+    a chain ends at its first refuted part), those of the parts not begun; and the
+    rival first guesses with no task yet (those whose probed bound, recomputed as
+    the search ranks them, is below the total of the first guess solved exactly;
+    every class with no task, at most, before that total is known), each priced at
+    the mean processor time of the rival first guesses settled, all their tasks
+    together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
@@ -101,6 +104,9 @@ class BigPart:
     best: int | None  # the least cost known: the incumbent or a rival that beat it
     below: int  # rival second guesses whose bound is below ``best``: still in the race
     settled: int  # ... of which the checkpoint holds the answer
+    # The processor seconds of the tree under ``first``, its parts' tasks together
+    # (None: a part not yet solved, or written without its timing)
+    tree_cpu: float | None = None
 
     def text(self, cost_text) -> str:
         if self.incumbent is None:
@@ -295,11 +301,21 @@ class RunReport:
                                f"({len(pieces):,} pieces timed so far, "
                                f"{duration_text(sum(pieces))} of processor time)")
             out.append(row)
-        rivals = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
-                     if b.incumbent is not None)
+        open_parts = [b for bigs in self.big_parts.values() for b in bigs
+                      if b.incumbent is not None and b.below > b.settled]
+        rivals = sum(b.below - b.settled for b in open_parts)
         if rivals:
-            out.append(_left_row("rival second guesses of the big parts still in the race",
-                                 rivals, self.task_cpu("_exp_guess_task")))
+            row = _left_row("rival second guesses of the big parts still in the race",
+                            rivals, self.task_cpu("_exp_guess_task"))
+            if row["estimate_seconds"] is None and all(b.tree_cpu is not None
+                                                       for b in open_parts):
+                # No rival timed yet: each priced at its part's tree under the first
+                # second guess, the one sample of that part's work there is.
+                row["estimate_seconds"] = round(sum((b.below - b.settled) * b.tree_cpu
+                                                    for b in open_parts), 3)
+                row["price_basis"] = ("each at the processor time of its part's tree "
+                                      "under the first second guess (no rival timed yet)")
+            out.append(row)
         unsolved = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                        if b.incumbent is None)
         if unsolved:
@@ -354,6 +370,9 @@ class RunReport:
                          f"at the mean {duration_text(row['mean_cpu_seconds'])} a task so far "
                          f"(median {duration_text(row['median_cpu_seconds'])}, longest "
                          f"{duration_text(row['max_cpu_seconds'])}, of {row['timed']:,})")
+            elif row["estimate_seconds"] is not None:
+                line += (f", about {duration_text(row['estimate_seconds'])} of processor "
+                         f"time, {row['price_basis']}")
             elif row["tasks"]:
                 line += f", not priced: {row.get('unpriced', 'no task of that kind timed yet')}"
             out.append(line)
@@ -531,6 +550,14 @@ def _first_refuted(found: dict) -> bool:
                    for s in found.get("split", {}).values()))
 
 
+def _cpu(timing) -> float | None:
+    """An entry's processor seconds (None: written without its timing)."""
+    try:
+        return float(timing["cpu_seconds"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def _counters(result) -> np.ndarray | None:
     last = result[-1] if isinstance(result, tuple) and result else None
     return last if isinstance(last, np.ndarray) else None
@@ -556,8 +583,10 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
     # "budgets": the budget each rival was searched against; "chains": rival first
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
-    # second guesses' guesses left.
-    exp_raw = defaultdict(lambda: {"subs": {}, "rivals": {}, "budgets": {}, "chains": {},
+    # second guesses' guesses left; "subs_cpu": the processor seconds of each "subs"
+    # task (None: untimed).
+    exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "budgets": {},
+                                   "chains": {},
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0})
     games: dict[str, Game] = {}
@@ -621,6 +650,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                         game.code_str(history[1]), []).append(row)
                     raw = exp_raw[rid]
                     raw["subs"][(history[0], history[1], part["array"])] = row
+                    raw["subs_cpu"][(history[0], history[1], part["array"])] = _cpu(timing)
                     raw["d"], raw["weight"] = d, int(weight)
             elif fn == "_exp_guess_task":
                 history, first, parts, n, bound, weight = (args[0], args[1], args[2],
@@ -917,16 +947,18 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             leaves = {g: [h for h, _ in hashes(g, part)] for g, _ in plan
                       if g == g2 or g in seconds}
             rows = [raw["subs"].get((first, g2, h)) for h in leaves[g2]]
-            incumbent = None
+            incumbent = tree_cpu = None
             if rows and all(r is not None and r[2] for r in rows):
                 incumbent = len(part) + sum(r[1] for r in rows)
+                cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
+                tree_cpu = None if None in cpu else sum(cpu)
             rivals = {h: cost for h, (cost, _) in
                       _rival_answers(solver, first, part, plan[1:], raw).items()}
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
             bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                                sum(h in rivals for h in below)))
+                                sum(h in rivals for h in below), tree_cpu))
             for g, digests in leaves.items():
                 keys = [(first, g, h) for h in digests if (first, g, h) in raw["subs"]]
                 if keys:

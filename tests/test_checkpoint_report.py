@@ -443,6 +443,54 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     assert lines[1].endswith(", not priced: no task of that kind timed yet")
 
 
+def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkeypatch):
+    """Mastermind with big parts split from 60 secrets, run to the end, then every
+    rival's task removed (as a run stopped after its first batch would leave it): no
+    rival second guess is timed, so each one left is priced at the processor time of
+    its part's tree under the first second guess, read here from that tree's own
+    entries. With one of those entries written without its timing, no price."""
+    from optimal_mm import checkpoint, search
+
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task") > 0
+    (rep,) = report(tmp_path)
+    assert rep.task_cpu("_exp_guess_task") == []
+    entries = {f: json.loads(f.read_text()) for f in tmp_path.glob("task-*.json")}
+    trees = {}  # big part's secrets -> the files of its first second guess's tree
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= 60:
+            g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, 0)[0][0]
+            mine = {_digest(sub) for _, sub in solver.split(g2, part)}
+            trees[len(part)] = [f for f, e in entries.items()
+                                if e["task"]["function"] == "_exp_part_task"
+                                and e["task"]["args"][0] == [first, g2]
+                                and e["task"]["args"][1]["array"] in mine]
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    assert {b.secrets for b in bigs} == set(trees)
+    assert all(b.settled == 0 < b.below for b in bigs)
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["tasks"] == sum(b.below for b in bigs) and row["timed"] == 0
+    tree_cpu = {n: sum(entries[f]["timing"]["cpu_seconds"] for f in files)
+                for n, files in trees.items()}
+    assert row["estimate_seconds"] == pytest.approx(
+        sum(b.below * tree_cpu[b.secrets] for b in bigs), abs=2e-3)
+    (line,) = [x for x in rep.time_lines() if "still in the race" in x]
+    assert line.endswith("under the first second guess (no rival timed yet)")
+    path = trees[bigs[0].secrets][0]
+    entry = entries[path]
+    del entry["timing"], entry["sha256"]
+    entry["sha256"] = checkpoint._digest(entry)  # intact, only untimed
+    path.write_text(json.dumps(entry))
+    (rep,) = report(tmp_path)
+    again = rep.big_parts[sol.strategy.root.guess]
+    assert [(b.secrets, b.incumbent, b.below) for b in again] == [
+        (b.secrets, b.incumbent, b.below) for b in bigs]  # the same parts, solved
+    assert again[0].tree_cpu is None and None not in [b.tree_cpu for b in again[1:]]
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["estimate_seconds"] is None
+
+
 def test_the_docstring_examples_hold():
     import doctest
 
