@@ -838,6 +838,10 @@ class Solver:
         self._runner = TaskRunner(self.jobs, backend, scheduler, progress,
                                   isolated=checkpoint is not None)
         self._depth = 0
+        # The best complete tree of the expected-case search under way (or of the last
+        # one): (objective, cap, first guess, its parts' trees, the search's seconds
+        # when it was found), or None (best_so_far)
+        self._best = None
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:
@@ -919,6 +923,7 @@ class Solver:
         """
         outer = self._depth == 0
         if outer:
+            self._best = None
             self._fit_memory(objective)
             key = (None if self.checkpoint_dir is None
                    else self.run_key(objective, max_guesses))
@@ -1272,6 +1277,8 @@ class Solver:
         def figure(value):  # for the progress display's best and bound
             return CappedCost.of(value, weight) if weight and value < INF else value
 
+        label = "fewest-at-worst" if weight else "expected"  # of a tree kept: best_so_far
+
         proof = []
         if ctx.lb[d, n] >= INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
@@ -1292,6 +1299,8 @@ class Solver:
                 best_g = g
                 best_value = n + sum(values)
                 best_trees = {a: t for (a, _), t in zip(parts, trees)}
+                self._best = (label, max_guesses, best_g, best_trees,
+                              time.perf_counter() - start)
                 self.progress.update(best=figure(best_value))
                 self.progress.message(f"first guess {game.code_str(g)}: {shown(best_value)}")
                 break
@@ -1357,6 +1366,8 @@ class Solver:
                                          f"expected: first guess {game.code_str(best_g)} tree",
                                          weight)
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
+            self._best = (label, max_guesses, best_g, best_trees,
+                          time.perf_counter() - start)
         seconds = time.perf_counter() - start
         strategy = self._strategy("expected", max_guesses, (best_g, best_trees), True, seconds,
                                   {})
@@ -1806,6 +1817,22 @@ class Solver:
                     exact.add(i)
                 lbs[i] = max(lbs[i], int(value))
         return exact
+
+    def best_so_far(self) -> "Strategy | None":
+        """The best complete tree of the last expected-case search (``expected``,
+        ``worst-then-expected``, ``fewest-at-worst``), whether it ended or was stopped
+        (a time limit, Ctrl-C): once the first guess of phase (1) is solved exactly,
+        its tree, then that of a rival proved better once that tree is built. Replayed
+        for every secret like any tree the solver builds, with ``optimal`` false: a
+        search that ended proves its own tree, this one only bounds the optimum from
+        above (``meta["upper_bound"]``). None before such a tree, and for a worst-case
+        search, whose first tree within ``t`` guesses is its answer."""
+        if self._best is None:
+            return None
+        objective, cap, first, trees, seconds = self._best
+        return self._strategy(objective, cap, (first, trees), False, seconds,
+                              {"upper_bound": "the best tree the search had built, "
+                                              "not proven optimal"})
 
     def worst_then_expected(self) -> Solution:
         """The least total among trees with the optimal worst case."""

@@ -192,3 +192,84 @@ def test_the_static_objective_keeps_the_time_limit_too(tmp_path, capsys):
     assert err == "optimal-mm solve: time limit of 1 s reached; nothing written\n"
     assert not out.exists()
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def _stopping_progress():
+    """A progress that stops the search (as Ctrl-C would) at the message that ends
+    phase (1): a first guess solved exactly, its tree complete, no rival searched."""
+    from optimal_mm.progress import Progress
+
+    class Stop(Progress):
+        def message(self, text):
+            if re.fullmatch(r"first guess \S+: .*", text):
+                raise KeyboardInterrupt
+
+    return Stop()
+
+
+def test_a_stopped_expected_search_keeps_its_best_tree():
+    """p4c7's expected case stopped once its first guess is solved exactly: the best
+    tree so far is that guess's, replayed for every secret, with the total the search
+    had reached, not marked optimal; the search that runs to the end keeps its own
+    optimal tree there; a worst-case search keeps none."""
+    game = Game.from_spec("p4c7")
+    solver = Solver(game, jobs=1, progress=_stopping_progress())
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve("expected")
+    best = solver.best_so_far()
+    assert best is not None and not best.optimal
+    assert best.objective == "expected" and best.max_guesses is None
+    assert best.validate() == best.declared and best.declared.secrets == game.n_codes
+    assert best.declared.total >= 11228  # Ville's optimum: at most as good
+    assert "upper_bound" in best.meta
+    whole = Solver(game, jobs=1)
+    sol = whole.solve("expected")
+    assert whole.best_so_far().declared.total == sol.value == 11228
+    worst = Solver(game, jobs=1)
+    worst.solve("worst-case")
+    assert worst.best_so_far() is None
+
+
+def test_a_stopped_fewest_at_worst_search_keeps_a_tree_within_the_worst_case():
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, progress=_stopping_progress())
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve("fewest-at-worst")
+    best = solver.best_so_far()
+    assert best.objective == "fewest-at-worst" and best.max_guesses == 5 == best.declared.max
+    assert not best.optimal and best.validate() == best.declared
+
+
+def test_solve_writes_the_best_tree_so_far_when_stopped(tmp_path, capsys, monkeypatch):
+    """The command stopped after phase (1) writes that tree to --best-so-far (a tree
+    `verify` accepts) and not the output; stopped before any tree, it says so and
+    writes nothing."""
+    from optimal_mm.cli import solve_cmds
+
+    monkeypatch.setattr(solve_cmds, "make_progress", lambda *a: _stopping_progress())
+    out, best = tmp_path / "tree.json", tmp_path / "best.json.gz"
+    code = main(["solve", "p4c7", "--objective", "expected", "--jobs", "1",
+                 "-o", str(out), "--best-so-far", str(best)])
+    err = capsys.readouterr().err
+    assert code != 0 and not out.exists() and "Traceback" not in err
+    assert f"wrote the best tree so far, not proven optimal, to {best}: first guess " in err
+    assert main(["verify", str(best)]) == 0
+    assert "objective: expected (not proved optimal)" in capsys.readouterr().out
+    best.unlink()
+    monkeypatch.setattr(Solver, "_expected", lambda *a: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    assert main(["solve", "p4c7", "--objective", "expected", "--jobs", "1", "-o", str(out),
+                 "--best-so-far", str(best)]) != 0
+    assert f"no complete tree yet; nothing written to {best}" in capsys.readouterr().err
+    assert not best.exists()
+
+
+def test_best_so_far_is_refused_where_it_cannot_be(tmp_path, capsys):
+    for args, says in (
+            (["--best-so-far", str(tmp_path / "b.json")], "needs an expected-case objective"),
+            (["--objective", "expected", "--best-so-far", str(tmp_path / "no" / "b.json")],
+             "b.json")):
+        assert main(["solve", "p3c4", "-o", str(tmp_path / "t.json"), *args]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err, err
+        assert not (tmp_path / "t.json").exists()

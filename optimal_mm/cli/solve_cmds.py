@@ -81,6 +81,11 @@ def register(sub) -> None:
                            "Ctrl-C is answered at once")
     add_time_limit(long, "what the search had proven; with --checkpoint every finished "
                          "task is kept, and the same command goes on from there")
+    long.add_argument("--best-so-far", metavar="FILE",
+                      help="expected-case objectives: if the search stops early (time "
+                           "limit, Ctrl-C), write the best complete tree it had built to "
+                           "FILE (replayed for every secret; not proven optimal, an upper "
+                           "bound: 'optimal' false); checked before the search")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -106,6 +111,19 @@ def register(sub) -> None:
                            "is split by its own guesses), so that work of hours is saved "
                            "in the checkpoint a piece at a time (docs/LONG_RUNS.md)")
     p.set_defaults(func=run_solve)
+
+
+def _write_best_so_far(solver, path) -> None:
+    """Write the stopped search's best complete tree to ``path`` (--best-so-far), or
+    say that it had none."""
+    best = solver.best_so_far()
+    if best is None:
+        print(f"optimal-mm solve: no complete tree yet; nothing written to {path}",
+              file=sys.stderr)
+        return
+    best.save(path, stats=best.declared)
+    print(f"optimal-mm solve: wrote the best tree so far, not proven optimal, to {path}: "
+          f"first guess {best.root.guess}; {best.declared}", file=sys.stderr)
 
 
 def _default_output(game: Game, args) -> str:
@@ -139,6 +157,11 @@ def run_solve(args) -> int:
 
     out = args.output or _default_output(game, args)
     check_output_path(out)  # before the search, not after it
+    if args.best_so_far is not None:
+        if args.objective == "worst-case":
+            raise InvalidOptionError("--best-so-far needs an expected-case objective: a "
+                                     "worst-case search's first tree is its answer")
+        check_output_path(args.best_so_far)
     report = sys.stderr if is_stdout(out) else sys.stdout
     progress = make_progress(args.quiet, sys.stderr, args.progress_interval)
     solver = Solver(game, args.guesses, symmetry=not args.no_symmetry, jobs=args.jobs,
@@ -156,6 +179,8 @@ def run_solve(args) -> int:
         so_far = progress.so_far()  # what the search had proven: its bound, best tree
         if so_far:
             what += f" (so far: {so_far})"
+        if args.best_so_far is not None:
+            _write_best_so_far(solver, args.best_so_far)
         cp = solver.checkpoint
         if cp is not None:
             n = cp.loaded + cp.stored
