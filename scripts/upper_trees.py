@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The trees behind the optimal table's upper bounds; writes results/trees/upper/ and
+results/upper_trees.{json,md}.
+
+An open cell of an expected-case objective (``expected``, ``worst-then-expected``,
+``fewest-at-worst``) prints ``≤ U`` (results/optimal_table.md): the best complete
+tree its search had built when its time limit came. This script makes that tree a
+file anyone can replay. It resumes the cell's checkpoint
+(``results/checkpoints/<spec>-<objective>[-consistent]``, as
+``scripts/optimal_tables.py --checkpoint results/checkpoints`` left it) with
+
+    optimal-mm solve SPEC --objective OBJECTIVE --guesses GUESSES --checkpoint DIR
+        --time-limit S --best-so-far results/trees/upper/<cell>.json.gz
+
+which reads the saved tasks back, rebuilds the first guess's tree from them and, at
+the limit, writes the best tree it has (``optimal`` false, ``meta.upper_bound``);
+whatever the search finishes in those seconds is saved in the checkpoint like any
+other run's work. Each tree is replayed for every secret, and its row gives the
+figure the table bounds (the total; for ``fewest-at-worst`` the secrets at the cap,
+then the total) beside the table's ``≤`` when it was made. A cell whose search ends
+within the limit is solved: the script says so and writes no tree (record it with
+the table's own command).
+
+Usage::
+
+    python scripts/upper_trees.py --only p4c10/any/fewest-at-worst --time-limit 60
+    python scripts/upper_trees.py --render      # rewrite the markdown from the JSON
+
+``--jobs``, ``--split-secrets`` and ``--chain-secrets`` go to ``solve`` as they went
+to the cell's runs (the worst-case split decides which of its tasks the checkpoint
+holds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from optimal_mm.errors import OptimalMMError  # noqa: E402
+from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_mm.tree import Strategy  # noqa: E402
+from optimal_tables import checkpoint_dir  # noqa: E402
+
+RESULTS = ROOT / "results"
+#: The objectives whose open cells have an upper bound made by a tree.
+TREE_OBJECTIVES = ("expected", "worst-then-expected", "fewest-at-worst")
+
+
+def tree_name(key: str) -> str:
+    """``p4c10/any/fewest-at-worst`` -> ``p4c10-any-fewest-at-worst.json.gz``."""
+    return key.replace("/", "-") + ".json.gz"
+
+
+def figures(strategy: Strategy) -> dict:
+    """What a replayed tree shows: its first guess, secrets, total, deepest guess and
+    the secrets that need it, and the figure its objective bounds (``value``)."""
+    stats = strategy.validate()
+    at_cap = stats.depth_counts[-1] if stats.depth_counts else 0
+    value = at_cap if strategy.objective == "fewest-at-worst" else stats.total
+    return {"first_guess": strategy.root.guess, "secrets": stats.secrets,
+            "total": stats.total, "max": stats.max, "at_max": at_cap,
+            "cap": strategy.max_guesses, "value": value}
+
+
+def _shown(path: Path) -> str:
+    """A path as the command line would name it from the repository's root."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
+              solve_args: list[str]) -> tuple[str, dict | None]:
+    """Resume one cell's checkpoint for ``seconds`` and keep its best tree: ``(what
+    happened, its row or None)``."""
+    spec, guesses, objective = entry["spec"], entry["guesses"], entry["objective"]
+    key = f"{spec}/{guesses}/{objective}"
+    folder = Path(checkpoint_dir(checkpoints, spec, guesses, objective))
+    if not folder.is_dir():
+        return f"{key}: no checkpoint at {folder}", None
+    name = Path("trees") / "upper" / tree_name(key)  # below out_dir
+    out = out_dir / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    command = ["optimal-mm", "solve", spec, "--objective", objective, "--guesses", guesses,
+               "--checkpoint", _shown(folder), "--time-limit", f"{seconds:g}",
+               "--best-so-far", _shown(out), *solve_args]
+    with tempfile.TemporaryDirectory() as scratch:
+        run = subprocess.run([sys.executable, "-m", "optimal_mm", *command[1:], "--quiet",
+                              "-o", str(Path(scratch) / "solved.json.gz")],
+                             capture_output=True, text=True, cwd=ROOT)
+    last = (run.stderr.strip().splitlines() or [""])[-1]
+    if run.returncode == 0:
+        return (f"{key}: solved within {seconds:g} s: record it with "
+                f"scripts/optimal_tables.py"), None
+    if run.returncode != 124 or "wrote the best tree so far" not in run.stderr:
+        return f"{key}: no tree ({last or f'exit {run.returncode}'})", None
+    strategy = Strategy.load(out)
+    row = {"key": key, "spec": spec, "guesses": guesses, "objective": objective,
+           "table_best": entry.get("best"), "file": str(name),
+           "command": " ".join(command), **figures(strategy)}
+    return f"{key}: {row['value']} (table ≤ {entry.get('best')}), {out}", row
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        "# Trees behind the table's upper bounds",
+        "",
+        "Made by `python scripts/upper_trees.py --only CELL --time-limit S`: each open "
+        "cell's checkpoint resumed by `optimal-mm solve ... --best-so-far FILE` (its "
+        "command below), the best complete tree its search had built written when the "
+        "limit came, and replayed for every secret. Not proven optimal (`optimal` "
+        "false): each is the witness of the table's `≤`. *value*: the figure the table "
+        "bounds (the total; for fewest-at-worst the secrets at the cap); *table ≤*: the "
+        "table's bound when the tree was made.",
+        "",
+        "| cell | tree | first guess | value | table ≤ | secrets at the deepest | total "
+        "| cap | command |",
+        "|---|---|---|---:|---:|---|---:|---:|---|",
+    ]
+    for r in sorted(rows, key=lambda r: r["key"]):
+        deepest = f"{r['at_max']:,} at {r['max']}"
+        lines.append(f"| {r['key']} | [{Path(r['file']).name}]({r['file']}) "
+                     f"| {r['first_guess']} | {r['value']:,} | {r['table_best']} "
+                     f"| {deepest} | {r['total']:,} | {r['cap'] or ''} | `{r['command']}` |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", default=[], metavar="SPEC/GUESSES/OBJECTIVE",
+                        help="the open cells to make trees of, e.g. p4c10/any/fewest-at-worst")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="seconds each resumed search may run (default 60)")
+    parser.add_argument("--jobs", type=int, default=1, help="solve --jobs (default 1)")
+    parser.add_argument("--split-secrets", type=int, metavar="N", help="solve --split-secrets")
+    parser.add_argument("--chain-secrets", type=int, metavar="N", help="solve --chain-secrets")
+    parser.add_argument("--render", action="store_true",
+                        help="search nothing: rewrite the markdown from the JSON")
+    parser.add_argument("--table", type=Path, default=RESULTS / "optimal_table.json")
+    parser.add_argument("--checkpoints", type=Path, default=RESULTS / "checkpoints")
+    parser.add_argument("--out", type=Path, default=RESULTS,
+                        help="where upper_trees.{json,md} and trees/upper/ go (default "
+                             "results/)")
+    args = parser.parse_args(argv)
+    if not args.time_limit > 0:
+        print(f"upper_trees.py: --time-limit must be a positive number, got "
+              f"{args.time_limit}", file=sys.stderr)
+        return 2
+    if not args.out.is_dir():
+        print(f"upper_trees.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
+        return 2
+    index = args.out / "upper_trees.json"
+    try:
+        rows = json.loads(index.read_text())["trees"] if index.exists() else []
+        entries = json.loads(args.table.read_text())["entries"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
+        return 2
+    if not args.render:
+        bad = [k for k in args.only if k not in entries]
+        if bad or not args.only:
+            print(f"upper_trees.py: --only needs cells of the table, got "
+                  f"{' '.join(bad) or 'none'}", file=sys.stderr)
+            return 2
+        wrong = [k for k in args.only if entries[k].get("status") != "timeout"
+                 or entries[k]["objective"] not in TREE_OBJECTIVES]
+        if wrong:
+            print(f"upper_trees.py: not an open cell of an expected-case objective: "
+                  f"{' '.join(wrong)}", file=sys.stderr)
+            return 2
+        solve_args = ["--jobs", str(args.jobs)]
+        for flag, value in (("--split-secrets", args.split_secrets),
+                            ("--chain-secrets", args.chain_secrets)):
+            if value is not None:
+                solve_args += [flag, str(value)]
+        for key in args.only:
+            try:
+                said, row = make_tree(entries[key], args.checkpoints, args.out,
+                                      args.time_limit, solve_args)
+            except (OSError, OptimalMMError) as exc:
+                said, row = f"{key}: {exc}", None
+            print(said)
+            if row is not None:
+                rows = [r for r in rows if r["key"] != key] + [row]
+        atomic_write_text(index, json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
+                                            indent=1, sort_keys=True) + "\n")
+    atomic_write_text(args.out / "upper_trees.md", markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""``scripts/upper_trees.py``: the tree behind an open cell's ``≤``, made by resuming
+its checkpoint with ``solve --best-so-far``, checked on p4c7's expected case stopped
+(as a time limit would stop it) once its first guess was solved exactly."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.progress import Progress
+from optimal_mm.search import Solver
+from optimal_mm.tree import Strategy
+
+from script_loader import load_script
+
+
+class _StopAfterPhaseOne(Progress):
+    """Stops the search (as Ctrl-C would) once a first guess is solved exactly."""
+
+    def message(self, text):
+        if re.fullmatch(r"first guess \S+: .*", text):
+            raise KeyboardInterrupt
+
+
+@pytest.fixture(scope="module")
+def stopped_run(tmp_path_factory):
+    """A table with p4c7's expected case open at the bound its stopped run reached,
+    and that run's checkpoint where the table's runs keep theirs."""
+    root = tmp_path_factory.mktemp("upper")
+    checkpoints = root / "checkpoints"
+    folder = checkpoints / "p4c7-expected"
+    folder.mkdir(parents=True)
+    solver = Solver(Game.from_spec("p4c7"), jobs=1, checkpoint=folder,
+                    progress=_StopAfterPhaseOne())
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve("expected")
+    best = solver.best_so_far().declared.total
+    entries = {"p4c7/any/expected": {"spec": "p4c7", "guesses": "any",
+                                     "objective": "expected", "status": "timeout",
+                                     "best": best, "bound": 10000},
+               "p4c7/any/worst-case": {"spec": "p4c7", "guesses": "any",
+                                       "objective": "worst-case", "status": "solved",
+                                       "value": 6}}
+    (root / "table.json").write_text(json.dumps({"entries": entries}))
+    (root / "out").mkdir()
+    return root, best
+
+
+def _args(root, *more):
+    return ["--table", str(root / "table.json"), "--checkpoints", str(root / "checkpoints"),
+            "--out", str(root / "out"), *more]
+
+
+def test_the_tree_of_an_open_cell_is_written_replayed_and_listed(stopped_run, capsys):
+    root, best = stopped_run
+    script = load_script("upper_trees")
+    assert script.main(_args(root, "--only", "p4c7/any/expected", "--time-limit", "1")) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"p4c7/any/expected: {best} (table ≤ {best}), "), said
+    (row,) = json.loads((root / "out" / "upper_trees.json").read_text())["trees"]
+    tree = Strategy.load(root / "out" / row["file"])
+    stats = tree.validate()
+    assert not tree.optimal and tree.objective == "expected" and "upper_bound" in tree.meta
+    assert row["value"] == row["total"] == stats.total == best == row["table_best"]
+    assert row["secrets"] == Game.from_spec("p4c7").n_codes == stats.secrets
+    assert row["first_guess"] == tree.root.guess and row["max"] == stats.max
+    assert f"--best-so-far {root / 'out' / row['file']}" in row["command"]  # as it ran
+    md = (root / "out" / "upper_trees.md").read_text()
+    assert f"| p4c7/any/expected | [{row['file'].split('/')[-1]}]({row['file']}) " in md
+    # The markdown alone, from the JSON.
+    (root / "out" / "upper_trees.md").unlink()
+    assert script.main(_args(root, "--render")) == 0
+    assert (root / "out" / "upper_trees.md").read_text() == md
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--only", "p9c9/any/expected"], "needs cells of the table"),
+    (["--only", "p4c7/any/worst-case"], "not an open cell of an expected-case objective"),
+    (["--only", "p4c7/any/expected", "--time-limit", "0"], "--time-limit must be"),
+    ([], "needs cells of the table"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(stopped_run, capsys, args, says):
+    root, _ = stopped_run
+    before = sorted(p.name for p in (root / "out").iterdir())
+    assert load_script("upper_trees").main(_args(root, *args)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err
+    assert sorted(p.name for p in (root / "out").iterdir()) == before
