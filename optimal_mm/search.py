@@ -1279,6 +1279,11 @@ class Solver:
 
         label = "fewest-at-worst" if weight else "expected"  # of a tree kept: best_so_far
 
+        def upper(g, parts, cost, trees):  # phase (1)'s first complete trees
+            self._best = (label, max_guesses, g, {a: t for (a, _), t in zip(parts, trees)},
+                          time.perf_counter() - start)
+            self.progress.update(best=figure(n + cost))
+
         proof = []
         if ctx.lb[d, n] >= INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
@@ -1294,7 +1299,7 @@ class Solver:
             parts = bounds[g][1]
             values, trees = self._solve_parts(
                 g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
-                lambda cost: self.progress.update(best=figure(n + cost)))
+                lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees))
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1386,27 +1391,31 @@ class Solver:
         they are split once more (:meth:`_split_part`). All the tasks that need no
         bound go out in one batch (:meth:`_first_batch`).
 
-        ``on_upper(cost)``, if given, is told the parts' cost in a complete tree as
-        soon as there is one and whenever it falls: after the first batch, with each
-        big part under its first second guess (solved exactly there), then as each
-        big part's own search ends. So a run stopped while its big parts' rivals are
-        searched still has an upper bound (p4c8nb's expected case: its three big
-        parts ran past 900 s).
+        ``on_upper(cost, trees)``, if given, is told the parts' cost in a complete
+        tree, and that tree's parts (as returned), as soon as there is one and whenever
+        it falls: after the first batch, with each big part under its first second
+        guess (solved exactly there), then as each big part's own search ends. So a
+        run stopped while its big parts' rivals are searched still has an upper bound
+        and its tree (p4c8nb's expected case: its three big parts ran past 900 s).
         """
         values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
         upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
                  for i in plans}
+        # Each big part under its first second guess until its own search ends
+        upper_trees = {i: (plan[0][0], {a: tree for a, (_, tree) in incumbents[i].items()})
+                       for i, plan in plans.items()}
 
         def tell():
             cost = sum(v for i, v in enumerate(values) if i not in plans) + sum(upper.values())
             if on_upper is not None and cost < INF:
-                on_upper(cost)
+                on_upper(cost, [upper_trees.get(i, t) for i, t in enumerate(trees)])
 
         tell()
         for i, plan in plans.items():
             values[i], trees[i] = self._split_part((g,), parts[i][1], plan, incumbents[i],
                                                    d, weight)
             upper[i] = values[i]
+            upper_trees[i] = trees[i]
             tell()
         return values, trees
 
@@ -1821,8 +1830,11 @@ class Solver:
     def best_so_far(self) -> "Strategy | None":
         """The best complete tree of the last expected-case search (``expected``,
         ``worst-then-expected``, ``fewest-at-worst``), whether it ended or was stopped
-        (a time limit, Ctrl-C): once the first guess of phase (1) is solved exactly,
-        its tree, then that of a rival proved better once that tree is built. Replayed
+        (a time limit, Ctrl-C): from the end of phase (1)'s first batch, the first
+        guess's tree with each big part under its first second guess, then with each
+        big part under its best second guess as its search ends (the tree that
+        solves the first guess exactly), then that of a rival first guess proved
+        better once that tree is built. Replayed
         for every secret like any tree the solver builds, with ``optimal`` false: a
         search that ended proves its own tree, this one only bounds the optimum from
         above (``meta["upper_bound"]``). None before such a tree, and for a worst-case

@@ -26,9 +26,10 @@ Usage::
     python scripts/upper_trees.py --only p4c10/any/fewest-at-worst --time-limit 60
     python scripts/upper_trees.py --render      # rewrite the markdown from the JSON
 
-``--jobs``, ``--split-secrets`` and ``--chain-secrets`` go to ``solve`` as they went
-to the cell's runs (the worst-case split decides which of its tasks the checkpoint
-holds).
+``--jobs``, ``--split-secrets``, ``--chain-secrets`` and ``--wc-tree`` go to ``solve``
+as they went to the cell's runs (the worst-case split and tree rule decide which of
+its tasks the checkpoint holds: with others, the resumed search would compute them
+again).
 """
 
 from __future__ import annotations
@@ -140,6 +141,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="solve --jobs (default 1)")
     parser.add_argument("--split-secrets", type=int, metavar="N", help="solve --split-secrets")
     parser.add_argument("--chain-secrets", type=int, metavar="N", help="solve --chain-secrets")
+    parser.add_argument("--wc-tree", choices=("small-total", "first"), help="solve --wc-tree")
     parser.add_argument("--render", action="store_true",
                         help="search nothing: rewrite the markdown from the JSON")
     parser.add_argument("--table", type=Path, default=RESULTS / "optimal_table.json")
@@ -176,7 +178,8 @@ def main(argv=None) -> int:
             return 2
         solve_args = ["--jobs", str(args.jobs)]
         for flag, value in (("--split-secrets", args.split_secrets),
-                            ("--chain-secrets", args.chain_secrets)):
+                            ("--chain-secrets", args.chain_secrets),
+                            ("--wc-tree", args.wc_tree)):
             if value is not None:
                 solve_args += [flag, str(value)]
         for key in args.only:

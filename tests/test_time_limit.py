@@ -240,6 +240,42 @@ def test_a_stopped_fewest_at_worst_search_keeps_a_tree_within_the_worst_case():
     assert not best.optimal and best.validate() == best.declared
 
 
+def test_a_search_stopped_among_its_big_parts_rivals_keeps_the_first_batch_tree(
+        monkeypatch):
+    """Mastermind with every part of 60 secrets or more split by second guess, stopped
+    at its first upper bound (the first batch done: each big part under its first
+    second guess, no rival searched): that complete tree is kept, with that total."""
+    from optimal_mm import search
+    from optimal_mm.progress import Progress
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    told = []
+
+    class Stop(Progress):
+        def update(self, best=None, bound=None):
+            if best is not None:
+                told.append(best)
+                raise KeyboardInterrupt
+
+    solver = Solver(Game.from_spec("mastermind"), jobs=1, progress=Stop())
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve("expected")
+    best = solver.best_so_far()
+    assert best is not None and best.validate() == best.declared
+    assert best.declared.total == told[0] >= 5625 and not best.optimal
+    first = solver.first_guess_order(search.NO_CAP)[0][0]  # phase (1)'s first guess
+    assert best.root.guess == solver.game.code_str(first)
+    # Its parts of 60 secrets or more, each under its first second guess in the
+    # search's order: the first batch's tree.
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= 60:
+            (answer,) = {solver.game.answer_str(a) for a, p in solver._ctx.split(
+                first, solver._ctx.all_guesses) if len(p) == len(part)
+                and (p == part).all()}
+            second = solver.exp_second_guesses((first,), part, search.NO_CAP, 0)[0][0]
+            assert best.root.next[answer].guess == solver.game.code_str(second)
+
+
 def test_solve_writes_the_best_tree_so_far_when_stopped(tmp_path, capsys, monkeypatch):
     """The command stopped after phase (1) writes that tree to --best-so-far (a tree
     `verify` accepts) and not the output; stopped before any tree, it says so and
