@@ -108,6 +108,10 @@ def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
     return f"{key}: {row['value']} (table ≤ {entry.get('best')}), {out}", row
 
 
+def _number(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
 def markdown(rows: list[dict]) -> str:
     lines = [
         "# Trees behind the table's upper bounds",
@@ -127,7 +131,7 @@ def markdown(rows: list[dict]) -> str:
     for r in sorted(rows, key=lambda r: r["key"]):
         deepest = f"{r['at_max']:,} at {r['max']}"
         lines.append(f"| {r['key']} | [{Path(r['file']).name}]({r['file']}) "
-                     f"| {r['first_guess']} | {r['value']:,} | {r['table_best']} "
+                     f"| {r['first_guess']} | {r['value']:,} | {_number(r['table_best'])} "
                      f"| {deepest} | {r['total']:,} | {r['cap'] or ''} | `{r['command']}` |")
     return "\n".join(lines) + "\n"
 
