@@ -558,7 +558,9 @@ def markdown(entries, meta) -> str:
         "total ≤ t\\*, runs from 2026-11-27): "
         "≥ its lower bound (a total within t\\*, at least the total without the cap), "
         "≤ the best complete tree it had found (its total, or its "
-        "secrets at t\\*); `*` marks what the other guess rule's entry implies. "
+        "secrets at t\\*; for some, that tree is in `results/upper_trees.md`, "
+        "replayed for every secret); `*` marks what the other guess rule's entry "
+        "implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",
         "",
