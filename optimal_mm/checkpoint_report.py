@@ -45,7 +45,9 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     1.1 times their part's tree in three of its five big parts, under a tenth in the
     other two); those, at most, of a part whose first second guess is not yet solved
     (its bound cuts some once it is); the second guesses of the rival chains' big
-    parts begun and, counted at most (a part's guesses above its budget are cut, and
+    parts begun, each at the mean of its own part's tasks so far (a chain's parts
+    differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s
+    in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses above its budget are cut, and
     a chain ends at its first refuted part), those of the parts not begun; and the
     rival first guesses with no task yet (those whose probed bound, recomputed as
     the search ranks them, is below the total of the first guess solved exactly;
@@ -131,6 +133,8 @@ class ChainPart:
     below: int  # second guesses whose bound is below its budget (or best): in the race
     searched: int  # ... of which the checkpoint holds the answer
     best: int | None  # the least cost found below the budget (None: none yet)
+    timed: int = 0  # of those searched, the tasks that carry their timing
+    cpu: float = 0.0  # ... and their processor seconds together
 
     def text(self, cost_text) -> str:
         line = (f"part of {self.secrets:,} secrets: {self.searched:,} of {self.below:,} "
@@ -322,12 +326,26 @@ class RunReport:
             out.append(_left_row("rival second guesses, at most, of the big parts whose first "
                                  "second guess is not yet solved", unsolved,
                                  self.task_cpu("_exp_guess_task")))
-        chained = sum(max(p.below - p.searched, 0) for c in self.chains for p in c.parts
-                      if self.searches(c.guess))
+        begun = [p for c in self.chains for p in c.parts
+                 if self.searches(c.guess) and p.below > p.searched]
+        chained = sum(p.below - p.searched for p in begun)
         if chained:
-            out.append(_left_row("second guesses of the rival first guesses' big parts "
-                                 "begun, still in the race", chained,
-                                 self.task_cpu("_exp_guess_task")))
+            row = _left_row("second guesses of the rival first guesses' big parts begun, "
+                            "still in the race", chained, self.task_cpu("_exp_guess_task"))
+            if row["mean_cpu_seconds"] is not None and any(p.timed for p in begun):
+                # A part's second guesses cost alike, parts apart do not (p4c10's rival
+                # 0012: 0.1 s a task in its 401-secret part, 494 s in its 3,052-secret
+                # one, 33 s over all): each part's own mean where it has one.
+                row["estimate_seconds"] = round(sum(
+                    (p.below - p.searched) * (p.cpu / p.timed if p.timed
+                                              else row["mean_cpu_seconds"])
+                    for p in begun), 3)
+                row["price_basis"] = (
+                    "each at the mean of its own part's tasks timed so far ("
+                    + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
+                                f"{p.secrets:,} secrets, of {p.timed:,}"
+                                for p in begun if p.timed) + ")")
+            out.append(row)
         waiting = sum(c.waiting_guesses for c in self.chains
                       if self.searches(c.guess) and not c.settled())
         if waiting:
@@ -365,14 +383,14 @@ class RunReport:
                    f"{latest}"]
         for row in self.left():
             line = f"  left: {row['tasks']:,} {row['what']}"
-            if row["mean_cpu_seconds"] is not None:
+            if row.get("price_basis") is not None:
+                line += (f", about {duration_text(row['estimate_seconds'])} of processor "
+                         f"time, {row['price_basis']}")
+            elif row["mean_cpu_seconds"] is not None:
                 line += (f", about {duration_text(row['estimate_seconds'])} of processor time "
                          f"at the mean {duration_text(row['mean_cpu_seconds'])} a task so far "
                          f"(median {duration_text(row['median_cpu_seconds'])}, longest "
                          f"{duration_text(row['max_cpu_seconds'])}, of {row['timed']:,})")
-            elif row["estimate_seconds"] is not None:
-                line += (f", about {duration_text(row['estimate_seconds'])} of processor "
-                         f"time, {row['price_basis']}")
             elif row["tasks"]:
                 line += f", not priced: {row.get('unpriced', 'no task of that kind timed yet')}"
             out.append(line)
@@ -583,10 +601,10 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
     # "budgets": the budget each rival was searched against; "chains": rival first
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
-    # second guesses' guesses left; "subs_cpu": the processor seconds of each "subs"
-    # task (None: untimed).
+    # second guesses' guesses left; "subs_cpu", "rivals_cpu": the processor seconds of
+    # each "subs" and "rivals" task (None: untimed).
     exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "budgets": {},
-                                   "chains": {},
+                                   "rivals_cpu": {}, "chains": {},
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0})
     games: dict[str, Game] = {}
@@ -680,6 +698,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     key = (history[0], first, frozenset(p["array"] for p in parts))
                     raw["rivals"][key] = cost
                     raw["budgets"][key] = int(bound)
+                    raw["rivals_cpu"][key] = _cpu(timing)
                     raw["seconds_d"] = args[6]
                 else:
                     rep.rivals.append((name, cost, int(bound)))
@@ -776,14 +795,14 @@ def _guesses_left(d2: int) -> int:
 
 
 def _rival_answers(solver, first, part, plan, raw) -> dict:
-    """``{second guess: (cost or None, budget)}`` for the guesses of ``plan`` at
-    ``part`` (below ``first``) whose task the checkpoint holds, each found by the
-    hashes of the parts it leaves."""
+    """``{second guess: (cost or None, budget, processor seconds or None)}`` for the
+    guesses of ``plan`` at ``part`` (below ``first``) whose task the checkpoint holds,
+    each found by the hashes of the parts it leaves."""
     found = {}
     for h, _ in plan:
         key = (first, h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
         if key in raw["rivals"]:
-            found[h] = (raw["rivals"][key], raw["budgets"][key])
+            found[h] = (raw["rivals"][key], raw["budgets"][key], raw["rivals_cpu"].get(key))
     return found
 
 
@@ -824,12 +843,14 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
                 chain.waiting += 1
                 chain.waiting_guesses += len(plan)
                 continue
-            costs = [c for c, _ in found.values() if c is not None]
+            costs = [c for c, _, _ in found.values() if c is not None]
             best = min(costs) if costs else None
-            budget = best if best is not None else max(b for _, b in found.values())
+            budget = best if best is not None else max(b for _, b, _ in found.values())
             below = [h for h, b in plan if b < budget or h in found]
+            cpu = [t for _, _, t in found.values() if t is not None]
             chain.parts.append(ChainPart(len(part), len(below),
-                                         sum(h in found for h in below), best))
+                                         sum(h in found for h in below), best,
+                                         len(cpu), sum(cpu)))
             if best is None and chain.parts[-1].searched >= len(below):
                 break  # this part refutes the rival: the chain ends here
 
@@ -952,7 +973,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                 incumbent = len(part) + sum(r[1] for r in rows)
                 cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
                 tree_cpu = None if None in cpu else sum(cpu)
-            rivals = {h: cost for h, (cost, _) in
+            rivals = {h: cost for h, (cost, _, _) in
                       _rival_answers(solver, first, part, plan[1:], raw).items()}
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)

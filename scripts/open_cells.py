@@ -19,8 +19,9 @@ once and lays the answers side by side, the plan for the sittings to come:
   (entries of an older task format are counted apart: the search recomputes them),
   the processor time their tasks took and when the latest one finished;
 * what the report can count of the work left, kind by kind, each priced at the mean
-  processor time of the finished tasks of its kind (rival second guesses, before
-  any is timed, at their part's tree under the first second guess), and the counts
+  processor time of the finished tasks of its kind (the second guesses of a rival
+  chain's part begun at that part's own mean; rival second guesses, before any is
+  timed, at their part's tree under the first second guess), and the counts
   it gives *at most* (parts and rival first guesses not begun, which bounds may cut).
 
 An estimate from a sample, as the report says: the figures tell which cells are
@@ -120,8 +121,7 @@ def closed_elsewhere(cell: str) -> bool:
 def _left_text(row: dict) -> str:
     text = f"{row['tasks']:,} {row['what']}"
     if row.get("estimate_seconds") is not None:
-        basis = ", each at its part's tree under the first second guess" if row.get(
-            "price_basis") else ""
+        basis = f", {row['price_basis']}" if row.get("price_basis") else ""
         text += f" (about {duration_text(row['estimate_seconds'])}{basis})"
     return text
 
@@ -149,7 +149,8 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
         "(those of an older task format, recomputed, in brackets); *processor time*: "
         "what those tasks took, summed over processes; *left*: the work the checkpoint "
         "can count, each kind priced at the mean processor time of its finished tasks "
-        "(rival second guesses with none timed yet: each at its part's tree under the "
+        "(the second guesses of a rival chain's part begun, at that part's own mean; "
+        "rival second guesses with none timed yet, at their part's tree under the "
         "first second guess; \"at most\": bounds may cut some). An estimate from a "
         "sample, not a promise.",
         "",

@@ -237,6 +237,14 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     assert not again.settled()
     (row,) = _left(rep, BEGUN)
     assert row["tasks"] == last.below - 1 and row["mean_cpu_seconds"] > 0
+    # Priced at its own part's mean (its one task kept), not at every chain task's.
+    (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
+        lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
+        if of_last_part(e["task"]["function"], e["task"]["args"])]
+    assert begun.timed == 1 and begun.cpu == pytest.approx(kept_cpu)
+    assert row["estimate_seconds"] == pytest.approx((last.below - 1) * kept_cpu, abs=2e-3)
+    assert f"each at the mean of its own part's tasks timed so far (" in row["price_basis"]
+    assert f"in the part of {last.secrets:,} secrets, of 1)" in row["price_basis"]
     assert f"left: {last.below - 1:,} second guesses of the rival first guesses" in (
         "\n".join(rep.lines()))
     # The bigger parts, which the run never reached once this part refuted the
