@@ -39,9 +39,10 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     is found feasible, and first guesses not yet begun are not counted); the tasks
     of the first guess's batch not yet done (those that ``--chain-secrets`` solves
     as chains of pieces counted apart, not priced: a piece is no measure of a
-    part); the rival second guesses of the big parts still in the race (before any
-    rival is timed, each priced at the processor time of its part's tree under the
-    first second guess: a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to
+    part); the rival second guesses of the big parts still in the race (each at the
+    mean of its own part's rivals settled so far, where it has some; before any
+    rival is timed, at the processor time of its part's tree under the first second
+    guess: a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to
     1.1 times their part's tree in three of its five big parts, under a tenth in the
     other two); those, at most, of a part whose first second guess is not yet solved
     (its bound cuts some once it is); the second guesses of the rival chains' big
@@ -109,6 +110,8 @@ class BigPart:
     # The processor seconds of the tree under ``first``, its parts' tasks together
     # (None: a part not yet solved, or written without its timing)
     tree_cpu: float | None = None
+    timed: int = 0  # its rivals settled that carry their timing
+    cpu: float = 0.0  # ... and their processor seconds together
 
     def text(self, cost_text) -> str:
         if self.incumbent is None:
@@ -311,8 +314,21 @@ class RunReport:
         if rivals:
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, self.task_cpu("_exp_guess_task"))
-            if row["estimate_seconds"] is None and all(b.tree_cpu is not None
-                                                       for b in open_parts):
+            pooled = row["mean_cpu_seconds"]
+            if any(b.timed for b in open_parts):
+                # Each part at its own rivals' mean (a part's rivals cost alike, parts
+                # apart differ); a part with none timed at the mean of all rivals.
+                row["estimate_seconds"] = round(sum(
+                    (b.below - b.settled) * (b.cpu / b.timed if b.timed else pooled)
+                    for b in open_parts), 3)
+                row["price_basis"] = (
+                    "each at the mean of its own part's rivals timed so far ("
+                    + ", ".join(f"{duration_text(b.cpu / b.timed)} a task in the part of "
+                                f"{b.secrets:,} secrets, of {b.timed:,}"
+                                for b in open_parts if b.timed) + ")"
+                    + ("; a part with none, at the mean of all"
+                       if not all(b.timed for b in open_parts) else ""))
+            elif pooled is None and all(b.tree_cpu is not None for b in open_parts):
                 # No rival timed yet: each priced at its part's tree under the first
                 # second guess, the one sample of that part's work there is.
                 row["estimate_seconds"] = round(sum((b.below - b.settled) * b.tree_cpu
@@ -973,13 +989,15 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                 incumbent = len(part) + sum(r[1] for r in rows)
                 cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
                 tree_cpu = None if None in cpu else sum(cpu)
-            rivals = {h: cost for h, (cost, _, _) in
-                      _rival_answers(solver, first, part, plan[1:], raw).items()}
+            answers = _rival_answers(solver, first, part, plan[1:], raw)
+            rivals = {h: cost for h, (cost, _, _) in answers.items()}
+            cpu = [t for _, _, t in answers.values() if t is not None]
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
             bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                                sum(h in rivals for h in below), tree_cpu))
+                                sum(h in rivals for h in below), tree_cpu, len(cpu),
+                                sum(cpu)))
             for g, digests in leaves.items():
                 keys = [(first, g, h) for h in digests if (first, g, h) in raw["subs"]]
                 if keys:

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from optimal_mm import Game
-from optimal_mm.checkpoint_report import _digest, report
+from optimal_mm.checkpoint_report import _digest, duration_text, report
 from optimal_mm.search import Solver, first_guess_classes
 
 from checkpoint_entries import drop_entries
@@ -497,6 +497,36 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
     assert again[0].tree_cpu is None and None not in [b.tree_cpu for b in again[1:]]
     (row,) = _left(rep, "rival second guesses of the big parts still in the race")
     assert row["estimate_seconds"] is None
+
+
+def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
+    """Mastermind with big parts split from 60 secrets, run to the end, then all but one
+    rival second guess of its biggest part removed: the rivals left there are priced
+    at that one's processor time (its part's own mean), not at every rival's."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    biggest = max(rep.big_parts[sol.strategy.root.guess], key=lambda b: b.secrets)
+    assert biggest.settled == biggest.below >= 3
+
+    def of_biggest(fn, args):
+        return fn == "_exp_guess_task" and args[0] == [first] and args[4] == biggest.secrets
+
+    kept = []
+    assert drop_entries(tmp_path, lambda fn, args: not of_biggest(fn, args)
+                        or not kept and not kept.append(args)) == biggest.settled - 1
+    (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
+        lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
+        if of_biggest(e["task"]["function"], e["task"]["args"])]
+    (rep,) = report(tmp_path)
+    (part,) = [b for b in rep.big_parts[sol.strategy.root.guess]
+               if b.secrets == biggest.secrets]
+    assert part.settled == 1 and part.timed == 1 and part.cpu == pytest.approx(kept_cpu)
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["tasks"] == part.below - 1
+    assert row["estimate_seconds"] == pytest.approx((part.below - 1) * kept_cpu, abs=2e-3)
+    assert row["price_basis"] == (
+        f"each at the mean of its own part's rivals timed so far ("
+        f"{duration_text(kept_cpu)} a task in the part of {part.secrets:,} secrets, of 1)")
 
 
 def test_the_docstring_examples_hold():
