@@ -48,8 +48,9 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     (its bound cuts some once it is); the second guesses of the rival chains' big
     parts begun, each at the mean of its own part's tasks so far (a chain's parts
     differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s
-    in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses above its budget are cut, and
-    a chain ends at its first refuted part), those of the parts not begun; and the
+    in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses
+    above its budget are cut, and a chain ends at its first refuted part), those of
+    the parts not begun; and the
     rival first guesses with no task yet (those whose probed bound, recomputed as
     the search ranks them, is below the total of the first guess solved exactly;
     every class with no task, at most, before that total is known), each priced at
@@ -314,21 +315,10 @@ class RunReport:
         if rivals:
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, self.task_cpu("_exp_guess_task"))
-            pooled = row["mean_cpu_seconds"]
-            if any(b.timed for b in open_parts):
-                # Each part at its own rivals' mean (a part's rivals cost alike, parts
-                # apart differ); a part with none timed at the mean of all rivals.
-                row["estimate_seconds"] = round(sum(
-                    (b.below - b.settled) * (b.cpu / b.timed if b.timed else pooled)
-                    for b in open_parts), 3)
-                row["price_basis"] = (
-                    "each at the mean of its own part's rivals timed so far ("
-                    + ", ".join(f"{duration_text(b.cpu / b.timed)} a task in the part of "
-                                f"{b.secrets:,} secrets, of {b.timed:,}"
-                                for b in open_parts if b.timed) + ")"
-                    + ("; a part with none, at the mean of all"
-                       if not all(b.timed for b in open_parts) else ""))
-            elif pooled is None and all(b.tree_cpu is not None for b in open_parts):
+            priced = _price_by_part(row, [(b, b.below - b.settled) for b in open_parts],
+                                    "rivals")
+            if not priced and row["mean_cpu_seconds"] is None and all(
+                    b.tree_cpu is not None for b in open_parts):
                 # No rival timed yet: each priced at its part's tree under the first
                 # second guess, the one sample of that part's work there is.
                 row["estimate_seconds"] = round(sum((b.below - b.settled) * b.tree_cpu
@@ -348,19 +338,7 @@ class RunReport:
         if chained:
             row = _left_row("second guesses of the rival first guesses' big parts begun, "
                             "still in the race", chained, self.task_cpu("_exp_guess_task"))
-            if row["mean_cpu_seconds"] is not None and any(p.timed for p in begun):
-                # A part's second guesses cost alike, parts apart do not (p4c10's rival
-                # 0012: 0.1 s a task in its 401-secret part, 494 s in its 3,052-secret
-                # one, 33 s over all): each part's own mean where it has one.
-                row["estimate_seconds"] = round(sum(
-                    (p.below - p.searched) * (p.cpu / p.timed if p.timed
-                                              else row["mean_cpu_seconds"])
-                    for p in begun), 3)
-                row["price_basis"] = (
-                    "each at the mean of its own part's tasks timed so far ("
-                    + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
-                                f"{p.secrets:,} secrets, of {p.timed:,}"
-                                for p in begun if p.timed) + ")")
+            _price_by_part(row, [(p, p.below - p.searched) for p in begun], "tasks")
             out.append(row)
         waiting = sum(c.waiting_guesses for c in self.chains
                       if self.searches(c.guess) and not c.settled())
@@ -536,6 +514,27 @@ class RunReport:
         from .search import _cost_text
 
         return _cost_text(value, self.weight)
+
+
+def _price_by_part(row: dict, parts, what: str) -> bool:
+    """Price ``row`` (a :func:`_left_row`) part by part: each of ``parts``, pairs of a
+    :class:`BigPart` or :class:`ChainPart` and its guesses left, at the mean of its
+    own timed ``what`` (a part's second guesses cost alike, parts apart do not:
+    p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s in its
+    3,052-secret one, 33 s over all), a part with none at the row's mean. Whether
+    it could (some part timed, and a mean for the others)."""
+    untimed = any(not p.timed for p, _ in parts)
+    if not any(p.timed for p, _ in parts) or untimed and row["mean_cpu_seconds"] is None:
+        return False
+    row["estimate_seconds"] = round(sum(
+        left * (p.cpu / p.timed if p.timed else row["mean_cpu_seconds"])
+        for p, left in parts), 3)
+    row["price_basis"] = (
+        f"each at the mean of its own part's {what} timed so far ("
+        + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
+                    f"{p.secrets:,} secrets, of {p.timed:,}" for p, _ in parts if p.timed)
+        + ")" + ("; a part with none, at the mean of all" if untimed else ""))
+    return True
 
 
 def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
