@@ -1834,11 +1834,11 @@ class Solver:
         guess's tree with each big part under its first second guess, then with each
         big part under its best second guess as its search ends (the tree that
         solves the first guess exactly), then that of a rival first guess proved
-        better once that tree is built. Replayed
-        for every secret like any tree the solver builds, with ``optimal`` false: a
-        search that ended proves its own tree, this one only bounds the optimum from
-        above (``meta["upper_bound"]``). None before such a tree, and for a worst-case
-        search, whose first tree within ``t`` guesses is its answer."""
+        better once that tree is built. Replayed for every secret like any tree the
+        solver builds, with ``optimal`` false: a search that ended proves its own
+        tree, this one only bounds the optimum from above (``meta["upper_bound"]``).
+        None before such a tree, and for a worst-case search, whose first tree
+        within ``t`` guesses is its answer."""
         if self._best is None:
             return None
         objective, cap, first, trees, seconds = self._best

@@ -19,7 +19,7 @@ other run's work. Each tree is replayed for every secret, and its row gives the
 figure the table bounds (the total; for ``fewest-at-worst`` the secrets at the cap,
 then the total) beside the table's ``≤`` when it was made. A cell whose search ends
 within the limit is solved: the script says so and writes no tree (record it with
-the table's own command).
+the table's own command). The exit status is 1 when a cell asked for got no tree.
 
 Usage::
 
@@ -168,6 +168,7 @@ def main(argv=None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
         return 2
+    missing = 0  # cells asked for that got no tree
     if not args.render:
         bad = [k for k in args.only if k not in entries]
         if bad or not args.only:
@@ -193,12 +194,14 @@ def main(argv=None) -> int:
             except (OSError, OptimalMMError) as exc:
                 said, row = f"{key}: {exc}", None
             print(said)
-            if row is not None:
+            if row is None:
+                missing += 1
+            else:
                 rows = [r for r in rows if r["key"] != key] + [row]
         atomic_write_text(index, json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
                                             indent=1, sort_keys=True) + "\n")
     atomic_write_text(args.out / "upper_trees.md", markdown(rows))
-    return 0
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

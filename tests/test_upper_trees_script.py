@@ -41,6 +41,8 @@ def stopped_run(tmp_path_factory):
     entries = {"p4c7/any/expected": {"spec": "p4c7", "guesses": "any",
                                      "objective": "expected", "status": "timeout",
                                      "best": best, "bound": 10000},
+               "p3c3/any/expected": {"spec": "p3c3", "guesses": "any",
+                                     "objective": "expected", "status": "timeout"},
                "p4c7/any/worst-case": {"spec": "p4c7", "guesses": "any",
                                        "objective": "worst-case", "status": "solved",
                                        "value": 6}}
@@ -74,6 +76,14 @@ def test_the_tree_of_an_open_cell_is_written_replayed_and_listed(stopped_run, ca
     (root / "out" / "upper_trees.md").unlink()
     assert script.main(_args(root, "--render")) == 0
     assert (root / "out" / "upper_trees.md").read_text() == md
+
+
+def test_a_cell_without_a_tree_is_said_and_fails(stopped_run, capsys):
+    root, _ = stopped_run
+    assert load_script("upper_trees").main(
+        _args(root, "--only", "p3c3/any/expected", "--time-limit", "1")) == 1
+    assert capsys.readouterr().out.startswith("p3c3/any/expected: no checkpoint at ")
+    assert not (root / "out" / "trees" / "upper" / "p3c3-any-expected.json.gz").exists()
 
 
 @pytest.mark.parametrize("args, says", [
