@@ -136,6 +136,23 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: What a row of upper_trees.json holds (``make_tree``), all of it read by ``markdown``.
+ROW_KEYS = frozenset({"key", "file", "first_guess", "value", "table_best", "at_max", "max",
+                      "total", "cap", "command"})
+
+
+def _read(path: Path, field: str, kind: type):
+    """``field`` of the JSON file at ``path``, of type ``kind``; ValueError naming the
+    file otherwise."""
+    try:
+        value = json.loads(path.read_text())[field]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{str(path)!r}: {exc}") from None
+    if not isinstance(value, kind):
+        raise ValueError(f"{str(path)!r}: {field!r} is not a {kind.__name__}")
+    return value
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", default=[], metavar="SPEC/GUESSES/OBJECTIVE",
@@ -163,9 +180,12 @@ def main(argv=None) -> int:
         return 2
     index = args.out / "upper_trees.json"
     try:
-        rows = json.loads(index.read_text())["trees"] if index.exists() else []
-        entries = json.loads(args.table.read_text())["entries"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        rows = _read(index, "trees", list) if index.exists() else []
+        if not all(isinstance(r, dict) and ROW_KEYS <= r.keys() for r in rows):
+            raise ValueError(f"{str(index)!r}: a tree's row lacks one of "
+                             f"{', '.join(sorted(ROW_KEYS))}")
+        entries = {} if args.render else _read(args.table, "entries", dict)
+    except ValueError as exc:
         print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
         return 2
     missing = 0  # cells asked for that got no tree

@@ -99,3 +99,13 @@ def test_bad_input_is_one_line_and_writes_nothing(stopped_run, capsys, args, say
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err, err
     assert sorted(p.name for p in (root / "out").iterdir()) == before
+
+
+@pytest.mark.parametrize("index", ['{"trees": [', '{"trees": 5}', '{"trees": [{"key": 1}]}'])
+def test_a_damaged_index_is_one_line_and_left_as_it_is(tmp_path, capsys, index):
+    (tmp_path / "upper_trees.json").write_text(index)
+    assert load_script("upper_trees").main(["--render", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "upper_trees.json" in err, err
+    assert (tmp_path / "upper_trees.json").read_text() == index
+    assert not (tmp_path / "upper_trees.md").exists()
