@@ -188,6 +188,9 @@ _GLOBAL_FORM_SECRETS_NO_REPEATS = 6
 #: keying both and the smaller key where the test cannot tell, 10,570 and 1.5 s).
 _INVERSE_SECRETS = 12
 _PAYLOAD = (1 << _PAYLOAD_BITS) - 1
+#: The greatest value an expected-case entry holds (its payload is the value and the
+#: exact bit): greater values are stored as this bound (:func:`_store`).
+_VALUE_CAP = (1 << (_PAYLOAD_BITS - 1)) - 1
 _CHECK_SHIFT = _PAYLOAD_BITS
 _SIGINT, _SIGTERM, _SIGALRM = STOP_SIGNALS
 
@@ -1410,9 +1413,16 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
 
 @njit(cache=True, inline="always")
 def _store(tt, use_tt, key, check, value, exact, stats):
-    """Store an expected-case result; an exact value is never overwritten by a bound."""
-    if not use_tt or value >= (1 << 30):
+    """Store an expected-case result; an exact value is never overwritten by a bound.
+    A value the payload cannot hold (INF, the mark of a state that its guesses left
+    cannot solve, or a big weighted cost) is kept as the bound :data:`_VALUE_CAP`:
+    the next visit of an infeasible state under a cap then fails at once instead of
+    searching it again."""
+    if not use_tt:
         return
+    if value >= _VALUE_CAP:
+        value = _VALUE_CAP
+        exact = False
     old = _tt_find(tt, key, check)
     if old >= 0 and (old & 1) and not exact:
         return
