@@ -146,7 +146,17 @@ the same states). Distinct states collide with probability about
 is a hash, and the proof is exact up to that event. The table is a chained hash
 over entries stored in order (:func:`new_table`); its capacity is fixed in
 advance, and once it is full new states are no longer stored (the search stays
-correct, only slower), so memory stays bounded.
+correct, only slower), so memory stays bounded. Under a cap, a state that its
+guesses left cannot solve costs ``INF``, more than an entry holds: it is kept as the
+greatest bound an entry holds (:data:`_VALUE_CAP`, :func:`_store`), so that the next
+visit under a smaller budget ends at the table. Black-only games meet such states
+everywhere below a tight cap (few answers, skewed parts): measured on the 2-core
+machine with ``solve GAME --objective fewest-at-worst --jobs 1 --stats``, states
+expanded before -> after: p3c9nb 18,571,226 -> 297,356 (609 -> 47 s), p3c10b
+324,149 -> 4,239 (9.8 -> 0.3 s), p3c9b 41,492 -> 2,311, p4c7nb 548,143 -> 484,305;
+``worst-then-expected`` p5c4b 13,237 -> 9,468; black-and-white games about the same
+(p4c7's fewest-at-worst 838,037 both, p4c8's total within 6 893,541 -> 891,371).
+The same values.
 
 Statistics (``stats`` array, :data:`~optimal_mm._search_arrays.STATS`): 0 states
 expanded, 1 table hits, 2 guesses evaluated (partitions computed), 3 table entries
