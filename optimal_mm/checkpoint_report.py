@@ -50,12 +50,11 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s
     in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses
     above its budget are cut, and a chain ends at its first refuted part), those of
-    the parts not begun; and the
-    rival first guesses with no task yet (those whose probed bound, recomputed as
-    the search ranks them, is below the total of the first guess solved exactly;
-    every class with no task, at most, before that total is known), each priced at
-    the mean processor time of the rival first guesses settled, all their tasks
-    together (expected case).
+    the parts not begun; and the rival first guesses with no task yet (those whose
+    probed bound, recomputed as the search ranks them, is below the total of the
+    first guess solved exactly; every class with no task, at most, before that total
+    is known), each priced at the mean processor time of the rival first guesses
+    settled, all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
@@ -524,7 +523,7 @@ def _price_by_part(row: dict, parts, what: str) -> bool:
     3,052-secret one, 33 s over all), a part with none at the row's mean. Whether
     it could (some part timed, and a mean for the others)."""
     untimed = any(not p.timed for p, _ in parts)
-    if not any(p.timed for p, _ in parts) or untimed and row["mean_cpu_seconds"] is None:
+    if not any(p.timed for p, _ in parts) or (untimed and row["mean_cpu_seconds"] is None):
         return False
     row["estimate_seconds"] = round(sum(
         left * (p.cpu / p.timed if p.timed else row["mean_cpu_seconds"])
