@@ -44,8 +44,17 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     rival is timed, at the processor time of its part's tree under the first second
     guess: a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to
     1.1 times their part's tree in three of its five big parts, under a tenth in the
-    other two); those, at most, of a part whose first second guess is not yet solved
-    (its bound cuts some once it is); the second guesses of the rival chains' big
+    other two); the parts of the tree of a rival that beat its big part's first
+    second guess, not yet built (the search builds it once the part's rivals are all
+    settled, and reports the better value only then), each at its share, by secrets,
+    of the processor time of the rival's own task, which solved the same parts within
+    its budget (a part's tree under the first second guess is no guide: p6c7nb's
+    2,119-secret part took 66 s there, its better rival's task 474 s; such trees
+    took 0.9 to 1.7 times their rival's task where built in a fresh worker, p7c7nb's
+    1,408 s against 845 s, far less in the worker that had just searched the rival,
+    its tables still full of the rival's states); those
+    rivals, at most, of a part whose first second guess is not yet solved (its bound
+    cuts some once it is); the second guesses of the rival chains' big
     parts begun, each at the mean of its own part's tasks so far (a chain's parts
     differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s
     in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses
@@ -112,14 +121,23 @@ class BigPart:
     tree_cpu: float | None = None
     timed: int = 0  # its rivals settled that carry their timing
     cpu: float = 0.0  # ... and their processor seconds together
+    # The rival that does better than ``first`` (the earliest in the search's order at
+    # ``best``; None: none does), its tree's parts and those the checkpoint holds: the
+    # search builds that tree, part by part, once the part's rivals are all settled
+    winner: str | None = None
+    tree_parts: int = 0
+    tree_built: int = 0
+    tree_secrets_left: int = 0  # the secrets of its parts not built yet
+    winner_cpu: float | None = None  # the processor seconds of its rival task
 
     def text(self, cost_text) -> str:
         if self.incumbent is None:
             return (f"part of {self.secrets:,} secrets: its first second guess {self.first} "
                     f"not yet solved")
         line = f"part of {self.secrets:,} secrets: under {self.first}, {cost_text(self.incumbent)}"
-        if self.best is not None and self.best < self.incumbent:
-            line += f"; a rival does better: {cost_text(self.best)}"
+        if self.winner is not None:
+            line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} (its "
+                     f"tree: {self.tree_built:,} of {self.tree_parts:,} parts built)")
         return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
                 f"bound below the best settled")
 
@@ -324,6 +342,20 @@ class RunReport:
                                                     for b in open_parts), 3)
                 row["price_basis"] = ("each at the processor time of its part's tree "
                                       "under the first second guess (no rival timed yet)")
+            out.append(row)
+        unbuilt = [b for bigs in self.big_parts.values() for b in bigs
+                   if b.winner is not None and b.tree_built < b.tree_parts]
+        if unbuilt:
+            row = _left_row("parts of the trees of the rivals that beat their big part's "
+                            "first second guess, not yet built",
+                            sum(b.tree_parts - b.tree_built for b in unbuilt), [])
+            if all(b.winner_cpu is not None for b in unbuilt):
+                # The rival's own task solved these parts (within its budget) to find
+                # its cost: the sample nearest to building them again, as a tree.
+                row["estimate_seconds"] = round(sum(
+                    b.winner_cpu * b.tree_secrets_left / b.secrets for b in unbuilt), 3)
+                row["price_basis"] = ("each part at its share, by its secrets, of the "
+                                      "processor time of the rival's own task")
             out.append(row)
         unsolved = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                        if b.incumbent is None)
@@ -993,9 +1025,17 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
-            bigs.append(BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                                sum(h in rivals for h in below), tree_cpu, len(cpu),
-                                sum(cpu)))
+            big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
+                          sum(h in rivals for h in below), tree_cpu, len(cpu), sum(cpu))
+            if incumbent is not None and best < incumbent:
+                # The search keeps the earliest rival in its order at the least cost
+                winner = next(h for h, _ in plan[1:] if rivals.get(h) == best)
+                subs = hashes(winner, part)
+                left = [len(sub) for h, sub in subs if (first, winner, h) not in raw["subs"]]
+                big.winner, big.tree_parts = game.code_str(winner), len(subs)
+                big.tree_built, big.tree_secrets_left = big.tree_parts - len(left), sum(left)
+                big.winner_cpu = answers[winner][2]
+            bigs.append(big)
             for g, digests in leaves.items():
                 keys = [(first, g, h) for h in digests if (first, g, h) in raw["subs"]]
                 if keys:

@@ -236,7 +236,8 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     assert "none within it so far" in again.text(rep.cost_text)
     assert not again.settled()
     (row,) = _left(rep, BEGUN)
-    assert row["tasks"] == last.below - 1 and row["mean_cpu_seconds"] > 0
+    # Priced (the mean may round to 0.0: these tasks take a millisecond or less)
+    assert row["tasks"] == last.below - 1 and row["mean_cpu_seconds"] is not None
     # Priced at its own part's mean (its one task kept), not at every chain task's.
     (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
         lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
@@ -497,6 +498,55 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
     assert again[0].tree_cpu is None and None not in [b.tree_cpu for b in again[1:]]
     (row,) = _left(rep, "rival second guesses of the big parts still in the race")
     assert row["estimate_seconds"] is None
+
+
+def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch):
+    """Mastermind with big parts split from 60 secrets, run to the end: where a rival
+    second guess beat its part's first one, the report names it (the one the
+    solution plays there) and finds its tree built. With one of that tree's parts
+    removed, as a run stopped while building it would leave it, that part counts as
+    left, priced at its share, by secrets, of the rival task's processor time."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    won = [b for b in bigs if b.winner is not None]
+    assert won and all(b.best < b.incumbent for b in won)
+    assert all(b.best == b.incumbent for b in bigs if b.winner is None)
+    # each big part's secrets -> the second guess the solution plays there
+    played = {len(part): sol.strategy.root.next[game.answer_str(int(answer))].guess
+              for answer, part in solver.first_guess_parts(first) if len(part) >= 60}
+    assert all(played[b.secrets] == (b.winner or b.first) for b in bigs)
+    for b in won:
+        assert b.tree_built == b.tree_parts > 0 and b.tree_secrets_left == 0
+        assert b.winner_cpu is not None
+        line = f"a rival does better: {b.winner}, total {b.best} (its tree: {b.tree_parts} of "
+        assert line in "\n".join(rep.lines())
+    assert not _left(rep, "parts of the trees of the rivals")
+    # Remove the largest part of the first such tree
+    big = won[0]
+    g1, g2 = first, game.code_index(big.winner)
+    (part,) = [p for _, p in solver.first_guess_parts(first) if len(p) == big.secrets]
+    subs = {_digest(sub): len(sub) for _, sub in solver.split(g2, part)}
+    gone = []
+
+    def keep(fn, args):
+        if (fn == "_exp_part_task" and args[0] == [g1, g2] and args[1]["array"] in subs
+                and not gone):
+            return gone.append(subs[args[1]["array"]]) or False
+        return True
+
+    assert drop_entries(tmp_path, keep) == 1
+    (again,) = report(tmp_path)
+    (b,) = [x for x in again.big_parts[sol.strategy.root.guess] if x.secrets == big.secrets]
+    assert (b.winner, b.tree_built, b.tree_parts) == (big.winner, big.tree_parts - 1,
+                                                      big.tree_parts)
+    assert b.tree_secrets_left == gone[0]
+    (row,) = _left(again, "parts of the trees of the rivals")
+    assert row["tasks"] == 1
+    assert row["estimate_seconds"] == pytest.approx(
+        big.winner_cpu * gone[0] / big.secrets, abs=2e-3)
+    (line,) = [x for x in again.time_lines() if "parts of the trees of the rivals" in x]
+    assert line.endswith("of the processor time of the rival's own task")
 
 
 def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
