@@ -122,9 +122,11 @@ class BigPart:
     timed: int = 0  # its rivals settled that carry their timing
     cpu: float = 0.0  # ... and their processor seconds together
     # The rival that does better than ``first`` (the earliest in the search's order at
-    # ``best``; None: none does), its tree's parts and those the checkpoint holds: the
-    # search builds that tree, part by part, once the part's rivals are all settled
+    # ``best``; None: none does), its tree's parts and those the checkpoint holds: its
+    # task keeps them (``with_trees``; an entry written before 2026-11-28 does not,
+    # and the search builds them part by part once the part's rivals are settled)
     winner: str | None = None
+    with_trees: bool = False
     tree_parts: int = 0
     tree_built: int = 0
     tree_secrets_left: int = 0  # the secrets of its parts not built yet
@@ -136,8 +138,10 @@ class BigPart:
                     f"not yet solved")
         line = f"part of {self.secrets:,} secrets: under {self.first}, {cost_text(self.incumbent)}"
         if self.winner is not None:
-            line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} (its "
-                     f"tree: {self.tree_built:,} of {self.tree_parts:,} parts built)")
+            built = ("built by its task" if self.with_trees else
+                     f"{self.tree_built:,} of {self.tree_parts:,} parts built")
+            line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} "
+                     f"(its tree: {built})")
         return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
                 f"bound below the best settled")
 
@@ -648,9 +652,10 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # "budgets": the budget each rival was searched against; "chains": rival first
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
     # second guesses' guesses left; "subs_cpu", "rivals_cpu": the processor seconds of
-    # each "subs" and "rivals" task (None: untimed).
+    # each "subs" and "rivals" task (None: untimed); "rival_trees": the rivals whose
+    # entry keeps the trees of their parts (those that proved better, since 2026-11-28).
     exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "budgets": {},
-                                   "rivals_cpu": {}, "chains": {},
+                                   "rivals_cpu": {}, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0})
     games: dict[str, Game] = {}
@@ -745,6 +750,8 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     raw["rivals"][key] = cost
                     raw["budgets"][key] = int(bound)
                     raw["rivals_cpu"][key] = _cpu(timing)
+                    if len(result) == 3 and result[1] is not None:
+                        raw["rival_trees"].add(key)
                     raw["seconds_d"] = args[6]
                 else:
                     rep.rivals.append((name, cost, int(bound)))
@@ -1031,7 +1038,10 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                 # The search keeps the earliest rival in its order at the least cost
                 winner = next(h for h, _ in plan[1:] if rivals.get(h) == best)
                 subs = hashes(winner, part)
-                left = [len(sub) for h, sub in subs if (first, winner, h) not in raw["subs"]]
+                key = (first, winner, frozenset(h for h, _ in subs))
+                big.with_trees = key in raw["rival_trees"]
+                left = [len(sub) for h, sub in subs
+                        if not big.with_trees and (first, winner, h) not in raw["subs"]]
                 big.winner, big.tree_parts = game.code_str(winner), len(subs)
                 big.tree_built, big.tree_secrets_left = big.tree_parts - len(left), sum(left)
                 big.winner_cpu = answers[winner][2]

@@ -560,7 +560,17 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
                     bound, d, weight):
     """Total of the guess ``first`` (played after ``history``) over the ``n`` secrets
     of its ``parts`` if it is below ``bound``, else None (the cost of cap weight
-    ``weight`` in place of the total when it is not 0).
+    ``weight`` in place of the total when it is not 0), as ``(total, trees,
+    counters)`` (:func:`_guess_answer` reads it, and the ``(total, counters)`` of
+    the entries written before rivals kept their trees).
+
+    A rival that proves better has solved every part exactly, so it builds their
+    trees too, ``trees[i] = (value, subtree)`` of ``parts[i]`` (None otherwise, and
+    for the small parts of a chain, which do not cover the ``n`` secrets), while its
+    transposition table still holds their states: the search then plays them as
+    they are, where it built the winner's tree again part by part before, in a
+    worker that held none of them (p6c7nb's better rival, 474 s as a task, had its
+    tree unfinished after 16 minutes).
 
     Most rivals are refuted, and a refutation only needs the parts' lower bounds to
     add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
@@ -579,7 +589,6 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
     tops = [_part_guesses(game, (*history, first), part, consistent, symmetry)
             for part in parts]
     exact = [False] * len(parts)
-    result = None
     for _ in range(PROBE_ROUNDS):
         for i, part in enumerate(parts):
             if exact[i]:
@@ -588,26 +597,39 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
             exact[i] = value <= cur[i]
             cur[i] = max(cur[i], int(value))
             if n + sum(cur) >= bound:
-                return None, ctx.counters - before
-    acc, rem = n, sum(cur)
+                return None, None, ctx.counters - before
+    acc, rem, values = n, sum(cur), []
     for i, part in enumerate(parts):
         rem -= cur[i]
         value, _ = ctx.exp(part, bound - acc - rem, d, tops[i], weight)
         acc += int(value)
+        values.append(int(value))  # exact while acc + rem stays below the bound
         if acc + rem >= bound:
-            break
-    else:
-        result = acc
-    return result, ctx.counters - before
+            return None, None, ctx.counters - before
+    trees = None
+    if sum(len(part) for part in parts) + 1 >= n:  # every secret: the guess's own total
+        trees = [None] * len(parts)
+        for i, part in enumerate(parts):
+            trees[order[i]] = (values[i], ctx.exp_tree(part, d, tops[i], weight, values[i]))
+    return acc, trees, ctx.counters - before
+
+
+def _guess_answer(result):
+    """``(total, trees, counters)`` of an :func:`_exp_guess_task` result, or of an
+    entry written before rivals kept their trees (``(total, counters)``: no trees),
+    or of a chain's answer saved as the task's (:meth:`Solver._chain_of`)."""
+    if len(result) == 2:
+        return result[0], None, result[1]
+    return result
 
 
 def _guess_result_under(result, ran, wanted):
     """:func:`_exp_guess_task`'s result under budget ``wanted``, from its result under
     budget ``ran``, or None when that does not settle it: a total (below ``ran``)
     answers any budget; "not below ``ran``" answers any budget up to ``ran``."""
-    value, counters = result
+    value, _, counters = _guess_answer(result)
     if value is not None:
-        return (value if value < wanted else None), counters
+        return result if value < wanted else (None, None, counters)
     return result if wanted <= ran else None
 
 
@@ -1347,7 +1369,9 @@ class Solver:
                                    f"expected: {len(whole)} rivals against {shown(best_value)}",
                                    lambda i, result: rival_done(whole[i], result[0],
                                                                 best_value))
-        for _, counters in results:
+        rival_trees = {}  # the trees of the parts of each rival that proved better
+        for g, result in zip(whole, results):
+            _, rival_trees[g], counters = _guess_answer(result)
             self.stats.add(counters)
         for g in chained:
             budget = chain_budget(g)
@@ -1367,9 +1391,16 @@ class Solver:
             self.progress.update(best=figure(best_value))
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
-            _, trees = self._solve_parts(best_g, parts, child_d,
-                                         f"expected: first guess {game.code_str(best_g)} tree",
-                                         weight)
+            trees = rival_trees.get(best_g)
+            if trees is None or any(self._splits(p, child_d) for _, p in parts):
+                # Built again part by part: a chain's, an entry's of an earlier
+                # version, or parts that --chain-secrets splits (their trees then
+                # follow the split, as the exact solve's would)
+                trees = self._solve_parts(
+                    best_g, parts, child_d,
+                    f"expected: first guess {game.code_str(best_g)} tree", weight)[1]
+            else:
+                trees = [tree for _, tree in trees]
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
             self._best = (label, max_guesses, best_g, best_trees,
                           time.perf_counter() - start)
@@ -1503,16 +1534,22 @@ class Solver:
         value, tree, _ = self._saved_or(_exp_part_task, task, split)
         return value, tree
 
-    def _solve_subparts(self, history, subs, d, weight, label):
+    def _solve_subparts(self, history, subs, d, weight, label, known=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
         after the guesses ``history``: the small ones in one batch, the ones
-        :meth:`_splits` names each by :meth:`_solve_node`."""
-        whole = [(a, sub) for a, sub in subs if not self._splits(sub, d)]
+        :meth:`_splits` names each by :meth:`_solve_node`. ``known``, if given, holds
+        the ``(value, subtree)`` of each part in order, found already (a rival's
+        task that proved better): taken as they are, except the parts that
+        :meth:`_splits` names, whose trees follow their split."""
+        out = {}
+        if known is not None:
+            out = {a: found for (a, sub), found in zip(subs, known)
+                   if not self._splits(sub, d)}
+        whole = [(a, sub) for a, sub in subs if a not in out and not self._splits(sub, d)]
         results = self._runner.run(_exp_part_task,
                                    [(tuple(history), sub, INF, d, True, weight)
                                     for _, sub in whole],
                                    label, cost=_part_size) if whole else []
-        out = {}
         for (a, _), (value, tree, counters) in zip(whole, results):
             self.stats.add(counters)
             out[a] = (value, tree)
@@ -1614,7 +1651,7 @@ class Solver:
         history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
-        best, best_g = self._second_guess_rounds(
+        best, best_g, trees = self._second_guess_rounds(
             history, part, plan[1:], best, d, weight,
             f"rivals of {self.game.code_str(plan[0][0])}")
         if best_g is None:
@@ -1623,17 +1660,19 @@ class Solver:
             incumbent = None
         if best >= INF:
             return INF, None
-        if incumbent is None:  # a rival won: its subtrees
+        if incumbent is None:  # a rival won: its subtrees, as its task built them
             incumbent = self._solve_subparts(
                 (*history, best_g), self._ctx.split(best_g, part), d2, weight,
-                f"expected: {self.game.code_str(best_g)} tree")
+                f"expected: {self.game.code_str(best_g)} tree", trees)
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
-        ``history``, ``d`` guesses left), as ``(total, guess)``; ``(best, None)`` when
-        none is below it.
+        ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
+        guess's parts' ``(value, subtree)``, as its task built them (None: a chain, or
+        an entry written before tasks kept them); ``(best, None, None)`` when none is
+        below it.
 
         The guesses are a stream of tasks (:func:`_exp_guess_task`,
         :meth:`TaskRunner.stream`): each is drawn, in order, as soon as a worker is
@@ -1659,12 +1698,12 @@ class Solver:
         lock = threading.Lock()
         # The best total so far, the index in ``plan`` of the guess that holds it (-1:
         # the guess the rivals are searched against), the next guess to draw.
-        race = {"best": best, "holder": -1, "next": 0}
+        race = {"best": best, "holder": -1, "next": 0, "trees": None}
 
-        def keep(k, value):  # under the lock
+        def keep(k, value, trees=None):  # under the lock
             if value is not None and (value < race["best"] or
                                       value == race["best"] and k < race["holder"]):
-                race["best"], race["holder"] = value, k
+                race["best"], race["holder"], race["trees"] = value, k, trees
 
         def task(k):  # under the lock: ((arguments), chained?)
             rival = plan[k][0]
@@ -1693,18 +1732,19 @@ class Solver:
                 if found is None:
                     yield args
                 else:
+                    value, trees, counters = _guess_answer(found)
                     with lock:
-                        self.stats.add(found[1])
-                        keep(k, found[0])
+                        self.stats.add(counters)
+                        keep(k, value, trees)
                     self.progress.advance()
                 with lock:
                     taken = take(chains=False)
 
         def sink(args, result):
-            value, counters = result
+            value, trees, counters = _guess_answer(result)
             with lock:
                 self.stats.add(counters)
-                keep(order[args[1]], value)
+                keep(order[args[1]], value, trees)
 
         while True:
             with lock:
@@ -1723,8 +1763,8 @@ class Solver:
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
         if race["holder"] < 0:
-            return best, None
-        return race["best"], plan[race["holder"]][0]
+            return best, None, None
+        return race["best"], plan[race["holder"]][0], race["trees"]
 
     def _chain_of(self, task):
         """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the
@@ -1779,11 +1819,12 @@ class Solver:
                 return None
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
         if small:
-            (value, counters), = self._runner.run(
+            (result,) = self._runner.run(
                 _exp_guess_task,
                 [(tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
                   known, bound, d, weight)],
                 f"expected: rival {line}, its {len(small)} small parts")
+            value, _, counters = _guess_answer(result)
             self.stats.add(counters)
             if value is None:
                 return None
@@ -1793,7 +1834,7 @@ class Solver:
                 continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
             plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
-            value, guess = self._second_guess_rounds(
+            value, guess, _ = self._second_guess_rounds(
                 (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
             if guess is None:
                 return None

@@ -162,7 +162,7 @@ def time_rivals(solver, first, size, count, limit, exact=False, budget=None):
         subs = [sub for _, sub in ctx.split(rival, part)]
 
         def run(rival=rival, subs=subs, best=best):
-            value, counters = _exp_guess_task(game, solver.consistent, solver.entries,
+            value, _, counters = _exp_guess_task(game, solver.consistent, solver.entries,
                                               solver.symmetry, (first,), rival, subs,
                                               [int(lb[len(q)]) for q in subs], size, best,
                                               NO_CAP, 0)

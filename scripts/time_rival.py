@@ -60,7 +60,7 @@ def main(argv=None) -> int:
               f"bound {len(part) + sum(lbs)}", flush=True)
         start = time.process_time()
         if args.mode == "task":
-            value, counters = search._exp_guess_task(
+            value, _, counters = search._exp_guess_task(
                 game, solver.consistent, args.table_entries, True, (first,), rival, subs,
                 lbs, len(part), args.budget, NO_CAP, 0)
             states = int(counters[0])

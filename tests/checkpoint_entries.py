@@ -17,3 +17,21 @@ def drop_entries(folder, keep) -> int:
             path.unlink()
             removed += 1
     return removed
+
+
+def rivals_without_trees(monkeypatch) -> None:
+    """Make the in-process search's rival tasks answer as before 2026-11-28, when
+    a rival that proved better did not keep its parts' trees (``(total, counters)``):
+    the search then builds the winner's tree part by part, as it still does for the
+    entries of such checkpoints."""
+    from optimal_mm import search
+
+    task = search._exp_guess_task
+
+    def earlier(*args):
+        value, _, counters = task(*args)
+        return value, counters
+
+    earlier.__name__ = task.__name__  # the same task key
+    earlier.checkpoint_reuse = task.checkpoint_reuse
+    monkeypatch.setattr(search, "_exp_guess_task", earlier)

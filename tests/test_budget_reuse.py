@@ -23,7 +23,7 @@ import pytest
 from optimal_mm import Game, search
 from optimal_mm.checkpoint import Checkpoint, task_key
 from optimal_mm.runner import TaskRunner
-from optimal_mm.search import Solver, _guess_result_under
+from optimal_mm.search import Solver, _guess_answer, _guess_result_under
 
 COUNTERS = np.zeros(4, dtype=np.int64)
 
@@ -37,8 +37,13 @@ COUNTERS = np.zeros(4, dtype=np.int64)
     (None, 200, 200, None),
 ])
 def test_rule_answers_what_the_entry_settles(stored, ran, wanted, expected):
-    value, counters = _guess_result_under((stored, COUNTERS), ran, wanted)
-    assert value == expected and counters is COUNTERS
+    # An entry of an earlier version, (total, counters), and one that keeps the
+    # trees of a rival that proved better, (total, trees, counters)
+    trees = None if stored is None else [(stored - 3, (4, {}))]
+    for result in ((stored, COUNTERS), (stored, trees, COUNTERS)):
+        value, kept, counters = _guess_answer(_guess_result_under(result, ran, wanted))
+        assert value == expected and counters is COUNTERS
+        assert kept == (trees if value is not None and len(result) == 3 else None)
 
 
 def test_rule_refuses_a_higher_budget_than_a_refutation():

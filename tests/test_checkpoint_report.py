@@ -19,7 +19,7 @@ from optimal_mm import Game
 from optimal_mm.checkpoint_report import _digest, duration_text, report
 from optimal_mm.search import Solver, first_guess_classes
 
-from checkpoint_entries import drop_entries
+from checkpoint_entries import drop_entries, rivals_without_trees
 
 
 @pytest.fixture(scope="module")
@@ -139,10 +139,13 @@ def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
     """Mastermind with every part of 60 secrets or more split by second guess, run to
     the end: each big part of the first guess has its first second guess solved, all
     the rivals with a bound below its best settled, and the first guess's small parts
-    plus its big parts' bests make the optimum."""
+    plus its big parts' bests make the optimum. The rivals answer as before
+    2026-11-28 (no trees kept), so the better ones' trees are built part by part,
+    as the results' older checkpoints hold them."""
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    rivals_without_trees(monkeypatch)
     game = Game.from_spec("mastermind")
     sol = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003).solve("expected")
     (rep,) = report(tmp_path)
@@ -503,14 +506,34 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
 def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch):
     """Mastermind with big parts split from 60 secrets, run to the end: where a rival
     second guess beat its part's first one, the report names it (the one the
-    solution plays there) and finds its tree built. With one of that tree's parts
-    removed, as a run stopped while building it would leave it, that part counts as
-    left, priced at its share, by secrets, of the rival task's processor time."""
+    solution plays there) and finds its tree built: by its own task, or, with rivals
+    that answer as before 2026-11-28, part by part. With one of those parts removed,
+    as a run stopped while building it would leave it, that part counts as left,
+    priced at its share, by secrets, of the rival task's processor time."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path / "kept", monkeypatch, "mastermind", 60, "expected",
+        table_entries=60_003)
+    won = [b for b in rep.big_parts[sol.strategy.root.guess] if b.winner is not None]
+    assert won and all(b.with_trees and b.tree_secrets_left == 0 for b in won)
+    assert "(its tree: built by its task)" in "\n".join(rep.lines())
+    assert not _left(rep, "parts of the trees of the rivals")
+    # No part task of a winner's tree (a winner may be another part's first second
+    # guess: those parts' tasks are the batch's)
+    parts = {len(p): p for _, p in solver.first_guess_parts(first)}
+    trees = {(first, g, _digest(sub)) for b in won
+             for g in [game.code_index(b.winner)] for _, sub in solver.split(g, parts[b.secrets])}
+    assert not [e for e in map(lambda f: json.loads(f.read_text()),
+                               (tmp_path / "kept").glob("task-*.json"))
+                if e["task"]["function"] == "_exp_part_task"
+                and (*e["task"]["args"][0], e["task"]["args"][1]["array"]) in trees]
+    kept = sol.strategy.root.to_dict()
+    rivals_without_trees(monkeypatch)
     game, solver, sol, first, rep, batch = _solved_batch_run(
         tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    assert sol.strategy.root.to_dict() == kept  # the same tree, built again
     bigs = rep.big_parts[sol.strategy.root.guess]
     won = [b for b in bigs if b.winner is not None]
-    assert won and all(b.best < b.incumbent for b in won)
+    assert won and all(b.best < b.incumbent and not b.with_trees for b in won)
     assert all(b.best == b.incumbent for b in bigs if b.winner is None)
     # each big part's secrets -> the second guess the solution plays there
     played = {len(part): sol.strategy.root.next[game.answer_str(int(answer))].guess

@@ -56,9 +56,18 @@ def test_chain_agrees_with_the_single_task(chained):
     # Budgets around the totals: the chain and _exp_guess_task answer alike.
     for g, (parts, lbs, n) in _first_guesses(chained).items():
         for bound in (sum(lbs) + n + 1, 5625, 5700, 5800):
-            task, _ = search._exp_guess_task(chained.game, False, 60_001, True, (), g, parts,
-                                             lbs, n, bound, NO_CAP, 0)
+            task, trees, _ = search._exp_guess_task(chained.game, False, 60_001, True, (), g,
+                                                    parts, lbs, n, bound, NO_CAP, 0)
             assert chained._guess_by_parts((), g, parts, lbs, n, bound, NO_CAP, 0) == task
+            # A rival below its bound keeps its parts' trees: each part's own optimum
+            # and tree, as the part's task alone finds them
+            assert (trees is None) == (task is None)
+            if trees is not None and bound == 5800:
+                for part, (value, tree) in zip(parts, trees):
+                    alone = search._exp_part_task(chained.game, False, 60_001, True, (g,),
+                                                  part, search.INF, NO_CAP, True, 0)
+                    assert (value, tree) == alone[:2]
+            assert n + sum(v for v, _ in trees or ()) == (task or n)
 
 
 class StopAfter(search.Progress):
@@ -148,8 +157,8 @@ def test_chain_below_a_first_guess_agrees_with_the_single_task(chained):
         assert any(len(q) >= SPLIT for q in subs)
         lbs = [int(lb[len(q)]) for q in subs]
         for bound in (980, 1000, 1020, 10**9):
-            task, _ = search._exp_guess_task(game, False, 60_001, True, (first,), g, subs,
-                                             lbs, len(part), bound, NO_CAP, 0)
+            task, _, _ = search._exp_guess_task(game, False, 60_001, True, (first,), g, subs,
+                                                lbs, len(part), bound, NO_CAP, 0)
             assert chained._guess_by_parts((first,), g, subs, lbs, len(part), bound,
                                            NO_CAP, 0) == task
 
