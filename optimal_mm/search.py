@@ -41,7 +41,9 @@ How the work is split
     with the best bound is solved exactly, one task per part, which gives an upper
     bound ``U``; (2) every other first guess whose bound is below ``U`` is one task
     (:func:`_exp_guess_task`): more probes, then its parts in sequence, smallest
-    first, with budget ``U``; it is kept only if it proves strictly better. A first
+    first, with budget ``U``; it is kept only if it proves strictly better, and then
+    played as that task built it (a rival that beats its budget has solved every
+    part exactly, and builds their trees while its table holds them). A first
     guess with parts of :data:`SPLIT_SECRETS` secrets or more is a chain of tasks
     instead (Logik's would each run for hours, longer than a session): its small
     parts together, then each big part by its second guesses, with the budget the
