@@ -32,38 +32,34 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     timed apart (:data:`CHAIN_PIECE`): a piece's time does not price a rival left.
 
 Time (entries that carry their task's timing: those written since 2026-11-26)
-    How many tasks are timed, their processor time in all and the latest end; and
-    what is left where the checkpoint can count it, priced at the mean processor
-    time of the finished tasks of its kind (their median and longest beside it):
-    the second-guess tasks of the split parts still open (worst case; fewer if one
-    is found feasible, and first guesses not yet begun are not counted); the tasks
-    of the first guess's batch not yet done (those that ``--chain-secrets`` solves
-    as chains of pieces counted apart, not priced: a piece is no measure of a
-    part); the rival second guesses of the big parts still in the race (each at the
-    mean of its own part's rivals settled so far, where it has some; before any
-    rival is timed, at the processor time of its part's tree under the first second
-    guess: a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to
-    1.1 times their part's tree in three of its five big parts, under a tenth in the
-    other two); the parts of the tree of a rival that beat its big part's first
-    second guess, not yet built (the search builds it once the part's rivals are all
-    settled, and reports the better value only then), each at its share, by secrets,
-    of the processor time of the rival's own task, which solved the same parts within
-    its budget (a part's tree under the first second guess is no guide: p6c7nb's
-    2,119-secret part took 66 s there, its better rival's task 474 s; such trees
-    took 0.9 to 1.7 times their rival's task where built in a fresh worker, p7c7nb's
-    1,408 s against 845 s, far less in the worker that had just searched the rival,
-    its tables still full of the rival's states); those
-    rivals, at most, of a part whose first second guess is not yet solved (its bound
-    cuts some once it is); the second guesses of the rival chains' big
-    parts begun, each at the mean of its own part's tasks so far (a chain's parts
-    differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s
-    in its 3,052-secret one, 33 s over all) and, counted at most (a part's guesses
-    above its budget are cut, and a chain ends at its first refuted part), those of
-    the parts not begun; and the rival first guesses with no task yet (those whose
-    probed bound, recomputed as the search ranks them, is below the total of the
-    first guess solved exactly; every class with no task, at most, before that total
-    is known), each priced at the mean processor time of the rival first guesses
-    settled, all their tasks together (expected case).
+    How many tasks are timed, their processor time in all and the latest end; and what
+    is left where the checkpoint can count it, priced at the mean processor time of the
+    finished tasks of its kind (their median and longest beside it): the second-guess
+    tasks of the split parts still open (worst case; fewer if one is found feasible, and
+    first guesses not yet begun are not counted); the tasks of the first guess's batch
+    not yet done (those that ``--chain-secrets`` solves as chains of pieces counted
+    apart, not priced: a piece is no measure of a part); the rival second guesses of the
+    big parts still in the race (each at the mean of its own part's rivals settled so
+    far, where it has some; before any rival is timed, at the processor time of its
+    part's tree under the first second guess: a rough guide, as p4c10's fewest-at-worst
+    rivals took 0.9 to 1.1 times their part's tree in three of its five big parts, under
+    a tenth in the other two); the trees of the rivals that beat their big part's first
+    second guess and whose entries, written before 2026-11-28, do not keep them (the
+    search builds each once the part's rivals are all settled, as one task that repeats
+    the rival's search with its total as budget, and reports the better value only
+    then), each at the processor time of the rival's own task (a part's tree under the
+    first second guess is no guide: p6c7nb's 2,119-secret part took 66 s there, its
+    better rival's task 474 s); those rivals, at most, of a part whose first second
+    guess is not yet solved (its bound cuts some once it is); the second guesses of the
+    rival chains' big parts begun, each at the mean of its own part's tasks so far (a
+    chain's parts differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret
+    part, 494 s in its 3,052-secret one, 33 s over all) and, counted at most (a part's
+    guesses above its budget are cut, and a chain ends at its first refuted part), those
+    of the parts not begun; and the rival first guesses with no task yet (those whose
+    probed bound, recomputed as the search ranks them, is below the total of the first
+    guess solved exactly; every class with no task, at most, before that total is
+    known), each priced at the mean processor time of the rival first guesses settled,
+    all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 
@@ -122,14 +118,12 @@ class BigPart:
     timed: int = 0  # its rivals settled that carry their timing
     cpu: float = 0.0  # ... and their processor seconds together
     # The rival that does better than ``first`` (the earliest in the search's order at
-    # ``best``; None: none does), its tree's parts and those the checkpoint holds: its
-    # task keeps them (``with_trees``; an entry written before 2026-11-28 does not,
-    # and the search builds them part by part once the part's rivals are settled)
+    # ``best``; None: none does) and whether the checkpoint holds its tree: its task
+    # keeps it; for an entry written before 2026-11-28, which does not, the search
+    # builds it once the part's rivals are settled, as a task of its own
+    # (``_exp_trees_task``; earlier versions, part by part: all its parts' tasks)
     winner: str | None = None
-    with_trees: bool = False
-    tree_parts: int = 0
-    tree_built: int = 0
-    tree_secrets_left: int = 0  # the secrets of its parts not built yet
+    tree_built: bool = False
     winner_cpu: float | None = None  # the processor seconds of its rival task
 
     def text(self, cost_text) -> str:
@@ -138,10 +132,8 @@ class BigPart:
                     f"not yet solved")
         line = f"part of {self.secrets:,} secrets: under {self.first}, {cost_text(self.incumbent)}"
         if self.winner is not None:
-            built = ("built by its task" if self.with_trees else
-                     f"{self.tree_built:,} of {self.tree_parts:,} parts built")
             line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} "
-                     f"(its tree: {built})")
+                     f"(its tree {'built' if self.tree_built else 'not yet built'})")
         return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
                 f"bound below the best settled")
 
@@ -348,18 +340,17 @@ class RunReport:
                                       "under the first second guess (no rival timed yet)")
             out.append(row)
         unbuilt = [b for bigs in self.big_parts.values() for b in bigs
-                   if b.winner is not None and b.tree_built < b.tree_parts]
+                   if b.winner is not None and not b.tree_built]
         if unbuilt:
-            row = _left_row("parts of the trees of the rivals that beat their big part's "
-                            "first second guess, not yet built",
-                            sum(b.tree_parts - b.tree_built for b in unbuilt), [])
+            what = ("tree of a rival that beat its big part's first second guess, not yet "
+                    "built (a task: " if len(unbuilt) == 1 else
+                    "trees of the rivals that beat their big part's first second guess, not "
+                    "yet built (a task each: ")
+            row = _left_row(what + "the rival's search again, its total as budget)",
+                            len(unbuilt), [])
             if all(b.winner_cpu is not None for b in unbuilt):
-                # The rival's own task solved these parts (within its budget) to find
-                # its cost: the sample nearest to building them again, as a tree.
-                row["estimate_seconds"] = round(sum(
-                    b.winner_cpu * b.tree_secrets_left / b.secrets for b in unbuilt), 3)
-                row["price_basis"] = ("each part at its share, by its secrets, of the "
-                                      "processor time of the rival's own task")
+                row["estimate_seconds"] = round(sum(b.winner_cpu for b in unbuilt), 3)
+                row["price_basis"] = "each at the processor time of the rival's own task"
             out.append(row)
         unsolved = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
                        if b.incumbent is None)
@@ -721,6 +712,11 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     raw["subs"][(history[0], history[1], part["array"])] = row
                     raw["subs_cpu"][(history[0], history[1], part["array"])] = _cpu(timing)
                     raw["d"], raw["weight"] = d, int(weight)
+            elif fn == "_exp_trees_task":  # the tree of a rival that proved better
+                history, first, parts = args[0], args[1], args[2]
+                first_of_task = game.code_str(history[0])
+                exp_raw[rid]["rival_trees"].add(
+                    (history[0], first, frozenset(p["array"] for p in parts)))
             elif fn == "_exp_guess_task":
                 history, first, parts, n, bound, weight = (args[0], args[1], args[2],
                                                            args[4], args[5], args[7])
@@ -1037,14 +1033,11 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             if incumbent is not None and best < incumbent:
                 # The search keeps the earliest rival in its order at the least cost
                 winner = next(h for h, _ in plan[1:] if rivals.get(h) == best)
-                subs = hashes(winner, part)
-                key = (first, winner, frozenset(h for h, _ in subs))
-                big.with_trees = key in raw["rival_trees"]
-                left = [len(sub) for h, sub in subs
-                        if not big.with_trees and (first, winner, h) not in raw["subs"]]
-                big.winner, big.tree_parts = game.code_str(winner), len(subs)
-                big.tree_built, big.tree_secrets_left = big.tree_parts - len(left), sum(left)
-                big.winner_cpu = answers[winner][2]
+                digests = [h for h, _ in hashes(winner, part)]
+                big.winner, big.winner_cpu = game.code_str(winner), answers[winner][2]
+                big.tree_built = (
+                    (first, winner, frozenset(digests)) in raw["rival_trees"]
+                    or all((first, winner, h) in raw["subs"] for h in digests))
             bigs.append(big)
             for g, digests in leaves.items():
                 keys = [(first, g, h) for h in digests if (first, g, h) in raw["subs"]]

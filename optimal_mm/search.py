@@ -564,15 +564,39 @@ def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, 
     of its ``parts`` if it is below ``bound``, else None (the cost of cap weight
     ``weight`` in place of the total when it is not 0), as ``(total, trees,
     counters)`` (:func:`_guess_answer` reads it, and the ``(total, counters)`` of
-    the entries written before rivals kept their trees).
+    the entries written before rivals kept their trees): :func:`_rival`."""
+    return _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                  bound, d, weight)
+
+
+def _exp_trees_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                    total, d, weight):
+    """``(trees, counters)``: the ``(value, subtree)`` of each of the ``parts`` of the
+    guess ``first``, known to cost ``total`` (a rival that proved better, whose
+    checkpoint entry was written before rivals kept their trees): its own search
+    again, with the budget ``total + 1``, which builds them (:func:`_rival`).
+
+    With its total known, the rival's search cuts every guess that would exceed it,
+    part after part; the parts' trees searched without a budget took longer than
+    the rival's whole task (p6c7nb's 2,119-secret part after 123456: 474 s as a
+    rival, its tree unfinished after 16 minutes)."""
+    value, trees, counters = _rival(game, consistent, entries, symmetry, history, first,
+                                    parts, lbs, n, total + 1, d, weight)
+    if value != total or trees is None:  # a broken invariant, never user input
+        raise AssertionError(f"the rival's total {value} != {total}, or no trees")
+    return trees, counters
+
+
+def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, bound, d,
+           weight):
+    """The search of :func:`_exp_guess_task`: ``(total or None, trees, counters)``.
 
     A rival that proves better has solved every part exactly, so it builds their
     trees too, ``trees[i] = (value, subtree)`` of ``parts[i]`` (None otherwise, and
     for the small parts of a chain, which do not cover the ``n`` secrets), while its
     transposition table still holds their states: the search then plays them as
     they are, where it built the winner's tree again part by part before, in a
-    worker that held none of them (p6c7nb's better rival, 474 s as a task, had its
-    tree unfinished after 16 minutes).
+    worker that held none of them.
 
     Most rivals are refuted, and a refutation only needs the parts' lower bounds to
     add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
@@ -1663,10 +1687,34 @@ class Solver:
         if best >= INF:
             return INF, None
         if incumbent is None:  # a rival won: its subtrees, as its task built them
+            subs = self._ctx.split(best_g, part)
+            if trees is None and not any(self._splits(sub, d2) for _, sub in subs):
+                # Its parts' own tasks, where the checkpoint holds them all (an earlier
+                # version's, or a run with --chain-secrets), else one task for them all
+                parts = [((*history, best_g), sub, INF, d2, True, weight) for _, sub in subs]
+                if None in self._runner.known(_exp_part_task, parts, count=False)[1]:
+                    trees = self._rival_trees(history, best_g, part, subs, best, d2, weight)
             incumbent = self._solve_subparts(
-                (*history, best_g), self._ctx.split(best_g, part), d2, weight,
+                (*history, best_g), subs, d2, weight,
                 f"expected: {self.game.code_str(best_g)} tree", trees)
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
+
+    def _rival_trees(self, history, g, part, subs, total, d2, weight):
+        """The ``(value, subtree)`` of each of ``subs``, the parts of guess ``g`` at
+        ``part`` (after the guesses ``history``; ``d2`` guesses left in each), a rival
+        known to cost ``total`` whose answer came without them (an entry written
+        before rivals kept their trees, or a chain): one task
+        (:func:`_exp_trees_task`), its search again with that total as budget."""
+        lb = self._ctx.bounds(weight)[d2]
+        parts = [sub for _, sub in subs]
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
+        (result,) = self._runner.run(
+            _exp_trees_task, [(tuple(history), g, parts, [int(lb[len(q)]) for q in parts],
+                               len(part), total, d2, weight)],
+            f"expected: the tree of {line}, a rival that proved better")
+        trees, counters = result
+        self.stats.add(counters)
+        return trees
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
         """The least total below ``best`` of the guesses ``plan`` (from

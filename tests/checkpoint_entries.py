@@ -19,11 +19,13 @@ def drop_entries(folder, keep) -> int:
     return removed
 
 
-def rivals_without_trees(monkeypatch) -> None:
+def rivals_without_trees(monkeypatch, rebuild: str = "task") -> None:
     """Make the in-process search's rival tasks answer as before 2026-11-28, when
-    a rival that proved better did not keep its parts' trees (``(total, counters)``):
-    the search then builds the winner's tree part by part, as it still does for the
-    entries of such checkpoints."""
+    a rival that proved better did not keep its parts' trees (``(total, counters)``),
+    as the entries of the results' older checkpoints do. The search then builds the
+    winner's tree with a task of its own (``rebuild="task"``: the rival's search
+    again, its total as budget), or, as the versions before did (``"parts"``), part
+    by part without a budget."""
     from optimal_mm import search
 
     task = search._exp_guess_task
@@ -35,3 +37,5 @@ def rivals_without_trees(monkeypatch) -> None:
     earlier.__name__ = task.__name__  # the same task key
     earlier.checkpoint_reuse = task.checkpoint_reuse
     monkeypatch.setattr(search, "_exp_guess_task", earlier)
+    if rebuild == "parts":
+        monkeypatch.setattr(search.Solver, "_rival_trees", lambda self, *args: None)

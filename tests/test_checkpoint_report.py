@@ -139,13 +139,13 @@ def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
     """Mastermind with every part of 60 secrets or more split by second guess, run to
     the end: each big part of the first guess has its first second guess solved, all
     the rivals with a bound below its best settled, and the first guess's small parts
-    plus its big parts' bests make the optimum. The rivals answer as before
-    2026-11-28 (no trees kept), so the better ones' trees are built part by part,
+    plus its big parts' bests make the optimum. The search runs as before
+    2026-11-28 (rivals keep no trees; the better ones' trees built part by part),
     as the results' older checkpoints hold them."""
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    rivals_without_trees(monkeypatch)
+    rivals_without_trees(monkeypatch, rebuild="parts")
     game = Game.from_spec("mastermind")
     sol = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003).solve("expected")
     (rep,) = report(tmp_path)
@@ -506,70 +506,48 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
 def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch):
     """Mastermind with big parts split from 60 secrets, run to the end: where a rival
     second guess beat its part's first one, the report names it (the one the
-    solution plays there) and finds its tree built: by its own task, or, with rivals
-    that answer as before 2026-11-28, part by part. With one of those parts removed,
-    as a run stopped while building it would leave it, that part counts as left,
-    priced at its share, by secrets, of the rival task's processor time."""
+    solution plays there) and finds its tree built: kept by its own task, or, for
+    rivals that answer as before 2026-11-28, by a task of its own, or part by part
+    as the versions before did. With that task removed, as a run stopped before it
+    would leave it, the tree counts as left, priced at the rival task's processor
+    time."""
     game, solver, sol, first, rep, batch = _solved_batch_run(
         tmp_path / "kept", monkeypatch, "mastermind", 60, "expected",
         table_entries=60_003)
-    won = [b for b in rep.big_parts[sol.strategy.root.guess] if b.winner is not None]
-    assert won and all(b.with_trees and b.tree_secrets_left == 0 for b in won)
-    assert "(its tree: built by its task)" in "\n".join(rep.lines())
-    assert not _left(rep, "parts of the trees of the rivals")
-    # No part task of a winner's tree (a winner may be another part's first second
-    # guess: those parts' tasks are the batch's)
-    parts = {len(p): p for _, p in solver.first_guess_parts(first)}
-    trees = {(first, g, _digest(sub)) for b in won
-             for g in [game.code_index(b.winner)] for _, sub in solver.split(g, parts[b.secrets])}
-    assert not [e for e in map(lambda f: json.loads(f.read_text()),
-                               (tmp_path / "kept").glob("task-*.json"))
-                if e["task"]["function"] == "_exp_part_task"
-                and (*e["task"]["args"][0], e["task"]["args"][1]["array"]) in trees]
-    kept = sol.strategy.root.to_dict()
-    rivals_without_trees(monkeypatch)
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
-    assert sol.strategy.root.to_dict() == kept  # the same tree, built again
     bigs = rep.big_parts[sol.strategy.root.guess]
     won = [b for b in bigs if b.winner is not None]
-    assert won and all(b.best < b.incumbent and not b.with_trees for b in won)
+    assert won and all(b.best < b.incumbent and b.tree_built for b in won)
     assert all(b.best == b.incumbent for b in bigs if b.winner is None)
     # each big part's secrets -> the second guess the solution plays there
     played = {len(part): sol.strategy.root.next[game.answer_str(int(answer))].guess
               for answer, part in solver.first_guess_parts(first) if len(part) >= 60}
     assert all(played[b.secrets] == (b.winner or b.first) for b in bigs)
     for b in won:
-        assert b.tree_built == b.tree_parts > 0 and b.tree_secrets_left == 0
         assert b.winner_cpu is not None
-        line = f"a rival does better: {b.winner}, total {b.best} (its tree: {b.tree_parts} of "
-        assert line in "\n".join(rep.lines())
-    assert not _left(rep, "parts of the trees of the rivals")
-    # Remove the largest part of the first such tree
+        assert (f"a rival does better: {b.winner}, total {b.best} (its tree built)"
+                in "\n".join(rep.lines()))
+    assert not _left(rep, "tree")
+    for rebuild in ("task", "parts"):
+        with monkeypatch.context() as patch:
+            rivals_without_trees(patch, rebuild)
+            again = _solved_batch_run(tmp_path / rebuild, patch, "mastermind", 60,
+                                      "expected", table_entries=60_003)[4]
+        assert [(b.winner, b.tree_built) for b in again.big_parts[sol.strategy.root.guess]
+                ] == [(b.winner, b.tree_built) for b in bigs]
+    # Without the tree task of the first winner: left, at its rival task's time
     big = won[0]
-    g1, g2 = first, game.code_index(big.winner)
-    (part,) = [p for _, p in solver.first_guess_parts(first) if len(p) == big.secrets]
-    subs = {_digest(sub): len(sub) for _, sub in solver.split(g2, part)}
-    gone = []
-
-    def keep(fn, args):
-        if (fn == "_exp_part_task" and args[0] == [g1, g2] and args[1]["array"] in subs
-                and not gone):
-            return gone.append(subs[args[1]["array"]]) or False
-        return True
-
-    assert drop_entries(tmp_path, keep) == 1
-    (again,) = report(tmp_path)
+    g2 = game.code_index(big.winner)
+    assert drop_entries(tmp_path / "task", lambda fn, args: fn != "_exp_trees_task"
+                        or args[1] != g2) == 1
+    (again,) = report(tmp_path / "task")
     (b,) = [x for x in again.big_parts[sol.strategy.root.guess] if x.secrets == big.secrets]
-    assert (b.winner, b.tree_built, b.tree_parts) == (big.winner, big.tree_parts - 1,
-                                                      big.tree_parts)
-    assert b.tree_secrets_left == gone[0]
-    (row,) = _left(again, "parts of the trees of the rivals")
+    assert (b.winner, b.tree_built) == (big.winner, False)
+    assert f"{big.winner}, total {big.best} (its tree not yet built)" in "\n".join(again.lines())
+    (row,) = _left(again, "tree of a rival that beat")
     assert row["tasks"] == 1
-    assert row["estimate_seconds"] == pytest.approx(
-        big.winner_cpu * gone[0] / big.secrets, abs=2e-3)
-    (line,) = [x for x in again.time_lines() if "parts of the trees of the rivals" in x]
-    assert line.endswith("of the processor time of the rival's own task")
+    assert row["estimate_seconds"] == pytest.approx(b.winner_cpu, abs=2e-3)
+    (line,) = [x for x in again.time_lines() if "tree of a rival that beat" in x]
+    assert line.endswith("each at the processor time of the rival's own task")
 
 
 def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
