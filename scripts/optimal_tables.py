@@ -248,6 +248,19 @@ def keep_proofs(old, result) -> dict:
     return result
 
 
+def merged_entry(old, result) -> dict:
+    """The entry a finished run's ``result`` leaves in the table over the entry ``old``:
+    a timeout keeps what an earlier timeout had proven (:func:`keep_proofs`); an
+    error (a worker lost: killed, out of memory) leaves a timed-out or solved entry as
+    it was, since it proves nothing and its proofs still hold (the run's finished
+    tasks are in its checkpoint), where it once wiped a cell's bounds."""
+    if result["status"] == "timeout":
+        return keep_proofs(old, result)
+    if result["status"] == "error" and old and old["status"] in ("timeout", "solved"):
+        return dict(old)
+    return result
+
+
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1):
     from optimal_mm import Game
@@ -783,13 +796,13 @@ def _run_entries(args, todo, running) -> None:
 
             def put(entries, meta, key=entry.key, result=result):
                 # Merged into the table as it is now (another run may have written).
-                if result["status"] == "timeout":
-                    result = keep_proofs(entries.get(key), result)
-                entries[key] = result
+                entries[key] = merged_entry(entries.get(key), result)
 
-            update_table(put)
+            kept = update_table(put)[0][entry.key]
+            note = (f"; the entry keeps its earlier {kept['status']}"
+                    if kept["status"] != result["status"] else "")
             print(f"{entry.key}: {result['status']} {result.get('value', '')} "
-                  f"({result['seconds']} s)", flush=True)
+                  f"({result['seconds']} s){note}", flush=True)
 
 
 if __name__ == "__main__":

@@ -216,6 +216,15 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
     assert script.keep_proofs(solved_before, {"status": "timeout", "seconds": 9.0}) == {
         "status": "timeout", "seconds": 9.0}
     assert script.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
+    # A run that fails (a worker killed) proves nothing: an entry that had proven
+    # something stays as it was; one that had not records the error.
+    timed_out = {"status": "timeout", "seconds": 7610.0, "bound": 29782, "best": 34183}
+    error = {"status": "error", "seconds": 591.6}
+    assert script.merged_entry(timed_out, error) == timed_out
+    assert script.merged_entry(solved_before, error) == solved_before
+    assert script.merged_entry(None, error) == error
+    assert script.merged_entry({"status": "error", "seconds": 1.0}, error) == error
+    assert script.merged_entry(timed_out, {"status": "timeout", "seconds": 600.0}) == timed_out
     assert script.bounds_text({"status": "error"}) == "(error)"
 
 
