@@ -720,6 +720,12 @@ def main(argv=None) -> int:
             return 2
     from optimal_mm import Game
 
+    for spec in args.only or ():  # refused here, before any entry is touched
+        try:
+            Game.from_spec(spec)
+        except ValueError as exc:  # the project's errors subclass it
+            parser.error(f"--only {spec}: {exc}")
+
     if args.render:
         def republish(entries, meta):
             for entry in entries.values():

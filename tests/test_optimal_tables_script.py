@@ -87,6 +87,18 @@ def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypa
     assert not (tmp_path / "optimal_table.md").exists()
 
 
+def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    script = _script()
+    table = tmp_path / "optimal_table.json"
+    table.write_text('{"meta": {}, "entries": {}}\n')
+    monkeypatch.setattr(script, "JSON_PATH", table)
+    with pytest.raises(SystemExit) as exit_:
+        script.main(["--only", "p2c3", "nonsense", "--time-limit", "5"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and "--only nonsense: unknown game 'nonsense'" in err[-1]
+    assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
+
+
 def test_a_worst_case_worker_reports_its_refuted_depths():
     script = _script()
     queue = _Queue()
