@@ -1691,8 +1691,8 @@ class Solver:
             if trees is None and not any(self._splits(sub, d2) for _, sub in subs):
                 # Its parts' own tasks, where the checkpoint holds them all (an earlier
                 # version's, or a run with --chain-secrets), else one task for them all
-                parts = [((*history, best_g), sub, INF, d2, True, weight) for _, sub in subs]
-                if None in self._runner.known(_exp_part_task, parts, count=False)[1]:
+                tasks = [((*history, best_g), sub, INF, d2, True, weight) for _, sub in subs]
+                if None in self._runner.known(_exp_part_task, tasks, count=False)[1]:
                     trees = self._rival_trees(history, best_g, part, subs, best, d2, weight)
             incumbent = self._solve_subparts(
                 (*history, best_g), subs, d2, weight,
