@@ -73,11 +73,12 @@ all black, and ``d`` guesses left:
   above the counting bound (a state where all are dropped is infeasible at once);
   the expected case raises the node's bound to the least over the multisets, and
   skips the partition of a guess whose multiset's bound already fails the budget.
-* *Enhanced transposition cutoff* (expected case). Before a guess is searched, each
-  of its parts' bounds is raised to what the transposition table already holds for
-  that set (reached before by another order of guesses): a guess whose raised sum
-  fails is skipped without solving any part, and the others search with tighter
-  budgets.
+* *Enhanced transposition cutoff* (expected case, any guesses). Before a guess is
+  searched, each of its parts' bounds is raised to what the transposition table
+  already holds for that set (reached before by another order of guesses): a guess
+  whose raised sum fails is skipped without solving any part, and the others search
+  with tighter budgets. The part's key is handed down to its own node, which would
+  make it again.
 * *Null-window probes* (expected case, nodes of :data:`_PROBE_SECRETS` secrets or
   more, once a budget is set). Before a guess's parts are searched in turn against
   what the budget leaves them, each part of three or more secrets is searched with
@@ -1129,7 +1130,27 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     ``consistent``, cut by the colour classes of their state. ``d`` is the number of
     guesses left (``NO_CAP`` for none). The cost is the one ``lb`` describes: the
     total, or the lexicographic cost of the fewest secrets at the cap (see the
-    module docstring).
+    module docstring). The recursion itself is :func:`_exp_node`.
+    """
+    return _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
+                     consistent, tt, stats, codes, n_colours, repeats, swaps, masks,
+                     symmetry, np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
+              consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry,
+              key, check):
+    """:func:`exp_search` of the state ``S``, whose table key and check
+    (:func:`_state_hash`) are ``key, check`` when the caller has them (``key`` 0:
+    not yet made). A node keys every part of every guess it tries, to raise the
+    part's bound from the table before searching it, and the part's own node would
+    key it again (twice when it is probed first); the key, a form of the state under
+    the game's symmetries, is the greatest single cost of a black-only node (40 % of
+    the processor time of ``solve p4c8nb --objective fewest-at-worst --guesses
+    consistent --jobs 1`` by ``perf``), so it is made once and handed down (that
+    search, keys handed down, every part keyed as before: 71.1 and 72.3 s -> 66.7 and
+    69.2 s, interleaved; the same states).
     """
     n = len(S)
     if n == 0:
@@ -1160,7 +1181,8 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     known = np.int64(-1)  # none
     normal = _normalises(n_slots, codes, n_colours, repeats, symmetry)
     work = _form_work(codes.shape[1], n_colours)
-    key, check = _state_hash(S, d, _cap_weight(lb), codes, n_colours, normal, work)
+    if key == 0:
+        key, check = _state_hash(S, d, _cap_weight(lb), codes, n_colours, normal, work)
     entry = _tt_find(tt, key, check)
     if entry >= 0:
         stats[1] += 1
@@ -1322,13 +1344,23 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     fail_low = np.int64(INF)
     part_order = np.empty(n_slots, dtype=np.int64)
     part_lb = np.empty(n_slots, dtype=np.int64)
+    part_key = np.zeros(n_slots, dtype=np.int64)  # 0: not keyed (under 3 secrets)
+    part_check = np.zeros(n_slots, dtype=np.int64)
     empty = top_guesses[:0]
     # Enhanced transposition cutoff: before a guess is searched, each part's bound is
     # raised to what the table already holds for it (a bound or an exact value from
     # another path to the same set), at the cost of hashing the part. A guess whose
     # raised sum fails is skipped without solving its small parts; the others search
     # with tighter budgets (measured: p4c8 expected 37.4 -> 32.1 s of processor time,
-    # p4c7 5.07 -> 4.76 s, the same values and trees).
+    # p4c7 5.07 -> 4.76 s, the same values and trees). Only where any code may be
+    # guessed: a node of consistent guesses scores its own few secrets, so keying
+    # every part of every guess it pops costs more than the cuts save, while its
+    # parts still meet the table when they are searched (``solve GAME --jobs 1
+    # --guesses consistent``, search time: p4c8nb expected 52.9 -> 37.8 s,
+    # fewest-at-worst 63.6 -> 50.8 s; p4c7 expected 0.32 s and bulls-and-cows 0.44 s
+    # both ways; with any guesses it pays: p4c7nb fewest-at-worst 24.3 s with it,
+    # 27.3 s without).
+    etc = not consistent
     cap_weight = _cap_weight(lb)
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(2, dtype=np.int64)
@@ -1355,9 +1387,11 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             a = part_order[j]
             c = starts[a + 1] - starts[a]
             pb = lb_child[c]
-            if c >= 3 and pb < INF:
+            part_key[j] = 0
+            if etc and c >= 3 and pb < INF:
                 ckey, ccheck = _state_hash(parts[starts[a]:starts[a + 1]], child_d,
                                            cap_weight, codes, n_colours, normal, work)
+                part_key[j], part_check[j] = ckey, ccheck
                 entry = _tt_find(tt, ckey, ccheck)
                 if entry >= 0 and (entry >> 1) > pb:
                     pb = entry >> 1
@@ -1374,9 +1408,10 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 c = starts[a + 1] - starts[a]
                 if c < 3 or pb >= INF:
                     continue
-                v, _ = exp_search(parts[starts[a]:starts[a + 1]], pb + 1, child_d, empty,
-                                  table, all_guesses, lb, win, n_slots, consistent, tt,
-                                  stats, codes, n_colours, repeats, swaps, masks, symmetry)
+                v, _ = _exp_node(parts[starts[a]:starts[a + 1]], pb + 1, child_d, empty,
+                                 table, all_guesses, lb, win, n_slots, consistent, tt,
+                                 stats, codes, n_colours, repeats, swaps, masks, symmetry,
+                                 part_key[j], part_check[j])
                 if v > pb:
                     part_lb[j] = v
                     raised = min(raised + v - pb, INF)
@@ -1395,9 +1430,9 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             rem -= part_lb[j]
             part = parts[starts[a]:starts[a + 1]]
             budget = best - acc - rem
-            v, _ = exp_search(part, budget, child_d, empty, table, all_guesses, lb, win,
-                              n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
-                              masks, symmetry)
+            v, _ = _exp_node(part, budget, child_d, empty, table, all_guesses, lb, win,
+                             n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
+                             masks, symmetry, part_key[j], part_check[j])
             acc += v
             if acc + rem >= best:
                 failed = True
