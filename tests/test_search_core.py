@@ -241,3 +241,32 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
         assert value >= beta and guess == -1
     assert int(ctx.counters[0]) == states  # answered by the table: nothing searched
     assert ctx.exp(S, _search.INF, t)[0] < _search.INF  # within t: solved
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_guesses_pop_in_order_of_key_then_index(seed):
+    """The node's guess order (:func:`_search._pop_min`): the first picks scan, the
+    rest come from a heap, and together they give the keys in increasing order, ties
+    by index, exactly as a stable sort would; keys at or above the limit are held
+    back, and only the least of them is returned, once, when the rest is spent."""
+    rng = np.random.default_rng(seed)
+    m = 40 + 20 * seed
+    keys = rng.integers(0, 30, m).astype(np.int64)  # many ties
+    limit = np.int64(40) if seed % 2 else np.int64(2 * 17)
+    expected = [int(k) for k in np.argsort(keys, kind="stable")]
+    below = [k for k in expected if keys[k] < limit or expected.index(k) < _search._SCANS]
+    held = [k for k in expected if k not in below]
+    work, order, pick = keys.copy(), np.empty(m, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    popped = []
+    while True:
+        k = _search._pop_min(work, order, pick, limit)
+        if k < 0:
+            break
+        popped.append(int(k))
+    assert popped == below + held[:1]
+    # Without a limit (the worst case's use) every index comes back, in order.
+    work, pick = keys.copy(), np.zeros(3, dtype=np.int64)
+    popped = []
+    while (k := _search._pop_min(work, order, pick, _search._TAKEN)) >= 0:
+        popped.append(int(k))
+    assert popped == expected
