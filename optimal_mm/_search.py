@@ -1195,14 +1195,14 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
               key, check):
     """:func:`exp_search` of the state ``S``, whose table key and check
     (:func:`_state_hash`) are ``key, check`` when the caller has them (``key`` 0:
-    not yet made). A node keys every part of every guess it tries, to raise the
-    part's bound from the table before searching it, and the part's own node would
-    key it again (twice when it is probed first); the key, a form of the state under
-    the game's symmetries, is the greatest single cost of a black-only node (40 % of
-    the processor time of ``solve p4c8nb --objective fewest-at-worst --guesses
-    consistent --jobs 1`` by ``perf``), so it is made once and handed down (that
-    search, keys handed down, every part keyed as before: 71.1 and 72.3 s -> 66.7 and
-    69.2 s, interleaved; the same states).
+    not yet made). A node of any guesses keys every part of every guess it tries, to
+    raise the part's bound from the table before searching it, and the part's own
+    node would key it again (twice when it is probed first); the key, a form of the
+    state under the game's symmetries, is the greatest single cost of a black-only
+    node (40 % of the processor time of ``solve p4c8nb --objective fewest-at-worst
+    --guesses consistent --jobs 1`` by ``perf``), so it is made once and handed down
+    (that search, keys handed down, every part keyed as before: 71.1 and 72.3 s ->
+    66.7 and 69.2 s, interleaved; the same states).
     """
     n = len(S)
     if n == 0:
