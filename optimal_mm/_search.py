@@ -1087,16 +1087,16 @@ def _pop_min(keys, order, pick, limit):
     """The index of the least key not yet taken (ties: the lowest index), or -1.
 
     ``pick`` counts the picks made (item 0), the indices left in the heap (item 1)
-    and whether the rest has been read (item 2). The first :data:`_SCANS` picks
-    scan ``keys``; taken keys are marked :data:`_TAKEN`. Then the indices whose keys
-    are below ``limit`` go to a binary heap in ``order``, built in linear time and
-    popped one at a time: a node pops few of its guesses, so sorting them all (as
-    before: 13 % of the processor time of ``solve p4c7nb --objective
-    fewest-at-worst --jobs 1`` by ``perf``) cost more than it saved. The caller stops
-    at the first key at or above ``limit`` (an expected-case node: twice its best
-    total, when the heap is built, since its keys are twice a guess's bound plus a
-    bit); that key, the least of the rest, is returned once the heap is empty, the
-    one the caller's fail-soft bound needs.
+    and whether the rest has been read (item 2). The first :data:`_SCANS` picks scan
+    ``keys``; taken keys are marked :data:`_TAKEN`. Then the indices whose keys are
+    below ``limit`` (at most :data:`_TAKEN`) go to a binary heap in ``order``, built
+    in linear time and popped one at a time: a node pops few of its guesses, so
+    sorting them all (as before: 13 % of the processor time of ``solve p4c7nb
+    --objective fewest-at-worst --jobs 1`` by ``perf``) cost more than it saved. The
+    caller stops at the first key at or above ``limit`` (an expected-case node:
+    twice its best total, when the heap is built, since its keys are twice a guess's
+    bound plus a bit); that key, the least of the rest, is returned once the heap is
+    empty, the one the caller's fail-soft bound needs.
     """
     picks = pick[0]
     pick[0] += 1
@@ -1113,7 +1113,7 @@ def _pop_min(keys, order, pick, limit):
     if picks == _SCANS:
         size = 0
         for k in range(len(keys)):
-            if keys[k] < limit and keys[k] < _TAKEN:
+            if keys[k] < limit:  # at most _TAKEN: taken keys never enter
                 order[size] = k
                 size += 1
         for i in range(size // 2 - 1, -1, -1):
