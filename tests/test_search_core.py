@@ -270,3 +270,40 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
     while (k := _search._pop_min(work, order, pick, _search._TAKEN)) >= 0:
         popped.append(int(k))
     assert popped == expected
+
+
+@pytest.mark.parametrize("spec, consistent", [("p3c4b", True), ("p4c5nb", True),
+                                              ("p3c5", False), ("p4c4", True)])
+def test_a_settled_part_has_the_value_its_node_returns(spec, consistent):
+    """A parent settles a part without calling its node (:func:`_search._settled`)
+    only where the node would return at once: for states met in play, under budgets
+    around their bounds and with several guesses left, a settled value equals the
+    node's own and the node searches nothing; the key it makes is the node's."""
+    game = Game.from_spec(spec)
+    ctx = _Context(game, consistent, 1 << 16)
+    rng = np.random.default_rng(5)
+    states = _states(game, rng, 60, max_history=3)
+    for S in states[::3]:  # exact values in the table for some of them
+        ctx.exp(S, _search.INF, _search.NO_CAP)
+    codes, n_colours, repeats, _, _, symmetry = ctx.rules
+    normal = _search._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
+    work = _search._form_work(codes.shape[1], n_colours)
+    lb, tt = ctx.lb, ctx.exp_tt
+    weight = _search._cap_weight(lb)
+    settled = searched = 0
+    for S in states:
+        for d in (1, 2, 3, _search.NO_CAP):
+            for beta in {int(lb[d, len(S)]), int(lb[d, len(S)]) + 1,
+                         int(lb[d, len(S)]) + 4, _search.INF}:
+                v, key, check = _search._settled(S, beta, d, lb[d], 0, 0, tt, new_stats(),
+                                                 codes, n_colours, normal, work, weight)
+                before = int(ctx.counters[0])
+                value, _ = ctx.exp(S, beta, d)
+                if v >= 0:
+                    settled += 1
+                    assert v == value and int(ctx.counters[0]) == before
+                else:
+                    searched += 1
+                    assert (key, check) == _search._state_hash(S, d, weight, codes,
+                                                               n_colours, normal, work)
+    assert settled > 0 and searched > 0
