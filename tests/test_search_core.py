@@ -285,6 +285,7 @@ def test_a_settled_part_has_the_value_its_node_returns(spec, consistent):
     states = _states(game, rng, 60, max_history=3)
     for S in states[::3]:  # exact values in the table for some of them
         ctx.exp(S, _search.INF, _search.NO_CAP)
+    states += [S[:k] for S in states[:4] for k in (1, 2)]  # settled by their size
     codes, n_colours, repeats, _, _, symmetry = ctx.rules
     normal = _search._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
     work = _search._form_work(codes.shape[1], n_colours)
