@@ -1202,25 +1202,12 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     node (40 % of the processor time of ``solve p4c8nb --objective fewest-at-worst
     --guesses consistent --jobs 1`` by ``perf``), so it is made once and handed down
     (that search, keys handed down, every part keyed as before: 71.1 and 72.3 s ->
-    66.7 and 69.2 s, interleaved; the same states). A part that the table or its
-    bound decides is settled by its parent, without the call (:func:`_settled`).
+    66.7 and 69.2 s, interleaved; the same states). The node's head, what it
+    returns without searching, is :func:`_settled`, which its parent asks first of
+    each part: a part that the table or its bound decides is settled without the
+    call.
     """
     n = len(S)
-    if n == 0:
-        return 0, -1
-    if d <= 0:
-        return INF, -1
-    # One secret costs 1, two cost 3 (guess one of them), plus the weight of the
-    # secret found by the last guess allowed, if any: the table's cells are exact.
-    if n == 1:
-        return lb[d, 1], S[0]
-    if d == 1:
-        return INF, -1
-    if n == 2:
-        return lb[d, 2], S[0]
-    bound = lb[d, n]
-    if bound >= beta:
-        return bound, -1
     # With ``top_guesses`` the node's value is the least over those guesses only
     # (a second guess's own task passes one), so it is not stored; but the table
     # is read: the state's bound bounds any guesses' least, and its exact value,
@@ -1231,23 +1218,22 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # guesses are such nodes), p4c7's from 420,805 to 346,168 (``--jobs 1``).
     top = len(top_guesses) > 0
     use_tt = not top
-    known = np.int64(-1)  # none
     normal = _normalises(n_slots, codes, n_colours, repeats, symmetry)
     work = _form_work(codes.shape[1], n_colours)
-    if key == 0:
-        key, check = _state_hash(S, d, _cap_weight(lb), codes, n_colours, normal, work)
-    entry = _tt_find(tt, key, check)
-    if entry >= 0:
+    cap_weight = _cap_weight(lb)
+    value, guess, key, check, entry = _settled(S, beta, d, lb, key, check, tt, stats,
+                                               codes, n_colours, normal, work, cap_weight,
+                                               use_tt)
+    if value >= 0:
+        return value, guess
+    bound = lb[d, n]
+    known = np.int64(-1)  # none
+    if entry >= 0:  # below the budget (else settled): an exact value only if ``top``
         stats[1] += 1
-        value = entry >> 1
-        if entry & 1 and not top:
-            return value, -2  # exact, guess not stored
-        if value >= beta:
-            return value, -1
         if entry & 1:
-            known = value
-        elif value > bound:
-            bound = value
+            known = entry >> 1
+        elif (entry >> 1) > bound:
+            bound = entry >> 1
     child_d = d if d >= NO_CAP else d - 1
     if _blacks_decide(n_slots, codes, n_colours, repeats):  # the skew-aware bound
         skew = skew_bound(S, codes, n_colours, lb[child_d], consistent)
@@ -1414,7 +1400,6 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     # both ways; with any guesses it pays: p4c7nb fewest-at-worst 24.3 s with it,
     # 27.3 s without).
     etc = not consistent
-    cap_weight = _cap_weight(lb)
     order = np.empty(m, dtype=np.int64)
     pick = np.zeros(3, dtype=np.int64)
     keys = order_key[:m]
@@ -1463,9 +1448,9 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 if c < 3 or pb >= INF:
                     continue
                 part = parts[starts[a]:starts[a + 1]]
-                v, ckey, ccheck = _settled(part, pb + 1, child_d, lb_child, part_key[j],
-                                           part_check[j], tt, stats, codes, n_colours,
-                                           normal, work, cap_weight)
+                v, _, ckey, ccheck, _ = _settled(part, pb + 1, child_d, lb, part_key[j],
+                                              part_check[j], tt, stats, codes, n_colours,
+                                              normal, work, cap_weight, True)
                 part_key[j], part_check[j] = ckey, ccheck
                 if v < 0:
                     v, _ = _exp_node(part, pb + 1, child_d, empty, table, all_guesses, lb,
@@ -1489,9 +1474,9 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             rem -= part_lb[j]
             part = parts[starts[a]:starts[a + 1]]
             budget = best - acc - rem
-            v, ckey, ccheck = _settled(part, budget, child_d, lb_child, part_key[j],
-                                       part_check[j], tt, stats, codes, n_colours, normal,
-                                       work, cap_weight)
+            v, _, ckey, ccheck, _ = _settled(part, budget, child_d, lb, part_key[j],
+                                          part_check[j], tt, stats, codes, n_colours,
+                                          normal, work, cap_weight, True)
             if v < 0:
                 v, _ = _exp_node(part, budget, child_d, empty, table, all_guesses, lb, win,
                                  n_slots, consistent, tt, stats, codes, n_colours, repeats,
@@ -1520,35 +1505,48 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
 
 
 @njit(cache=True, inline="always")
-def _settled(part, beta, d, lb_d, key, check, tt, stats, codes, n_colours, normal, work,
-             cap_weight):
-    """What :func:`_exp_node` of ``part`` with ``beta`` and ``d`` guesses left would
-    return at once, without searching (-1 when it would search), and the part's key
-    and check (made here if ``key`` is 0, to hand down): a parent settles so, without
-    the call, the parts that the table or their bounds decide. Most are: ``solve
-    p4c8nb --objective expected --guesses consistent --jobs 1`` meets the table 31.6
-    million times for 1.8 million states searched, and each call costs a node's
-    set-up (its scratch arrays, numba's reference counts). Measured there, JIT
-    builds interleaved, the same states and trees: 37.4 -> 31.4 s of search; its
-    fewest-at-worst 52.5 -> 44.0 s; within noise where any code may be guessed
-    (p4c7nb fewest-at-worst 21.1 / 20.9 s, p4c7 expected 2.5 / 2.6 s) or the table
-    is met less (bulls-and-cows consistent 0.45 s)."""
-    c = len(part)
+def _settled(S, beta, d, lb, key, check, tt, stats, codes, n_colours, normal, work,
+             cap_weight, exact_ends):
+    """The head of :func:`_exp_node`: what the node of ``S`` with ``beta`` and ``d``
+    guesses left returns at once, without searching, as its
+    value and guess, or value -1 when it must search; with the state's key and check
+    (made here if ``key`` is 0, to hand down). The guess is the first secret for one
+    or two secrets, -2 for an exact value of the table (``exact_ends``: a node whose
+    guesses are restricted reads exact values as bounds), else -1.
+
+    A parent asks it of each part before the call, and settles so the parts that the
+    table or their bounds decide. Most are: ``solve p4c8nb --objective expected
+    --guesses consistent --jobs 1`` meets the table 31.6 million times for 1.8
+    million states searched, and each call costs a node's set-up (its scratch
+    arrays, numba's reference counts). Measured there, JIT builds interleaved, the
+    same states and trees: 37.4 -> 31.4 s of search; its fewest-at-worst 52.5 ->
+    44.0 s; within noise where any code may be guessed (p4c7nb fewest-at-worst 21.1
+    / 20.9 s, p4c7 expected 2.5 / 2.6 s) or the table is met less (bulls-and-cows
+    consistent 0.45 s)."""
+    c = len(S)
+    entry = np.int64(-1)  # not read
     if c == 0:
-        return 0, key, check
+        return 0, -1, key, check, entry
     if d <= 0 or (d == 1 and c >= 2):
-        return INF, key, check
-    if c < 3 or lb_d[c] >= beta:
-        return lb_d[c], key, check
+        return INF, -1, key, check, entry
+    # One secret costs 1, two cost 3 (guess one of them), plus the weight of the
+    # secret found by the last guess allowed, if any: the table's cells are exact.
+    if c < 3:
+        return lb[d, c], S[0], key, check, entry
+    if lb[d, c] >= beta:
+        return lb[d, c], -1, key, check, entry
     if key == 0:
-        key, check = _state_hash(part, d, cap_weight, codes, n_colours, normal, work)
+        key, check = _state_hash(S, d, cap_weight, codes, n_colours, normal, work)
     entry = _tt_find(tt, key, check)
     if entry >= 0:
         value = entry >> 1
-        if entry & 1 or value >= beta:
+        if entry & 1 and exact_ends:
             stats[1] += 1
-            return value, key, check
-    return -1, key, check
+            return value, -2, key, check, entry
+        if value >= beta:
+            stats[1] += 1
+            return value, -1, key, check, entry
+    return -1, -1, key, check, entry
 
 
 @njit(cache=True, inline="always")

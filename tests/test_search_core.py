@@ -274,11 +274,15 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
 
 @pytest.mark.parametrize("spec, consistent", [("p3c4b", True), ("p4c5nb", True),
                                               ("p3c5", False), ("p4c4", True)])
-def test_a_settled_part_has_the_value_its_node_returns(spec, consistent):
-    """A parent settles a part without calling its node (:func:`_search._settled`)
-    only where the node would return at once: for states met in play, under budgets
-    around their bounds and with several guesses left, a settled value equals the
-    node's own and the node searches nothing; the key it makes is the node's."""
+def test_a_settled_state_has_its_searched_value(spec, consistent):
+    """The head of a node (:func:`_search._settled`, which parents also ask of each
+    part before the call) returns without searching only what a search would prove:
+    for states met in play, under budgets around their bounds and with several
+    guesses left, a value below the budget is the state's optimum (found by a
+    search of its own, from an empty table), one at or above it is a lower bound of
+    the optimum; one or two secrets come with the first as the guess, an exact entry
+    of the table with -2, and a node of restricted guesses reads that entry as a
+    bound. Where it does not settle, the key it made is the state's."""
     game = Game.from_spec(spec)
     ctx = _Context(game, consistent, 1 << 16)
     rng = np.random.default_rng(5)
@@ -291,20 +295,35 @@ def test_a_settled_part_has_the_value_its_node_returns(spec, consistent):
     work = _search._form_work(codes.shape[1], n_colours)
     lb, tt = ctx.lb, ctx.exp_tt
     weight = _search._cap_weight(lb)
-    settled = searched = 0
+    kinds = set()
     for S in states:
         for d in (1, 2, 3, _search.NO_CAP):
-            for beta in {int(lb[d, len(S)]), int(lb[d, len(S)]) + 1,
-                         int(lb[d, len(S)]) + 4, _search.INF}:
-                v, key, check = _search._settled(S, beta, d, lb[d], 0, 0, tt, new_stats(),
-                                                 codes, n_colours, normal, work, weight)
-                before = int(ctx.counters[0])
-                value, _ = ctx.exp(S, beta, d)
-                if v >= 0:
-                    settled += 1
-                    assert v == value and int(ctx.counters[0]) == before
-                else:
-                    searched += 1
-                    assert (key, check) == _search._state_hash(S, d, weight, codes,
-                                                               n_colours, normal, work)
-    assert settled > 0 and searched > 0
+            optimum = _Context(game, consistent, 1 << 16).exp(S, _search.INF, d)[0]
+            bound = int(lb[d, len(S)])
+            for beta in {min(bound + extra, _search.INF) for extra in (0, 1, 4, _search.INF)}:
+                for exact_ends in (True, False):
+                    v, guess, key, check, entry = _search._settled(
+                        S, beta, d, lb, 0, 0, tt, new_stats(), codes, n_colours, normal,
+                        work, weight, exact_ends)
+                    if v < 0:
+                        kinds.add("searched")
+                        assert (key, check) == _search._state_hash(
+                            S, d, weight, codes, n_colours, normal, work)
+                        if entry >= 0 and entry & 1:  # read as a bound: below beta
+                            kinds.add("exact read as bound")
+                            assert not exact_ends and entry >> 1 == optimum < beta
+                        continue
+                    if v < beta:
+                        assert v == optimum
+                    else:
+                        assert beta <= v <= optimum
+                    if len(S) <= 2 and d >= len(S):
+                        kinds.add("small")
+                        assert guess == S[0] and v == optimum
+                    elif guess == -2:
+                        kinds.add("exact")
+                        assert exact_ends and v == optimum
+                    else:
+                        kinds.add("bound")
+                        assert guess == -1 and v >= beta
+    assert kinds == {"searched", "exact read as bound", "small", "exact", "bound"}
