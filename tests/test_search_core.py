@@ -303,7 +303,7 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
             for beta in {min(bound + extra, _search.INF) for extra in (0, 1, 4, _search.INF)}:
                 for exact_ends in (True, False):
                     v, guess, key, check, entry = _search._settled(
-                        S, beta, d, lb, 0, 0, tt, new_stats(), codes, n_colours, normal,
+                        S, beta, d, lb[d, len(S)], 0, 0, tt, codes, n_colours, normal,
                         work, weight, exact_ends)
                     if v < 0:
                         kinds.add("searched")
@@ -322,8 +322,9 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         assert guess == S[0] and v == optimum
                     elif guess == -2:
                         kinds.add("exact")
-                        assert exact_ends and v == optimum
+                        assert exact_ends and v == optimum == entry >> 1 and entry & 1
                     else:
                         kinds.add("bound")
                         assert guess == -1 and v >= beta
+                        assert entry < 0 or v == entry >> 1  # a hit: the entry's value
     assert kinds == {"searched", "exact read as bound", "small", "exact", "bound"}
