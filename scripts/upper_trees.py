@@ -19,7 +19,10 @@ other run's work. Each tree is replayed for every secret, and its row gives the
 figure the table bounds (the total; for ``fewest-at-worst`` the secrets at the cap,
 then the total) beside the table's ``≤`` when it was made. A cell whose search ends
 within the limit is solved: the script says so and writes no tree (record it with
-the table's own command). The exit status is 1 when a cell asked for got no tree.
+the table's own command). A listed cell that the table has since solved loses its
+row and its tree, on any run of the script (``--render`` too), which says so: the
+table then prints its value, and the tree bounds nothing. The exit status is 1 when
+a cell asked for got no tree.
 
 Usage::
 
@@ -164,7 +167,8 @@ def main(argv=None) -> int:
     parser.add_argument("--chain-secrets", type=int, metavar="N", help="solve --chain-secrets")
     parser.add_argument("--wc-tree", choices=("small-total", "first"), help="solve --wc-tree")
     parser.add_argument("--render", action="store_true",
-                        help="search nothing: rewrite the markdown from the JSON")
+                        help="search nothing: rewrite the markdown from the JSON (and "
+                             "drop the trees of cells solved since)")
     parser.add_argument("--table", type=Path, default=RESULTS / "optimal_table.json")
     parser.add_argument("--checkpoints", type=Path, default=RESULTS / "checkpoints")
     parser.add_argument("--out", type=Path, default=RESULTS,
@@ -184,10 +188,14 @@ def main(argv=None) -> int:
         if not all(isinstance(r, dict) and ROW_KEYS <= r.keys() for r in rows):
             raise ValueError(f"{str(index)!r}: a tree's row lacks one of "
                              f"{', '.join(sorted(ROW_KEYS))}")
-        entries = {} if args.render else _read(args.table, "entries", dict)
+        entries = _read(args.table, "entries", dict)
     except ValueError as exc:
         print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
         return 2
+    # A cell solved since its tree was made prints its value, no bound: its row and
+    # tree go (after the index that names them is rewritten without them).
+    closed = [r for r in rows if entries.get(r["key"], {}).get("status") == "solved"]
+    rows = [r for r in rows if r not in closed]
     missing = 0  # cells asked for that got no tree
     if not args.render:
         bad = [k for k in args.only if k not in entries]
@@ -218,9 +226,15 @@ def main(argv=None) -> int:
                 missing += 1
             else:
                 rows = [r for r in rows if r["key"] != key] + [row]
+    if not args.render or closed:
         atomic_write_text(index, json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
                                             indent=1, sort_keys=True) + "\n")
     atomic_write_text(args.out / "upper_trees.md", markdown(rows))
+    for r in closed:
+        (args.out / r["file"]).unlink(missing_ok=True)
+        print(f"{r['key']}: solved since its tree was made (the table's value "
+              f"{entries[r['key']].get('value')}): its upper tree and row dropped "
+              f"({r['file']})")
     return 1 if missing else 0
 
 

@@ -78,6 +78,36 @@ def test_the_tree_of_an_open_cell_is_written_replayed_and_listed(stopped_run, ca
     assert (root / "out" / "upper_trees.md").read_text() == md
 
 
+def test_the_tree_of_a_cell_solved_since_is_dropped(stopped_run, tmp_path, capsys):
+    """Once the table solves a cell, its tree bounds nothing: a run of the script
+    (``--render`` too) drops its row and its file and says so; the other rows stay."""
+    root, best = stopped_run
+    script = load_script("upper_trees")
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["--checkpoints", str(root / "checkpoints"), "--out", str(out)]
+    assert script.main(["--table", str(root / "table.json"), *args, "--only",
+                        "p4c7/any/expected", "--time-limit", "1"]) == 0
+    (row,) = json.loads((out / "upper_trees.json").read_text())["trees"]
+    other = {**row, "key": "p9c9/any/expected"}  # a cell this table does not hold: kept
+    (out / "upper_trees.json").write_text(json.dumps({"trees": [row, other]}))
+    capsys.readouterr()
+    table = json.loads((root / "table.json").read_text())
+    table["entries"]["p4c7/any/expected"].update(status="solved", value=best - 1)
+    (tmp_path / "solved.json").write_text(json.dumps(table))
+    assert script.main(["--render", "--table", str(tmp_path / "solved.json"), *args]) == 0
+    said = capsys.readouterr().out
+    assert said == (f"p4c7/any/expected: solved since its tree was made (the table's "
+                    f"value {best - 1}): its upper tree and row dropped ({row['file']})\n")
+    assert not (out / row["file"]).exists()
+    assert json.loads((out / "upper_trees.json").read_text())["trees"] == [other]
+    md = (out / "upper_trees.md").read_text()
+    assert "| p9c9/any/expected |" in md and "| p4c7/any/expected |" not in md
+    # Nothing more to drop: the next render says nothing and changes nothing.
+    assert script.main(["--render", "--table", str(tmp_path / "solved.json"), *args]) == 0
+    assert capsys.readouterr().out == "" and (out / "upper_trees.md").read_text() == md
+
+
 def test_a_cell_without_a_tree_is_said_and_fails(stopped_run, capsys):
     root, _ = stopped_run
     assert load_script("upper_trees").main(
