@@ -40,8 +40,8 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     not yet done (those that ``--chain-secrets`` solves as chains of pieces counted
     apart, not priced: a piece is no measure of a part); the rival second guesses of the
     big parts still in the race (each at the mean of its own part's rivals settled so
-    far, where it has some; before any rival is timed, at the processor time of its
-    part's tree under the first second guess: a rough guide, as p4c10's fewest-at-worst
+    far, where it has some; where it has none, at the processor time of its part's
+    tree under the first second guess: a rough guide, as p4c10's fewest-at-worst
     rivals took 0.9 to 1.1 times their part's tree in three of its five big parts, under
     a tenth in the other two); the trees of the rivals that beat their big part's first
     second guess and whose entries, written before 2026-11-28, do not keep them (the
@@ -329,7 +329,7 @@ class RunReport:
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, self.task_cpu("_exp_guess_task"))
             priced = _price_by_part(row, [(b, b.below - b.settled) for b in open_parts],
-                                    "rivals")
+                                    "rivals", own=lambda b: b.tree_cpu)
             if not priced and row["mean_cpu_seconds"] is None and all(
                     b.tree_cpu is not None for b in open_parts):
                 # No rival timed yet: each priced at its part's tree under the first
@@ -542,24 +542,41 @@ class RunReport:
         return _cost_text(value, self.weight)
 
 
-def _price_by_part(row: dict, parts, what: str) -> bool:
+def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     """Price ``row`` (a :func:`_left_row`) part by part: each of ``parts``, pairs of a
     :class:`BigPart` or :class:`ChainPart` and its guesses left, at the mean of its
     own timed ``what`` (a part's second guesses cost alike, parts apart do not:
     p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s in its
-    3,052-secret one, 33 s over all), a part with none at the row's mean. Whether
-    it could (some part timed, and a mean for the others)."""
-    untimed = any(not p.timed for p, _ in parts)
-    if not any(p.timed for p, _ in parts) or (untimed and row["mean_cpu_seconds"] is None):
+    3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
+    is known (a rival's price: its part's tree under the first second guess), else at
+    the row's mean (p6c7nb's total with consistent guesses, 2026-11-28: the 4 rivals
+    of its 795-secret part, none timed, were priced at the mean of all, 41 minutes
+    each, and took 2 to 4 s, about their part's tree). Whether it could (some part
+    timed, and a price for the others)."""
+    if not any(p.timed for p, _ in parts):
         return False
-    row["estimate_seconds"] = round(sum(
-        left * (p.cpu / p.timed if p.timed else row["mean_cpu_seconds"])
-        for p, left in parts), 3)
+    fallbacks = set()
+
+    def price(p):
+        if p.timed:
+            return p.cpu / p.timed
+        seconds = own(p) if own is not None else None
+        if seconds is not None:
+            fallbacks.add("at the processor time of its tree under the first second guess")
+            return seconds
+        fallbacks.add("at the mean of all")
+        return row["mean_cpu_seconds"]
+
+    prices = [(price(p), left) for p, left in parts]
+    if any(seconds is None for seconds, _ in prices):
+        return False
+    row["estimate_seconds"] = round(sum(seconds * left for seconds, left in prices), 3)
     row["price_basis"] = (
         f"each at the mean of its own part's {what} timed so far ("
         + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
                     f"{p.secrets:,} secrets, of {p.timed:,}" for p, _ in parts if p.timed)
-        + ")" + ("; a part with none, at the mean of all" if untimed else ""))
+        + ")" + ("; a part with none, " + " or ".join(sorted(fallbacks))
+                 if fallbacks else ""))
     return True
 
 

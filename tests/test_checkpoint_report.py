@@ -580,6 +580,41 @@ def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
         f"{duration_text(kept_cpu)} a task in the part of {part.secrets:,} secrets, of 1)")
 
 
+def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypatch):
+    """Mastermind as above, with one rival kept in its biggest part and none in
+    another big part: the first part's rivals left are priced at that rival's time,
+    the other's at its own tree under the first second guess (the one sample of its
+    work there), not at the mean of all the rivals timed."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    bigs = sorted(rep.big_parts[sol.strategy.root.guess], key=lambda b: -b.secrets)
+    biggest, other = bigs[0], next(b for b in bigs[1:] if b.below >= 1)
+    assert other.tree_cpu is not None
+
+    def rival_of(part, fn, args):
+        return fn == "_exp_guess_task" and args[0] == [first] and args[4] == part.secrets
+
+    kept = []
+    drop_entries(tmp_path, lambda fn, args: not (rival_of(biggest, fn, args) or
+                                                 rival_of(other, fn, args))
+                 or rival_of(biggest, fn, args) and not kept and not kept.append(args))
+    (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
+        lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
+        if rival_of(biggest, e["task"]["function"], e["task"]["args"])]
+    (rep,) = report(tmp_path)
+    parts = {b.secrets: b for b in rep.big_parts[sol.strategy.root.guess]}
+    big, small = parts[biggest.secrets], parts[other.secrets]
+    assert big.timed == 1 and big.cpu == pytest.approx(kept_cpu) and small.timed == 0
+    assert small.tree_cpu is not None and small.below > small.settled == 0
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["tasks"] == big.below - 1 + small.below
+    assert row["estimate_seconds"] == pytest.approx(
+        (big.below - 1) * kept_cpu + small.below * small.tree_cpu, abs=1e-3)
+    assert row["price_basis"].endswith(
+        "; a part with none, at the processor time of its tree under the first second "
+        "guess")
+
+
 def test_the_docstring_examples_hold():
     import doctest
 
