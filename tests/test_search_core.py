@@ -303,8 +303,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
             for beta in {min(bound + extra, _search.INF) for extra in (0, 1, 4, _search.INF)}:
                 for exact_ends in (True, False):
                     v, guess, key, check, entry = _search._settled(
-                        S, beta, d, lb[d, len(S)], 0, 0, tt, codes, n_colours, normal,
-                        work, weight, exact_ends)
+                        S, beta, d, bound, 0, 0, tt, codes, n_colours, normal, work,
+                        weight, exact_ends)
                     if v < 0:
                         kinds.add("searched")
                         assert (key, check) == _search._state_hash(
