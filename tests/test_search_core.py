@@ -328,3 +328,28 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         assert guess == -1 and v >= beta
                         assert entry < 0 or v == entry >> 1  # a hit: the entry's value
     assert kinds == {"searched", "exact read as bound", "small", "exact", "bound"}
+
+
+@pytest.mark.parametrize("spec", ["p4c5nb", "p3c4", "bulls-and-cows"])
+def test_the_columns_a_node_scores_from_are_the_tables(spec):
+    """:func:`_search._columns` copies row ``j`` = ``table[S[j]]`` (every code's
+    column, where guesses may be any code), or, ``narrow``, the secrets' columns only
+    in the order of ``S`` (consistent guesses: column ``i`` is guess ``S[i]``); a
+    state too big for the copy gets no rows, and the node then reads the table."""
+    game = Game.from_spec(spec)
+    table = game.answer_table()
+    rng = np.random.default_rng(3)
+    for S in _states(game, rng, 12, max_history=2):
+        wide, narrow = _search._columns(table, S), _search._columns(table, S, True)
+        if len(S) * table.shape[1] <= _search._COLUMNS_BYTES:
+            assert np.array_equal(wide, table[S])
+        else:
+            assert wide.shape == (0, table.shape[1])
+        if len(S) ** 2 <= _search._COLUMNS_BYTES:
+            assert np.array_equal(narrow, table[np.ix_(S, S)])
+        else:
+            assert narrow.shape == (0, len(S))
+    everything = np.arange(game.n_codes, dtype=np.int64)
+    too_big = game.n_codes ** 2 > _search._COLUMNS_BYTES
+    assert _search._columns(table, everything, True).shape[0] == (0 if too_big else
+                                                                  game.n_codes)
