@@ -550,9 +550,9 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
     is known (a rival's price: its part's tree under the first second guess), else at
     the row's mean (p6c7nb's total with consistent guesses, 2026-11-28: the 4 rivals
-    of its 795-secret part, none timed, were priced at the mean of all, 41 minutes
-    each, and took 2 to 4 s, about their part's tree). Whether it could (some part
-    timed, and a price for the others)."""
+    of its 795-secret part, none timed, were priced at the mean of all, about 26
+    minutes each, and took 2 to 4 s, about their part's tree). Whether it could
+    (some part timed, and a price for the others)."""
     if not any(p.timed for p, _ in parts):
         return False
     fallbacks = set()
