@@ -18,9 +18,12 @@ Worst case (:func:`~optimal_mm.search._wc_part_task`, ``_wc_guess_task``)
     when all its second guesses are.
 Expected case (``_exp_part_task``, ``_exp_guess_task``)
     Per first guess, its parts solved exactly (their secrets and cost: the total, or
-    for ``fewest-at-worst`` the secrets at the cap and the total) or only bounded,
-    and those of a big part split by its second guess (named with the part: one
-    second guess may split two big parts); and the rival guesses
+    for ``fewest-at-worst`` the secrets at the cap and the total), beyond the cap (no
+    tree within the guesses left: then the guess above them cannot solve its part
+    within the cap, and a big part's rival second guesses race with no budget until
+    one does) or only bounded, and those of a big part split by its second guess
+    (named with the part: one second guess may split two big parts); and the rival
+    guesses
     settled, a cost below their budget (the best one named) or "not better". A rival
     first guess with big parts is searched as a chain of tasks (its small parts, then
     each big part by its second guesses, smallest part first): per chain, whether its
@@ -41,7 +44,8 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     apart, not priced: a piece is no measure of a part); the rival second guesses of the
     big parts still in the race (each at the mean of its own part's rivals settled so
     far, where it has some; where it has none, at the processor time of its part's
-    tree under the first second guess: a rough guide, as p4c10's fewest-at-worst
+    tree under the first second guess, or of the parts it tried where that guess
+    proved beyond the cap: a rough guide, as p4c10's fewest-at-worst
     rivals took 0.9 to 1.1 times their part's tree in three of its five big parts, under
     a tenth in the other two); the trees of the rivals that beat their big part's first
     second guess and whose entries, written before 2026-11-28, do not keep them (the
@@ -108,7 +112,8 @@ class BigPart:
 
     secrets: int
     first: str  # its first second guess, in the search's order
-    incumbent: int | None  # the part's cost under it (None: not all of its parts yet)
+    # the part's cost under it (None: not all of its parts yet, or ``beyond``)
+    incumbent: int | None
     best: int | None  # the least cost known: the incumbent or a rival that beat it
     below: int  # rival second guesses whose bound is below ``best``: still in the race
     settled: int  # ... of which the checkpoint holds the answer
@@ -125,8 +130,27 @@ class BigPart:
     winner: str | None = None
     tree_built: bool = False
     winner_cpu: float | None = None  # the processor seconds of its rival task
+    # Under a cap on the guesses: the secrets of the least part of ``first`` that no
+    # tree solves within the guesses left (None: none, or not all solved yet). Then
+    # ``first`` cannot solve the part within the cap, and its rivals race with no
+    # budget until one of them does (``Solver._split_part``, a best of ``INF``).
+    beyond: int | None = None
+
+    @property
+    def solved(self) -> bool:
+        """Whether the first second guess has its answer: a cost, or beyond the cap."""
+        return self.incumbent is not None or self.beyond is not None
 
     def text(self, cost_text) -> str:
+        if self.beyond is not None:
+            line = (f"part of {self.secrets:,} secrets: {self.first} cannot solve it "
+                    f"within the cap (its part of {self.beyond:,} secrets needs more "
+                    f"guesses)")
+            if self.winner is not None:
+                line += (f"; the best rival so far: {self.winner}, {cost_text(self.best)} "
+                         f"(its tree {'built' if self.tree_built else 'not yet built'})")
+            return (line + f"; {self.settled:,} of {self.below:,} rival second guesses "
+                    f"settled")
         if self.incumbent is None:
             return (f"part of {self.secrets:,} secrets: its first second guess {self.first} "
                     f"not yet solved")
@@ -323,7 +347,7 @@ class RunReport:
                                f"{duration_text(sum(pieces))} of processor time)")
             out.append(row)
         open_parts = [b for bigs in self.big_parts.values() for b in bigs
-                      if b.incumbent is not None and b.below > b.settled]
+                      if b.solved and b.below > b.settled]
         rivals = sum(b.below - b.settled for b in open_parts)
         if rivals:
             row = _left_row("rival second guesses of the big parts still in the race",
@@ -353,7 +377,7 @@ class RunReport:
                 row["price_basis"] = "each at the processor time of the rival's own task"
             out.append(row)
         unsolved = sum(b.below - b.settled for bigs in self.big_parts.values() for b in bigs
-                       if b.incumbent is None)
+                       if not b.solved)
         if unsolved:
             out.append(_left_row("rival second guesses, at most, of the big parts whose first "
                                  "second guess is not yet solved", unsolved,
@@ -611,10 +635,19 @@ def duration_text(seconds: float) -> str:
 
 
 def _parts_text(parts, cost_text) -> str:
+    """The parts ``(secrets, value, exact)`` of one guess: those solved exactly, those
+    with no tree within the guesses left (a value of ``INF``: under a cap) and any
+    other only bounded."""
+    from .search import INF
+
     exact = [(n, v) for n, v, e in parts if e]
     line = (f"{len(exact):,} part{'s' if len(exact) != 1 else ''} solved exactly "
             f"({sum(n for n, _ in exact):,} secrets, {cost_text(sum(v for _, v in exact))})")
-    bounded = len(parts) - len(exact)
+    beyond = sorted(n for n, v, e in parts if not e and v >= INF)
+    if beyond:
+        line += (f", {len(beyond):,} beyond the cap (no tree within the guesses left: "
+                 f"{', '.join(f'{n:,}' for n in beyond)} secrets)")
+    bounded = len(parts) - len(exact) - len(beyond)
     return line + (f", {bounded:,} bounded only" if bounded else "")
 
 
@@ -1034,9 +1067,14 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             leaves = {g: [h for h, _ in hashes(g, part)] for g, _ in plan
                       if g == g2 or g in seconds}
             rows = [raw["subs"].get((first, g2, h)) for h in leaves[g2]]
-            incumbent = tree_cpu = None
-            if rows and all(r is not None and r[2] for r in rows):
-                incumbent = len(part) + sum(r[1] for r in rows)
+            incumbent = tree_cpu = beyond = None
+            if rows and None not in rows:
+                # Each part's task has no budget (INF): one not below it has no tree
+                # within the guesses left, and neither has the part under g2.
+                if all(r[2] for r in rows):
+                    incumbent = len(part) + sum(r[1] for r in rows)
+                else:
+                    beyond = min(r[0] for r in rows if not r[2])
                 cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
                 tree_cpu = None if None in cpu else sum(cpu)
             answers = _rival_answers(solver, first, part, plan[1:], raw)
@@ -1046,8 +1084,10 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                          sum(h in rivals for h in below), tree_cpu, len(cpu), sum(cpu))
-            if incumbent is not None and best < incumbent:
+                          sum(h in rivals for h in below), tree_cpu, len(cpu), sum(cpu),
+                          beyond=beyond)
+            if best is not None and (beyond is not None or incumbent is not None
+                                     and best < incumbent):
                 # The search keeps the earliest rival in its order at the least cost
                 winner = next(h for h, _ in plan[1:] if rivals.get(h) == best)
                 digests = [h for h, _ in hashes(winner, part)]

@@ -622,3 +622,71 @@ def test_the_docstring_examples_hold():
 
     result = doctest.testmod(checkpoint_report)
     assert result.attempted and not result.failed
+
+
+def _solvable_within(game, secrets, k, memo) -> bool:
+    """Whether some tree of consistent guesses finds each of ``secrets`` (code
+    indices) within ``k`` guesses: brute force over the secrets as guesses, scored by
+    the game's own rule one pair at a time (nothing of the search's)."""
+    key = (frozenset(secrets), k)
+    if key not in memo:
+        memo[key] = k >= 1 and (len(secrets) == 1 or k >= 2 and any(
+            all(_solvable_within(game, part, k - 1, memo) for a, part in _by_answer(
+                game, g, secrets).items() if a != game.win)
+            for g in secrets))
+    return memo[key]
+
+
+def _by_answer(game, guess, secrets) -> dict:
+    out = {}
+    for s in secrets:
+        out.setdefault(game.score(guess, s), []).append(s)
+    return out
+
+
+def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
+                                                                     monkeypatch):
+    """p5c5nb's fewest at the worst depth with consistent guesses, parts split from 30
+    secrets: the 45-secret part's first second guess in the search's order leaves a
+    part that no tree of consistent guesses solves within the guesses left (checked
+    here by brute force), so it cannot solve the part within the cap and its rivals
+    race with no budget. The report says so (not "not yet solved", which it said
+    before, leaving those rivals unpriced), follows the rival that wins, and, with the
+    rivals' entries removed, prices them at the tree that was tried."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "p5c5nb", 30, "fewest-at-worst", guesses="consistent")
+    root = sol.strategy.root.guess
+    (big,) = [b for b in rep.big_parts[root] if b.beyond is not None]
+    assert big.incumbent is None and big.solved and big.settled == big.below >= 1
+    (part,) = [p for _, p in solver.first_guess_parts(first) if len(p) == big.secrets]
+    g2 = game.code_index(big.first)
+    cap = max(len(sol.strategy.path_for(s)) for s in range(game.n_codes))  # t*
+    sizes = sorted(len(sub) for a, sub in _by_answer(game, g2, part).items()
+                   if a != game.win)
+    memo = {}
+    beyond = [n for a, sub in _by_answer(game, g2, part).items() if a != game.win
+              for n in [len(sub)] if not _solvable_within(game, sub, cap - 2, memo)]
+    assert beyond and big.beyond == min(beyond) and big.beyond in sizes
+    # The rival that won is the tree's second guess in that part, its tree built
+    assert big.winner is not None and big.tree_built
+    assert {sol.strategy.path_for(int(s))[1] for s in part} == {big.winner}
+    assert _solvable_within(game, list(map(int, part)), cap - 1, memo)
+    text = "\n".join(rep.lines())
+    assert (f"part of {big.secrets:,} secrets: {big.first} cannot solve it within the cap "
+            f"(its part of {big.beyond:,} secrets needs more guesses)") in text
+    assert (f"{big.first} (part of {big.secrets:,} secrets): " in text
+            and f"beyond the cap (no tree within the guesses left: {big.beyond:,}" in text)
+    assert f"its first second guess {big.first} not yet solved" not in text
+    # The rivals left to run: racing, priced at the tree under the first second guess
+    assert drop_entries(tmp_path, lambda fn, args: not (
+        fn in ("_exp_guess_task", "_exp_trees_task") and args[0] == [first])) >= big.below
+    (rep,) = report(tmp_path)
+    (again,) = [b for b in rep.big_parts[root] if b.secrets == big.secrets]
+    assert again.beyond == big.beyond and again.settled == 0 and again.winner is None
+    assert again.tree_cpu is not None
+    assert not _left(rep, "rival second guesses, at most, of the big parts whose first")
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    others = [b for b in rep.big_parts[root] if b.solved and b.below > b.settled]
+    assert row["tasks"] == sum(b.below - b.settled for b in others) >= again.below
+    assert row["estimate_seconds"] == pytest.approx(
+        sum((b.below - b.settled) * b.tree_cpu for b in others), abs=2e-3)
