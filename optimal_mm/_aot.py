@@ -29,13 +29,15 @@ import os
 import platform
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 
 from ._search_arrays import STATS
 
-_HERE = Path(__file__).resolve().parent
+# This package's folder, as a string: ``pathlib`` (with ``urllib.parse`` and
+# ``ipaddress``, which it imports) is a few milliseconds of every command's
+# start-up, and only a build needs it.
+_HERE = os.path.dirname(os.path.realpath(__file__))
 
 #: The sources whose text the machine code depends on.
 SOURCES = ("_search.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
@@ -180,11 +182,13 @@ def _numba_version() -> str:
     spec = importlib.util.find_spec("numba")
     if spec is None or not spec.submodule_search_locations:
         raise BuildError("numba is not installed")
-    path = Path(list(spec.submodule_search_locations)[0]) / "_version.py"
+    folder = list(spec.submodule_search_locations)[0]
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        with open(os.path.join(folder, "_version.py"), encoding="utf-8",
+                  errors="replace") as f:
+            return f.read()
     except OSError:
-        return str(path.parent)
+        return str(folder)
 
 
 def _cpu() -> str:
@@ -220,7 +224,8 @@ def build_key() -> str:
     """Hex digest of what the machine code depends on; part of the module's name."""
     h = _digest()
     for name in SOURCES:
-        h.update((_HERE / name).read_bytes())
+        with open(os.path.join(_HERE, name), "rb") as f:
+            h.update(f.read())
     for part in (_numba_version(), sys.implementation.cache_tag,
                  _ext_suffix(), _cpu()):
         h.update(b"\0" + part.encode())
@@ -231,22 +236,23 @@ def module_name(key: str | None = None) -> str:
     return f"_aot_{key or build_key()}"
 
 
-def build_dirs() -> list[Path]:
+def build_dirs() -> list[str]:
     """Where a build is looked for and made, in order of preference."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "optimal_mm"
-    return [_HERE / "__pycache__", cache]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                             ".cache")
+    return [os.path.join(_HERE, "__pycache__"), os.path.join(cache, "optimal_mm")]
 
 
 def _file_name(name: str) -> str:
     return name + _ext_suffix()
 
 
-def find(key: str | None = None) -> Path | None:
+def find(key: str | None = None) -> str | None:
     """The path of the build for this machine and these sources, if it exists."""
     name = module_name(key)
     for directory in build_dirs():
-        path = directory / _file_name(name)
-        if path.is_file():
+        path = os.path.join(directory, _file_name(name))
+        if os.path.isfile(path):
             return path
     return None
 
@@ -257,20 +263,21 @@ def failed(key: str | None = None) -> str | None:
     name = module_name(key)
     for directory in build_dirs():
         try:
-            return (directory / f"{name}.failed").read_text(encoding="utf-8").strip()
+            with open(os.path.join(directory, f"{name}.failed"), encoding="utf-8") as f:
+                return f.read().strip()
         except OSError:
             pass
     return None
 
 
-def _record_failure(directory: Path, name: str, message: str) -> None:
+def _record_failure(directory, name: str, message: str) -> None:
     try:
         (directory / f"{name}.failed").write_text(message + "\n", encoding="utf-8")
     except OSError:
         pass
 
 
-def load(path: Path, key: str | None = None):
+def load(path, key: str | None = None):
     """Import the extension module at ``path``."""
     name = module_name(key)
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
@@ -280,17 +287,19 @@ def load(path: Path, key: str | None = None):
     return module
 
 
-def build(key: str | None = None) -> Path:
+def build(key: str | None = None):
     """Compile every kernel of :data:`EXPORTS` into one extension module and return
     its path. The module is written in a temporary directory and renamed into place,
     so a concurrent or interrupted build never leaves a half-written file.
 
     Raises :class:`BuildError` when no place is writable or the compilation fails.
     """
+    from pathlib import Path
+
     key = key or build_key()
     name = module_name(key)
     errors = []
-    for directory in build_dirs():
+    for directory in map(Path, build_dirs()):
         try:
             directory.mkdir(parents=True, exist_ok=True)
             import tempfile  # only a build needs it (start-up: see _digest)
@@ -317,7 +326,7 @@ def build(key: str | None = None) -> Path:
 
 
 @contextlib.contextmanager
-def _lock(directory: Path):
+def _lock(directory):
     """Hold an exclusive lock on ``directory`` (POSIX), so that processes started
     together (workers, parallel table entries) build once instead of each."""
     try:
@@ -333,7 +342,7 @@ def _lock(directory: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _remove_stale(directory: Path, keep: str) -> None:
+def _remove_stale(directory, keep: str) -> None:
     """Remove this Python's builds of other sources from ``directory``: they are never
     loaded again. (A process still running one keeps its mapped copy; the builds of
     other Python versions, with another file suffix, are left alone.)"""
@@ -357,7 +366,7 @@ def _compile_bytecode() -> None:
         pass
 
 
-def _compile(name: str, out_dir: Path) -> Path:
+def _compile(name: str, out_dir):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc is pending deprecation
         from numba.pycc import CC

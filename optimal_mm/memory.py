@@ -33,8 +33,8 @@ PROCESS_BYTES = 160 * 2**20
 
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_SIZE_RE = re.compile(r"\s*([0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})\s*([KMGT]?)(?:I?B)?\s*",
-                      re.IGNORECASE)
+#: What :func:`parse_size` reads (compiled on first use: a command's start-up need not)
+_SIZE_PATTERN = r"\s*([0-9]{1,15}(?:\.[0-9]{0,15})?|\.[0-9]{1,15})\s*([KMGT]?)(?:I?B)?\s*"
 
 
 def parse_size(text) -> int:
@@ -52,7 +52,8 @@ def parse_size(text) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         value = text
     else:
-        m = _SIZE_RE.fullmatch(text) if isinstance(text, str) else None
+        m = (re.fullmatch(_SIZE_PATTERN, text, re.IGNORECASE) if isinstance(text, str)
+             else None)
         if not m:
             raise InvalidOptionError(f"--memory-limit must be a size like 4G, 500M or 123456 "
                                      f"(bytes), got {text!r}")

@@ -34,7 +34,6 @@ True
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
@@ -251,6 +250,8 @@ def read_bounded(path, limit: int) -> bytes:
     if len(raw) > limit:
         raise JSONError(f"larger than the limit of {limit:,} bytes")
     if raw[:2] == b"\x1f\x8b":
+        import gzip  # here: a command that reads no tree file never needs it
+
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unzip:
             raw = unzip.read(limit + 1)
         if len(raw) > limit:

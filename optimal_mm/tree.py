@@ -30,12 +30,10 @@ a device or pipe written through: :mod:`optimal_mm.outputs`), and files ending i
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
 import reprlib
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -552,6 +550,8 @@ class Strategy:
         if str(path).endswith(".gz") and not is_stdout(path):
             # zlib's default level: p5c4's expected tree (36 KB of JSON) in 0.5 ms
             # to 4,635 bytes, against 2.1 ms to 4,408 at gzip's default of 9.
+            import gzip  # here, as in read_json: start-up (optimal_mm._aot, _HERE)
+
             data = gzip.compress(data, compresslevel=6, mtime=0)
         atomic_write_bytes(path, data)
         return stats
@@ -598,6 +598,9 @@ def read_json(path: "str | os.PathLike"):
     """
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidTreeError(f"a tree file must be named by a path, got {_short(path)}")
+    import gzip  # here, not at import: a command that reads no tree never needs it
+    import zlib
+
     name = repr(os.fsdecode(os.fspath(path)))
     try:
         raw = strictjson.read_bounded(path, MAX_TREE_BYTES)

@@ -134,7 +134,7 @@ def test_search_kernels_agree(aot, spec, consistent):
 
 def test_build_key_follows_the_sources(tmp_path, monkeypatch):
     for name in _aot.SOURCES:
-        shutil.copy(_aot._HERE / name, tmp_path / name)
+        shutil.copy(os.path.join(_aot._HERE, name), tmp_path / name)
     key = _aot.build_key()
     monkeypatch.setattr(_aot, "_HERE", tmp_path)
     assert _aot.build_key() == key
@@ -209,6 +209,31 @@ def test_aot_run_never_imports_numba(aot):
     value, backend, numba_loaded = run.stdout.split()
     assert backend == "aot" and numba_loaded == "False"
     assert int(value) == solve(Game.from_spec("p3c4"), "expected", jobs=1).value
+
+
+#: Modules that a solve writing to a stream never needs, each a millisecond or more of
+#: start-up on the benchmark's machine (with what they import): pathlib (urllib.parse,
+#: ipaddress), tempfile (shutil, random, bz2, lzma), gzip, hashlib (OpenSSL),
+#: sysconfig, numba.
+STARTUP_UNNEEDED = ("pathlib", "tempfile", "gzip", "hashlib", "sysconfig", "numba",
+                    "urllib.parse", "shutil")
+
+
+def test_a_solve_to_a_stream_loads_no_module_it_does_not_need(aot):
+    """The command's start-up is most of a small game's time (results/bench.md, side
+    by side with the C++ solver): ``optimal-mm solve p3c4 -o /dev/null`` with the
+    ahead-of-time kernels loads none of :data:`STARTUP_UNNEEDED`."""
+    # What the interpreter loads before the package (an editable install's import
+    # finder loads pathlib, for one) is not the package's doing.
+    code = ("import sys; before = set(sys.modules); from optimal_mm.cli import main; "
+            "rc = main(['solve', 'p3c4', '--objective', 'expected', '--jobs', '1', "
+            "'--quiet', '-o', '/dev/null']); "
+            f"print(rc, sorted(set({STARTUP_UNNEEDED!r}) & set(sys.modules) - before))")
+    env = dict(os.environ, OPTIMAL_MM_KERNELS="aot")
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[-2] == "0 []"
 
 
 def test_jit_backend_solves_the_same(aot, tmp_path):
