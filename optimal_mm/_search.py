@@ -1234,7 +1234,7 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     cap_weight = _cap_weight(lb)
     value, guess, key, check, entry = _settled(S, beta, d, lb[d, n], key, check, tt,
                                                table, codes, n_colours, normal, work, cap_weight,
-                                               use_tt)
+                                               use_tt, consistent)
     if value >= 0:
         if entry >= 0:
             stats[1] += 1
@@ -1473,7 +1473,8 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 v, _, ckey, ccheck, entry = _settled(part, pb + 1, child_d, lb_child[c],
                                                      part_key[j], part_check[j], tt, table,
                                                      codes,
-                                                     n_colours, normal, work, cap_weight, True)
+                                                     n_colours, normal, work, cap_weight, True,
+                                                     consistent)
                 if v >= 0 and entry >= 0:
                     stats[1] += 1
                 part_key[j], part_check[j] = ckey, ccheck
@@ -1502,7 +1503,8 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             v, _, ckey, ccheck, entry = _settled(part, budget, child_d, lb_child[c],
                                                  part_key[j], part_check[j], tt, table,
                                                  codes,
-                                                 n_colours, normal, work, cap_weight, True)
+                                                 n_colours, normal, work, cap_weight, True,
+                                                 consistent)
             if v >= 0 and entry >= 0:
                 stats[1] += 1
             if v < 0:
@@ -1534,24 +1536,29 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
 
 @njit(cache=True, inline="always")
 def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal, work,
-             cap_weight, exact_ends):
+             cap_weight, exact_ends, consistent):
     """The head of :func:`_exp_node`: what the node of ``S`` with ``beta`` and ``d``
     guesses left (``bound``: its lower bound, ``lb[d, len(S)]``) returns at once,
     without searching, as its value and guess, or value -1 when it must search; with
     the state's key and check (made here if ``key`` is 0, to hand down) and its entry
     in the table (-1: not read or none). The guess is the first secret for one or two
-    secrets, one that achieves the value for three (below ``beta``), -2 for an exact
-    value of the table (``exact_ends``: a node whose guesses are restricted reads
-    exact values as bounds, and searches its three secrets), else -1. A value settled
+    secrets, one that achieves the value for three or four worked out (below
+    ``beta``), -2 for an exact value of the table (``exact_ends``: a node whose
+    guesses are restricted reads exact values as bounds, and searches its three
+    secrets), else -1. A value settled
     with an entry is a table hit, which the caller counts.
 
     Three secrets with four guesses or more left are worked out, not keyed: 5 if a
     secret tells the other two apart, else 6 (no secret reaches the last guess, so
-    no weight). The key would cost more than the answer: ``solve p4c8nb --objective
-    expected --guesses consistent --jobs 1`` met the table 31.6 million times, 4.9
-    million of them for three secrets; JIT builds interleaved, a table run beside
-    them on the 2-core Intel Xeon VM, 66.1 / 62.8 -> 57.4 / 55.8 s of search, p4c7's
-    total 5.3 -> 4.8 s, the same trees.
+    no weight; :func:`_three`); so are four with five guesses left where the guesses
+    are the secrets (:func:`_four`). The key would cost more than the answer:
+    ``solve p4c8nb --objective expected --guesses consistent --jobs 1`` met the
+    table 31.6 million times, 4.9 million of them for three secrets and 5.9 million
+    for four; JIT builds interleaved, a table run beside them on the 2-core Intel
+    Xeon VM: three, 66.1 / 62.8 -> 57.4 / 55.8 s of search (p4c7's total 5.3 -> 4.8
+    s); four as well, 64.3 / 56.4 -> 50.8 / 53.3 s (p4c10's consistent total 23.0 /
+    25.5 / 24.6 -> 25.0 / 24.6 / 20.9 s, within that machine's noise); the same
+    trees.
 
     A parent asks it of each part before the call, and settles so the parts that the
     table or their bounds decide. Most are: ``solve p4c8nb --objective expected
@@ -1582,14 +1589,11 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
         # found with the second guess), else 6 (any secret guessed, then the pair),
         # whatever the guesses allowed, and no secret reaches the last guess. Cheaper
         # than the key, which the state would need to meet the table.
-        x, y, z = S[0], S[1], S[2]
-        if table[x, y] != table[x, z]:
-            return 5, x, key, check, entry
-        if table[y, x] != table[y, z]:
-            return 5, y, key, check, entry
-        if table[z, x] != table[z, y]:
-            return 5, z, key, check, entry
-        return 6, (x if beta > 6 else -1), key, check, entry
+        v, g = _three(table, S[0], S[1], S[2])
+        return v, (g if v < beta else -1), key, check, entry
+    if c == 4 and d >= 5 and exact_ends and consistent:
+        v, g = _four(table, S)
+        return v, (g if v < beta else -1), key, check, entry
     if key == 0:
         key, check = _state_hash(S, d, cap_weight, codes, n_colours, normal, work)
     entry = _tt_find(tt, key, check)
@@ -1600,6 +1604,40 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
         if value >= beta:
             return value, -1, key, check, entry
     return -1, -1, key, check, entry
+
+
+@njit(cache=True, inline="always")
+def _three(table, x, y, z):
+    """The least total of three secrets and a secret that achieves it: 5 if one of
+    them, guessed, tells the other two apart, else 6."""
+    if table[x, y] != table[x, z]:
+        return 5, x
+    if table[y, x] != table[y, z]:
+        return 5, y
+    if table[z, x] != table[z, y]:
+        return 5, z
+    return 6, x
+
+
+@njit(cache=True, inline="always")
+def _four(table, S):
+    """The least total of four secrets by consistent guesses, and the first secret
+    that achieves it: a secret guessed costs 1, its part of one secret 2, of two 5,
+    of three 3 plus the three's own (:func:`_three`)."""
+    best, best_g = 1 << 30, -1
+    for i in range(4):
+        x = S[i]
+        o0, o1, o2 = S[(i + 1) % 4], S[(i + 2) % 4], S[(i + 3) % 4]
+        a0, a1, a2 = table[x, o0], table[x, o1], table[x, o2]
+        if a0 == a1 and a1 == a2:
+            v = 1 + 3 + _three(table, o0, o1, o2)[0]
+        elif a0 != a1 and a1 != a2 and a0 != a2:
+            v = 1 + 2 + 2 + 2
+        else:
+            v = 1 + 2 + 5
+        if v < best:
+            best, best_g = v, x
+    return best, best_g
 
 
 @njit(cache=True, inline="always")

@@ -272,6 +272,18 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
     assert popped == expected
 
 
+def _total_guessing(table, S, guess) -> int:
+    """The least total of the secrets ``S`` when ``guess`` (one of them) comes first
+    and every later guess is a secret left (no cap): brute force, one answer at a
+    time."""
+    parts = {}
+    for s in S:
+        if s != guess:
+            parts.setdefault(int(table[guess, s]), []).append(s)
+    return len(S) + sum(min(_total_guessing(table, p, g) for g in p)
+                        for p in parts.values())
+
+
 @pytest.mark.parametrize("spec, consistent", [("p3c4b", True), ("p4c5nb", True),
                                               ("p3c5", False), ("p4c4", True)])
 def test_a_settled_state_has_its_searched_value(spec, consistent):
@@ -281,7 +293,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
     guesses left, a value below the budget is the state's optimum (found by a
     search of its own, from an empty table), one at or above it is a lower bound of
     the optimum; one or two secrets come with the first as the guess, three (with
-    four guesses or more left) with a secret that achieves the value, an exact entry
+    four guesses or more left) and, where the guesses are the secrets, four (with
+    five) with a secret that achieves the value, an exact entry
     of the table with -2, and a node of restricted guesses reads that entry as a
     bound. Where it does not settle, the key it made is the state's."""
     game = Game.from_spec(spec)
@@ -291,7 +304,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
     for S in states[::3]:  # exact values in the table for some of them
         ctx.exp(S, _search.INF, _search.NO_CAP)
     states += [S[:k] for S in states[:4] for k in (1, 2)]  # settled by their size
-    states += [S[i:i + 3] for S in states[:12] if len(S) >= 4 for i in (0, 1)]  # three
+    states += [S[i:i + k] for S in states[:12] if len(S) >= 5 for i in (0, 1)
+               for k in (3, 4)]  # worked out, not keyed
     codes, n_colours, repeats, _, _, symmetry = ctx.rules
     normal = _search._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
     work = _search._form_work(codes.shape[1], n_colours)
@@ -306,7 +320,7 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                 for exact_ends in (True, False):
                     v, guess, key, check, entry = _search._settled(
                         S, beta, d, bound, 0, 0, tt, ctx.table, codes, n_colours, normal,
-                        work, weight, exact_ends)
+                        work, weight, exact_ends, consistent)
                     if v < 0:
                         kinds.add("searched")
                         assert (key, check) == _search._state_hash(
@@ -322,12 +336,11 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                     if len(S) <= 2 and d >= len(S):
                         kinds.add("small")
                         assert guess == S[0] and v == optimum
-                    elif len(S) == 3 and d >= 4 and exact_ends and v < beta:
+                    elif (len(S) == 3 and d >= 4 or len(S) == 4 and d >= 5 and consistent
+                          ) and exact_ends and v < beta:
                         # worked out, not searched: a secret that achieves the value
-                        kinds.add("three")
-                        assert guess in S and v in (5, 6)
-                        answers = {int(ctx.table[guess, y]) for y in S if y != guess}
-                        assert v == (5 if len(answers) == 2 else 6)
+                        kinds.add(("three", "four")[len(S) - 3])
+                        assert guess in S and v == _total_guessing(ctx.table, S, guess)
                     elif guess == -2:
                         kinds.add("exact")
                         assert exact_ends and v == optimum == entry >> 1 and entry & 1
@@ -335,7 +348,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         kinds.add("bound")
                         assert guess == -1 and v >= beta
                         assert entry < 0 or v == entry >> 1  # a hit: the entry's value
-    assert kinds == {"searched", "exact read as bound", "small", "three", "exact", "bound"}
+    assert kinds == {"searched", "exact read as bound", "small", "three", "exact", "bound"} | (
+        {"four"} if consistent else set())
 
 
 @pytest.mark.parametrize("spec", ["p4c5nb", "p3c4", "bulls-and-cows"])
