@@ -1542,7 +1542,7 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
     without searching, as its value and guess, or value -1 when it must search; with
     the state's key and check (made here if ``key`` is 0, to hand down) and its entry
     in the table (-1: not read or none). The guess is the first secret for one or two
-    secrets, one that achieves the value for three or four worked out (below
+    secrets, a secret that achieves the value for three or four worked out (below
     ``beta``), -2 for an exact value of the table (``exact_ends``: a node whose
     guesses are restricted reads exact values as bounds, and searches its three
     secrets), else -1. A value settled
@@ -1551,7 +1551,9 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
     Three secrets with four guesses or more left are worked out, not keyed: 5 if a
     secret tells the other two apart, else 6 (no secret reaches the last guess, so
     no weight; :func:`_three`); so are four with five guesses left where the guesses
-    are the secrets (:func:`_four`). The key would cost more than the answer:
+    are the secrets (:func:`_four`), or, where any code may be guessed, where a
+    secret guessed first gives a total of 7 or 8 (a code that is not a secret can
+    do no better than 8). The key would cost more than the answer:
     ``solve p4c8nb --objective expected --guesses consistent --jobs 1`` met the
     table 31.6 million times, 4.9 million of them for three secrets and 5.9 million
     for four; JIT builds interleaved, a table run beside them on the 2-core Intel
@@ -1591,9 +1593,13 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
         # than the key, which the state would need to meet the table.
         v, g = _three(table, S[0], S[1], S[2])
         return v, (g if v < beta else -1), key, check, entry
-    if c == 4 and d >= 5 and exact_ends and consistent:
+    if c == 4 and d >= 5 and exact_ends:
+        # Four: the best secret to guess first; where any code may be guessed, only
+        # a total of 7 or 8 is settled so (a guess that is not a secret finds none of
+        # them first: 8 at the least), else the node searches as before.
         v, g = _four(table, S)
-        return v, (g if v < beta else -1), key, check, entry
+        if consistent or v <= 8:
+            return v, (g if v < beta else -1), key, check, entry
     if key == 0:
         key, check = _state_hash(S, d, cap_weight, codes, n_colours, normal, work)
     entry = _tt_find(tt, key, check)
