@@ -1233,8 +1233,8 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     work = _form_work(codes.shape[1], n_colours)
     cap_weight = _cap_weight(lb)
     value, guess, key, check, entry = _settled(S, beta, d, lb[d, n], key, check, tt,
-                                               table, codes, n_colours, normal, work, cap_weight,
-                                               use_tt, consistent)
+                                               table, codes, n_colours, normal, work,
+                                               cap_weight, use_tt, consistent)
     if value >= 0:
         if entry >= 0:
             stats[1] += 1
@@ -1472,9 +1472,8 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                 part = parts[starts[a]:starts[a + 1]]
                 v, _, ckey, ccheck, entry = _settled(part, pb + 1, child_d, lb_child[c],
                                                      part_key[j], part_check[j], tt, table,
-                                                     codes,
-                                                     n_colours, normal, work, cap_weight, True,
-                                                     consistent)
+                                                     codes, n_colours, normal, work,
+                                                     cap_weight, True, consistent)
                 if v >= 0 and entry >= 0:
                     stats[1] += 1
                 part_key[j], part_check[j] = ckey, ccheck
@@ -1502,9 +1501,8 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             budget = best - acc - rem
             v, _, ckey, ccheck, entry = _settled(part, budget, child_d, lb_child[c],
                                                  part_key[j], part_check[j], tt, table,
-                                                 codes,
-                                                 n_colours, normal, work, cap_weight, True,
-                                                 consistent)
+                                                 codes, n_colours, normal, work, cap_weight,
+                                                 True, consistent)
             if v >= 0 and entry >= 0:
                 stats[1] += 1
             if v < 0:
@@ -1544,9 +1542,9 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
     in the table (-1: not read or none). The guess is the first secret for one or two
     secrets, a secret that achieves the value for three or four worked out (below
     ``beta``), -2 for an exact value of the table (``exact_ends``: a node whose
-    guesses are restricted reads exact values as bounds, and searches its three
-    secrets), else -1. A value settled
-    with an entry is a table hit, which the caller counts.
+    guesses are restricted reads exact values as bounds, and searches its three or
+    four secrets), else -1. A value settled with an entry is a table hit, which the
+    caller counts.
 
     Three secrets with four guesses or more left are worked out, not keyed: 5 if a
     secret tells the other two apart, else 6 (no secret reaches the last guess, so
@@ -1627,9 +1625,9 @@ def _three(table, x, y, z):
 
 @njit(cache=True, inline="always")
 def _four(table, S):
-    """The least total of four secrets by consistent guesses, and the first secret
-    that achieves it: a secret guessed costs 1, its part of one secret 2, of two 5,
-    of three 3 plus the three's own (:func:`_three`)."""
+    """The least total of four secrets when every guess is one of the secrets left,
+    and the first secret that achieves it: the secret guessed costs 1, a part of one
+    secret 2, of two 5, of three 3 plus the three's own (:func:`_three`)."""
     best, best_g = 1 << 30, -1
     for i in range(4):
         x = S[i]
