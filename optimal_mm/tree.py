@@ -550,7 +550,7 @@ class Strategy:
         if str(path).endswith(".gz") and not is_stdout(path):
             # zlib's default level: p5c4's expected tree (36 KB of JSON) in 0.5 ms
             # to 4,635 bytes, against 2.1 ms to 4,408 at gzip's default of 9.
-            import gzip  # here, as in read_json: start-up (optimal_mm._aot, _HERE)
+            import gzip  # here, not at import: a solve written to a stream never needs it
 
             data = gzip.compress(data, compresslevel=6, mtime=0)
         atomic_write_bytes(path, data)
