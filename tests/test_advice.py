@@ -17,20 +17,18 @@ from optimal_mm.heuristics import build_strategy
 from optimal_mm.history import Turn, consistent_secrets, parse_history
 from optimal_mm.player import load_shipped_strategy
 
+from brute import parts_by_answer
+
 BIG = 1 << 40
 
 
 def brute_force(game, consistent):
     """Plain minimax / least-total over every guess, memoised on the secret set: an
     independent check of the search (no bounds, no symmetry, no table)."""
-    win = game.win
     every = range(game.n_codes)
 
     def parts(g, secrets):
-        out = {}
-        for s in secrets:
-            out.setdefault(game.score(g, s), []).append(s)
-        return [tuple(p) for a, p in out.items() if a != win]
+        return [tuple(p) for p in parts_by_answer(game.score, g, secrets).values()]
 
     @lru_cache(maxsize=None)
     def value(secrets, objective):

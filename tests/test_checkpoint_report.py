@@ -19,6 +19,7 @@ from optimal_mm import Game
 from optimal_mm.checkpoint_report import _digest, duration_text, report
 from optimal_mm.search import Solver, first_guess_classes
 
+from brute import parts_by_answer
 from checkpoint_entries import drop_entries, rivals_without_trees
 
 
@@ -247,7 +248,7 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
         if of_last_part(e["task"]["function"], e["task"]["args"])]
     assert begun.timed == 1 and begun.cpu == pytest.approx(kept_cpu)
     assert row["estimate_seconds"] == pytest.approx((last.below - 1) * kept_cpu, abs=2e-3)
-    assert f"each at the mean of its own part's tasks timed so far (" in row["price_basis"]
+    assert "each at the mean of its own part's tasks timed so far (" in row["price_basis"]
     assert f"in the part of {last.secrets:,} secrets, of 1)" in row["price_basis"]
     assert f"left: {last.below - 1:,} second guesses of the rival first guesses" in (
         "\n".join(rep.lines()))
@@ -631,17 +632,10 @@ def _solvable_within(game, secrets, k, memo) -> bool:
     key = (frozenset(secrets), k)
     if key not in memo:
         memo[key] = k >= 1 and (len(secrets) == 1 or k >= 2 and any(
-            all(_solvable_within(game, part, k - 1, memo) for a, part in _by_answer(
-                game, g, secrets).items() if a != game.win)
+            all(_solvable_within(game, part, k - 1, memo)
+                for part in parts_by_answer(game.score, g, secrets).values())
             for g in secrets))
     return memo[key]
-
-
-def _by_answer(game, guess, secrets) -> dict:
-    out = {}
-    for s in secrets:
-        out.setdefault(game.score(guess, s), []).append(s)
-    return out
 
 
 def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
@@ -661,11 +655,10 @@ def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
     (part,) = [p for _, p in solver.first_guess_parts(first) if len(p) == big.secrets]
     g2 = game.code_index(big.first)
     cap = max(len(sol.strategy.path_for(s)) for s in range(game.n_codes))  # t*
-    sizes = sorted(len(sub) for a, sub in _by_answer(game, g2, part).items()
-                   if a != game.win)
+    sizes = sorted(len(sub) for sub in parts_by_answer(game.score, g2, part).values())
     memo = {}
-    beyond = [n for a, sub in _by_answer(game, g2, part).items() if a != game.win
-              for n in [len(sub)] if not _solvable_within(game, sub, cap - 2, memo)]
+    beyond = [len(sub) for sub in parts_by_answer(game.score, g2, part).values()
+              if not _solvable_within(game, sub, cap - 2, memo)]
     assert beyond and big.beyond == min(beyond) and big.beyond in sizes
     # The rival that won is the tree's second guess in that part, its tree built
     assert big.winner is not None and big.tree_built

@@ -18,6 +18,8 @@ from optimal_mm.cli import main
 from optimal_mm.search import Solver, _Context, cap_weight, solve
 from optimal_mm.tree import Strategy
 
+from brute import parts_by_answer
+
 
 def _answer(guess, secret, black_only):
     black = sum(g == s for g, s in zip(guess, secret))
@@ -42,10 +44,7 @@ def brute_force(pegs, colours, repeats, black_only, consistent):
             return None
         result = None
         for g in (secrets if consistent else range(n)):
-            parts = {}
-            for s in secrets:
-                if s != g:
-                    parts.setdefault(answers[g][s], []).append(s)
+            parts = parts_by_answer(lambda g, s: answers[g][s], g, secrets)
             if any(len(p) == len(secrets) for p in parts.values()):
                 continue  # no information
             at_cap, total = (1 if g in secrets and d == 1 else 0), len(secrets)

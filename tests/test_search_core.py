@@ -17,6 +17,8 @@ from optimal_mm.game import partition_counts
 from optimal_mm.search import _Context, first_guess_classes, node_guess_classes, solve
 from optimal_mm.symmetry import orbit_representatives
 
+from brute import parts_by_answer
+
 KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
 
 
@@ -276,10 +278,7 @@ def _total_guessing(table, S, guess) -> int:
     """The least total of the secrets ``S`` when ``guess`` (one of them) comes first
     and every later guess is a secret left (no cap): brute force, one answer at a
     time."""
-    parts = {}
-    for s in S:
-        if s != guess:
-            parts.setdefault(int(table[guess, s]), []).append(s)
+    parts = parts_by_answer(lambda g, s: int(table[g, s]), guess, S)
     return len(S) + sum(min(_total_guessing(table, p, g) for g in p)
                         for p in parts.values())
 

@@ -21,6 +21,8 @@ from optimal_mm import _skew_bound
 from optimal_mm._search_arrays import INF, NO_CAP, lower_bound_table
 from optimal_mm.search import solve
 
+from brute import parts_by_answer
+
 TABLE = Path(__file__).resolve().parent.parent / "results" / "optimal_table.json"
 
 
@@ -68,8 +70,10 @@ def _plain_values(spec):
     """``value(S, d)`` by plain minimisation over every tree (``INF`` when impossible)."""
     game = Game.from_spec(spec)
     codes = [tuple(int(c) for c in game.codes[i]) for i in range(game.n_codes)]
-    pegs = len(codes[0])
     n = len(codes)
+
+    def score(g, s):
+        return _answer(codes[g], codes[s])
 
     @lru_cache(maxsize=None)
     def value(secrets, d):
@@ -79,15 +83,10 @@ def _plain_values(spec):
             return INF
         best = INF
         for g in range(n):
-            parts = {}
-            for s in secrets:
-                parts.setdefault(_answer(codes[g], codes[s]), []).append(s)
+            parts = parts_by_answer(score, g, secrets)
             if len(parts) == 1 and g not in secrets:
                 continue  # no information
-            total = len(secrets)
-            for a, p in parts.items():
-                if a != pegs:
-                    total += value(tuple(p), d - 1)
+            total = len(secrets) + sum(value(tuple(p), d - 1) for p in parts.values())
             best = min(best, total)
         return best
 
@@ -147,10 +146,7 @@ def test_consistent_bound_below_the_consistent_optimum():
             return 1
         best = INF
         for g in secrets:
-            parts = {}
-            for s in secrets:
-                if s != g:
-                    parts.setdefault(_answer(codes[g], codes[s]), []).append(s)
+            parts = parts_by_answer(lambda g, s: _answer(codes[g], codes[s]), g, secrets)
             best = min(best, len(secrets) + sum(value(tuple(p)) for p in parts.values()))
         return best
 
