@@ -60,7 +60,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._search_arrays import INF, NO_CAP
-from .errors import InvalidOptionError, InvalidTreeError, OptimalMMError, TooLargeError
+from .errors import (InvalidOptionError, InvalidTreeError, OptimalMMError, TooLargeError,
+                     check_time_limit)
 from .game import Game
 from .history import Turn, check_history, consistent_secrets
 from .search import _context, check_feasible, node_guess_classes
@@ -182,8 +183,7 @@ class Advisor:
                  time_limit: float | None = DEFAULT_TIME_LIMIT, strategy="shipped"):
         if guesses not in ("any", "consistent"):
             raise InvalidOptionError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
-        if time_limit is not None and not time_limit > 0:
-            raise InvalidOptionError(f"the time limit must be positive, got {time_limit!r}")
+        check_time_limit(time_limit, "the time limit")
         if game.n_codes > MAX_ADVICE_CODES:
             raise TooLargeError(
                 f"{game.spec} has {game.n_codes:,} codes: exact advice is limited to "

@@ -61,12 +61,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial
 
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, TooLargeError
 from .game import Game
 
 #: Deepest history :func:`count_histories` counts (the counts have ~4.3 D digits
 #: for Mastermind; beyond this they are of no use and only slow to print).
 MAX_DEPTH = 50
+#: The most pairs of cycle types (colours' times positions') Burnside's sum may run
+#: over: about ten seconds (p4c60, 4.8 million, takes 18 s; p20c20, 0.39 million,
+#: 2.7 s, on a 2-core VM); p25c25 would be 3.8 million, p99c99 about 3e16.
+MAX_TERMS = 1_000_000
+
+
+def partition_count(n: int) -> int:
+    """How many partitions ``n`` has (the cycle types of ``S_n``), by Euler's
+    recurrence over the parts' sizes, without listing them.
+
+    >>> [partition_count(n) for n in (0, 4, 6, 25)]
+    [1, 5, 11, 1958]
+    """
+    ways = [1] + [0] * n
+    for part in range(1, n + 1):
+        for total in range(part, n + 1):
+            ways[total] += ways[total - part]
+    return ways[n]
+
+
+def check_countable(game: Game) -> None:
+    """Refuse a game whose Burnside sum has more than :data:`MAX_TERMS` pairs of cycle
+    types, before any of it is summed (:class:`~optimal_mm.errors.TooLargeError`)."""
+    terms = partition_count(game.colours) * partition_count(game.pegs)
+    if terms > MAX_TERMS:
+        raise TooLargeError(f"{game.spec}: Burnside's sum would run over {terms:,} pairs "
+                            f"of cycle types (colours' times positions'), more than the "
+                            f"{MAX_TERMS:,} counted here")
 
 
 def partitions(n: int, largest: int | None = None):
@@ -249,6 +277,8 @@ def count_histories(game: Game, depth: int) -> HistoryCount:
     ------
     InvalidOptionError
         For a depth outside 0..MAX_DEPTH.
+    TooLargeError
+        For a game whose sum is too long to run (:func:`check_countable`).
 
     Examples
     --------
@@ -258,6 +288,7 @@ def count_histories(game: Game, depth: int) -> HistoryCount:
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
         raise InvalidOptionError(f"depth must be 0..{MAX_DEPTH}, got {depth!r}")
+    check_countable(game)
     group = SymmetryGroup.of(game)
     answers = len(game.possible_answers)
     guess_orbits = group.orbits_of_tuples(depth)

@@ -76,6 +76,34 @@ class TimeLimitReached(KeyboardInterrupt):
         return type(self), (self.seconds,)
 
 
+#: The longest time limit taken, in seconds (about 11.6 days). The clocks that enforce a
+#: limit refuse much more: the interval timer of :class:`optimal_mm.stopping.time_limit`
+#: overflows from about 9.3e9 s, and a wait on a child's pipe, counted in milliseconds
+#: in a C int, from about 2.1e6 s. A longer run keeps its work with ``--checkpoint`` and
+#: resumes.
+MAX_TIME_LIMIT = 1_000_000.0
+
+
+def check_time_limit(seconds, name: str = "--time-limit") -> None:
+    """Refuse a time limit that is not a number of seconds above 0 and at most
+    :data:`MAX_TIME_LIMIT` (``nan`` and infinity included); ``None`` is no limit.
+
+    >>> check_time_limit(None), check_time_limit(2.5)
+    (None, None)
+    >>> check_time_limit(float("inf"))
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidOptionError: --time-limit must be a positive number of seconds, at most 1,000,000 (about 11.6 days), got inf
+    """
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise InvalidOptionError(f"{name} must be a number of seconds, got {quoted(seconds)}")
+    if not 0 < seconds <= MAX_TIME_LIMIT:  # nan too
+        raise InvalidOptionError(f"{name} must be a positive number of seconds, at most "
+                                 f"{MAX_TIME_LIMIT:,.0f} (about 11.6 days), got {seconds:g}")
+
+
 def quoted(value, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters: how messages quote user input.
 

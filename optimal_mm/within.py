@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import __version__
-from ._search_arrays import INF, lower_bound_table
+from ._search_arrays import INF, NO_CAP, lower_bound_table
 from .errors import InvalidOptionError
 from .game import Game
 from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, check_wc_tree, node_guess_classes,
@@ -71,7 +71,10 @@ class WithinStats:
 
 
 def check_within_options(depth, breadth, exact) -> None:
-    """One-line errors for options out of range."""
+    """One-line errors for options out of range. A depth above
+    :data:`~optimal_mm._search_arrays.NO_CAP` (64, the deepest level of the search's
+    tables) is searched as 64, as ``solve --max-guesses`` is: no game the search takes
+    needs near that many guesses."""
     for name, value, least in (("depth", depth, 1), ("breadth", breadth, 1),
                                ("exact", exact, 0)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
@@ -164,7 +167,8 @@ def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXA
                  report, wc_tree)
     if stats is not None:  # filled in as the search goes: an interrupted run says how far
         beam.stats = stats
-    found = beam.solve((), np.arange(game.n_codes, dtype=np.int64), int(depth))
+    depth = min(int(depth), NO_CAP)
+    found = beam.solve((), np.arange(game.n_codes, dtype=np.int64), depth)
     if found is None:
         return None
     keys = [game.answer_str(a) for a in range(game.n_answer_slots)]

@@ -70,6 +70,9 @@ def fit_power_law(points, least=200):
     pts = [(math.log(n), math.log(s)) for n, s in points if n >= least and s > 0]
     if len({x for x, _ in pts}) < 2:  # too few big tasks: every task
         pts = [(math.log(n), math.log(s)) for n, s in points if n >= 2 and s > 0]
+    if len({x for x, _ in pts}) < 2:
+        raise ValueError(f"the samples hold {len(pts)} timed tasks of 2 secrets or more, "
+                         f"of fewer than two sizes: nothing to fit")
     mx = sum(x for x, _ in pts) / len(pts)
     my = sum(y for _, y in pts) / len(pts)
     k = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
@@ -135,21 +138,31 @@ def estimate(sample, rival_docs):
     return out, lines
 
 
+def _load(path, keys) -> dict:
+    """The JSON object of a sample file, refused in one line (a ``ValueError``) unless
+    it has ``keys``, as the files of sample_exp_tasks.py do."""
+    with open(path) as fh:
+        doc = json.load(fh)
+    missing = [k for k in keys if not isinstance(doc, dict) or k not in doc]
+    if missing:
+        raise ValueError(f"{path}: not a file of sample_exp_tasks.py of this kind (no "
+                         f"{', '.join(repr(k) for k in missing)})")
+    return doc
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sample", help="a file of sample_exp_tasks.py (its phase-one sample)")
     parser.add_argument("rivals", nargs="+", help="files of sample_exp_tasks.py --rivals")
     args = parser.parse_args(argv)
-    with open(args.sample) as fh:
-        sample = json.load(fh)
-    rival_docs = []
-    for path in args.rivals:
-        with open(path) as fh:
-            rival_docs.append(json.load(fh))
+    sample = _load(args.sample, ("sample", "phase_one", "first_guesses"))
+    rival_docs = [_load(path, ("rivals",)) for path in args.rivals]
     _, lines = estimate(sample, rival_docs)
     print("\n".join(lines))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("estimate_exp_run.py", main))

@@ -71,6 +71,39 @@ def time_forked(run, limit: float) -> dict:
         proc.join()
 
 
+def at_least(least: int, most: int | None = None):
+    """An argparse ``type``: an integer of at least ``least`` (and at most ``most``),
+    else argparse's one-line error, status 2, before any work."""
+    import argparse
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < least or most is not None and value > most:
+            bounds = f"{least}..{most}" if most is not None else f"at least {least}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type``: a time limit, a positive number of seconds
+    (:func:`optimal_mm.errors.check_time_limit`)."""
+    import argparse
+
+    from optimal_mm.errors import OptimalMMError, check_time_limit
+
+    try:
+        value = float(text)
+        check_time_limit(value, "a time limit")
+    except (ValueError, OptimalMMError) as exc:
+        raise argparse.ArgumentTypeError(str(exc) if isinstance(exc, OptimalMMError)
+                                         else f"not a number: {text!r}") from None
+    return value
+
+
 def start_sampler(spec: str, script: str):
     """What both samplers do first: SIGTERM ends them with exit 143 (a forked child in
     flight is ended with them), and their game is read from ``spec``. Returns the

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from optimal_mm import Game
+from optimal_mm.errors import OutputError
 from optimal_mm.heuristics import HEURISTICS
 from optimal_mm.player import load_shipped_strategy
 from optimal_mm.plot import depth_figure, save_figure, table_figure
@@ -54,8 +55,10 @@ def main(argv=None) -> int:
     parser.add_argument("--results", default="results", help="results folder (default results)")
     args = parser.parse_args(argv)
     results = Path(args.results)
-    written = [depth_chart(spec, results / "trees", results) for spec in GAMES]
+    if not results.is_dir():  # refused before any chart is drawn
+        raise OutputError(f"--results {args.results!r} is not a folder")
     table = json.loads((results / "optimal_table.json").read_text())
+    written = [depth_chart(spec, results / "trees", results) for spec in GAMES]
     target = results / "optimal-table.png"
     save_figure(table_figure(table["entries"]), target)
     written.append(target)
@@ -65,4 +68,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("make_charts.py", main))

@@ -55,10 +55,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import numpy as np  # noqa: E402
 
 from optimal_mm._search_arrays import INF, NO_CAP  # noqa: E402
-from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_mm.outputs import atomic_write_text, check_output_path  # noqa: E402
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, SPLIT_SECRETS, Solver,  # noqa: E402
                                _exp_guess_task, _exp_part_task)
-from forked_timing import start_sampler, time_forked  # noqa: E402  (beside this script)
+from forked_timing import at_least, seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
 
 
 def rank_first_guesses(solver, reps, limit):
@@ -189,16 +189,16 @@ def main(argv=None) -> int:
     parser.add_argument("--guesses", choices=("any", "consistent"), default="consistent")
     parser.add_argument("--first", help="the first guess whose tasks are sampled "
                                         "(default: the one the search tries first)")
-    parser.add_argument("--count", type=int, default=12, help="tasks of phase (1) to time")
+    parser.add_argument("--count", type=at_least(0), default=12, help="tasks of phase (1) to time")
     parser.add_argument("--seed", type=int, default=1, help="of the random sample")
-    parser.add_argument("--min-secrets", type=int, default=0, metavar="N",
+    parser.add_argument("--min-secrets", type=at_least(0), default=0, metavar="N",
                         help="sample only the tasks of at least N secrets (the big ones, "
                              "which decide an estimate, with a longer --limit)")
-    parser.add_argument("--limit", type=float, default=120.0, help="seconds per task")
-    parser.add_argument("--rivals", type=int, metavar="SIZE",
+    parser.add_argument("--limit", type=seconds, default=120.0, help="seconds per task")
+    parser.add_argument("--rivals", type=at_least(2), metavar="SIZE",
                         help="also take the part of SIZE secrets through phase (1), "
                              "split as a big part")
-    parser.add_argument("--rival-count", type=int, default=3,
+    parser.add_argument("--rival-count", type=at_least(1), default=3,
                         help="with --rivals: how many rivals to time")
     parser.add_argument("--exact-rivals", action="store_true",
                         help="with --rivals: also solve each rival's parts exactly")
@@ -206,7 +206,7 @@ def main(argv=None) -> int:
                         help="with --rivals: time the rivals against TOTAL (a total the "
                              "part is known to reach) without solving the first second "
                              "guess's tasks")
-    parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
+    parser.add_argument("--table-entries", type=at_least(0), default=DEFAULT_TABLE_ENTRIES)
     parser.add_argument("-o", "--output",
                         help="default results/<game>-exp-<guesses>-sample.json")
     args = parser.parse_args(argv)
@@ -215,6 +215,10 @@ def main(argv=None) -> int:
     game = start_sampler(args.game, __file__)
     if game is None:
         return 2
+    if args.first:
+        game.code_index(args.first)  # a bad code refused before any work
+    if args.output:
+        check_output_path(args.output)  # as is a path that cannot be written
     load_before = os.getloadavg()
     start = time.perf_counter()
     solver = Solver(game, args.guesses, jobs=1, table_entries=args.table_entries)
@@ -267,4 +271,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("sample_exp_tasks.py", main))

@@ -49,10 +49,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import numpy as np  # noqa: E402
 
 from optimal_mm import kernels, stopping  # noqa: E402
-from optimal_mm._search_arrays import INF, new_stats, new_table  # noqa: E402
+from optimal_mm._search_arrays import INF, NO_CAP, new_stats, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
-from optimal_mm.outputs import atomic_write_text  # noqa: E402
-from forked_timing import start_sampler, time_forked  # noqa: E402  (beside this script)
+from optimal_mm.outputs import atomic_write_text, check_output_path  # noqa: E402
+from forked_timing import at_least, seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
 from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
                                _wc_part_task)
 
@@ -178,22 +178,22 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--first", required=True, help="the first guess whose parts are tasks")
-    parser.add_argument("--depth", type=int, required=True,
+    parser.add_argument("--depth", type=at_least(2, NO_CAP), required=True,
                         help="the worst case being proved (parts get depth - 1 guesses)")
-    parser.add_argument("--sizes", type=int, nargs="*", default=[],
+    parser.add_argument("--sizes", type=at_least(1), nargs="*", default=[],
                         help="sizes of the parts to time (each part of that size)")
     parser.add_argument("--all", action="store_true", help="every part, smallest first")
-    parser.add_argument("--limit", type=float, default=120.0, help="seconds per task")
-    parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
+    parser.add_argument("--limit", type=seconds, default=120.0, help="seconds per task")
+    parser.add_argument("--table-entries", type=at_least(0), default=DEFAULT_TABLE_ENTRIES)
     parser.add_argument("--probe", nargs="*", metavar="GUESS",
                         help="instead of the tasks: the node after the largest part of "
                              "--first, then of each GUESS (probe_node)")
-    parser.add_argument("--count", type=int, default=6,
+    parser.add_argument("--count", type=at_least(1), default=6,
                         help="with --probe: how many of the node's guesses to time")
-    parser.add_argument("--batch", type=int, metavar="N",
+    parser.add_argument("--batch", type=at_least(1), metavar="N",
                         help="with --probe: time the largest parts of the node's first N "
                              "guesses in this process instead (time_batch); prints only")
-    parser.add_argument("--every", type=int, default=1, metavar="K",
+    parser.add_argument("--every", type=at_least(1), default=1, metavar="K",
                         help="with --batch: every K-th of the node's guesses")
     parser.add_argument("-o", "--output",
                         help="default results/<game>-wc-sample-<first>-depth<depth>.json")
@@ -202,6 +202,10 @@ def main(argv=None) -> int:
     if game is None:
         return 2
     first = game.code_index(args.first)
+    for guess in args.probe or ():
+        game.code_index(guess)  # a bad code refused before any work
+    if args.output:
+        check_output_path(args.output)  # as is a path that cannot be written
     ctx = _context(game, False, args.table_entries, True)  # table and kernels, once
     if args.probe is not None and args.batch:
         path = [game.code_index(g) for g in args.probe]
@@ -252,4 +256,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("sample_wc_tasks.py", main))

@@ -30,7 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from optimal_mm import Game
-from optimal_mm.counting import count_histories
+from optimal_mm.counting import MAX_DEPTH, check_countable, count_histories
+from optimal_mm.errors import InvalidOptionError
+from optimal_mm.outputs import check_output_path
 from optimal_mm.search import solve
 from optimal_mm.symmetry import orbit_representatives
 from optimal_mm.tree import atomic_write_text
@@ -144,6 +146,12 @@ def main(argv=None) -> int:
                         help="output stem: STEM.md and STEM.json (default results/symmetry)")
     args = parser.parse_args(argv)
     game = Game.from_spec(args.game)
+    if not 1 <= args.depth <= MAX_DEPTH:  # refused before any work or file
+        raise InvalidOptionError(f"--depth must be 1..{MAX_DEPTH}, got {args.depth}")
+    check_countable(game)
+    out = Path(args.out)
+    for path in (out.with_suffix(".json"), out.with_suffix(".md")):
+        check_output_path(path)
     command = "python scripts/symmetry_table.py " + " ".join(argv or sys.argv[1:])
     doc = {
         "game": game.name,
@@ -154,13 +162,14 @@ def main(argv=None) -> int:
                    search_counters(game, "worst-case", False),
                    search_counters(game, "expected", True)],
     }
-    out = Path(args.out)
-    atomic_write_text(out.with_suffix(".json"), json.dumps(doc, indent=2) + "\n")
     text = markdown(doc)
+    atomic_write_text(out.with_suffix(".json"), json.dumps(doc, indent=2) + "\n")
     atomic_write_text(out.with_suffix(".md"), text)
     print(text)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("symmetry_table.py", main))

@@ -316,3 +316,112 @@ def test_split_secrets_must_be_positive(capsys, tmp_path, value, option):
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert_one_line(err, "solve")
     assert option in err and value in err and not out.exists()
+
+
+# ------------------------------------------------ limits the clocks can hold
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-2", "3e6", "1e15"])
+@pytest.mark.parametrize("command", [
+    ["solve", "p2c3", "--quiet"], ["within", "p2c3", "3", "--quiet"],
+    ["hint", "p2c3"], ["play", "p2c3", "--coach", "--secret", "12"],
+])
+def test_a_time_limit_is_refused_beyond_what_the_clocks_hold(capsys, tmp_path, command,
+                                                             value):
+    """A time limit is more than 0 and at most MAX_TIME_LIMIT seconds, everywhere: the
+    interval timer of solve and within overflows from about 9e9 s, the child's pipe
+    that hint and the coach wait on from about 2e6 s (before, a traceback)."""
+    out = tmp_path / "t.json"
+    extra = ["-o", out] if command[0] in ("solve", "within") else []
+    code, _, err = run(capsys, *command, *extra, "--time-limit", value)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert_one_line(err, command[0])
+    assert "--time-limit must be a positive number of seconds, at most 1,000,000" in err
+    assert not out.exists()
+
+
+def test_the_library_keeps_the_same_time_limit_rule():
+    from optimal_mm.advice import Advisor
+    from optimal_mm.errors import MAX_TIME_LIMIT, check_time_limit
+
+    check_time_limit(MAX_TIME_LIMIT)
+    for bad in (float("inf"), MAX_TIME_LIMIT * 2, 0, -1.0, True, "60"):
+        with pytest.raises(InvalidOptionError, match="time limit"):
+            check_time_limit(bad, "the time limit")
+    with pytest.raises(InvalidOptionError, match="the time limit must be a positive"):
+        Advisor(Game.from_spec("p2c3"), time_limit=float("inf"))
+
+
+def test_within_takes_a_depth_beyond_the_tables_as_their_deepest(capsys, tmp_path):
+    """within D for D above 64 (before, an IndexError) searches within 64, as solve's
+    cap does, and says so in D's own words."""
+    out = tmp_path / "t.json"
+    code, text, err = run(capsys, "within", "p2c3", "65", "--quiet", "-o", out)
+    assert code == 0, err
+    assert "a tree within 65 guesses" in text
+    assert Strategy.load(out).validate().max == 3
+
+
+@pytest.mark.parametrize("cap", ["3", "66"])
+def test_a_capped_worst_case_says_the_cap_suffices_not_that_it_is_the_worst_case(
+        capsys, tmp_path, cap):
+    code, text, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
+                          "--max-guesses", cap, "-o", tmp_path / "t.json")
+    assert code == 0, err
+    assert f"worst case: {cap} guesses suffice (this tree needs at most 3;" in text
+    assert "within the cap" not in text
+
+
+def test_symmetry_refuses_a_sum_too_long_to_run(capsys):
+    """Burnside's sum runs over pairs of cycle types; p25c25's 3.8 million (before, a
+    run without end) is refused at once, p20c20's 0.39 million is counted."""
+    from optimal_mm.counting import MAX_TERMS, partition_count
+
+    assert partition_count(25) ** 2 > MAX_TERMS >= partition_count(20) ** 2
+    code, _, err = run(capsys, "symmetry", "p25c25", "--depth", "1")
+    assert code == 2 and "3,833,764 pairs of cycle types" in err
+    assert_one_line(err, "symmetry")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["impartial", "table", "subtraction", "--up-to", "-1"], "--up-to must be 0 or more"),
+    (["impartial", "table", "nim", "--up-to", "-1"], "--up-to must be 0 or more"),
+    (["solve", "p2c3", "--objective", "static", "--max-guesses", "0"],
+     "--max-guesses does not apply to --objective static"),
+    (["solve", "p2c3", "--objective", "static", "--guesses", "consistent"],
+     "--guesses consistent does not apply to --objective static"),
+    (["solve", "p2c3", "-o", ""], "-o needs a file name"),
+])
+def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)  # nothing may be written here
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and words in err, err
+    assert_one_line(err, argv[0])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("script, args, words", [
+    ("estimate_exp_run", ["{tmp}/missing.json", "{tmp}/missing.json"], "No such file"),
+    ("estimate_exp_run", ["{tmp}/list.json", "{tmp}/list.json"],
+     "not a file of sample_exp_tasks.py"),
+    ("symmetry_table", ["--depth", "0", "--out", "{tmp}/sym"], "--depth must be 1..50"),
+    ("symmetry_table", ["--out", "{tmp}/no/sym"], "does not exist"),
+    ("sample_exp_tasks", ["p2c3", "--first", "99", "-o", "{tmp}/t.json"], "outside the alphabet"),
+    ("sample_exp_tasks", ["p2c3", "-o", "{tmp}/no/t.json"], "does not exist"),
+    ("sample_wc_tasks", ["p2c3", "--first", "12", "--depth", "99", "--all"], "--depth: must be 2..64"),
+    ("make_charts", ["--results", "{tmp}/no"], "is not a folder"),
+])
+def test_the_scripts_refuse_bad_input_in_one_line_before_any_work(tmp_path, script, args,
+                                                                 words):
+    """The scripts end as the commands do (``optimal_mm.cli.guarded``): one line,
+    status 2, no traceback, and nothing written."""
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    (tmp_path / "list.json").write_text("[1]")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    before = sorted(tmp_path.iterdir())
+    proc = subprocess.run([sys.executable, os.path.join(root, "scripts", f"{script}.py"),
+                           *argv], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert proc.returncode == 2 and words in last, proc.stderr
+    assert "Traceback" not in proc.stderr and last.startswith(f"{script}.py: error: ")
+    assert sorted(tmp_path.iterdir()) == before

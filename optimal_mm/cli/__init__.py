@@ -3,8 +3,9 @@
 Each sub-command lives in a module of this package that defines
 ``register(subparsers)``; the registered function takes the parsed arguments and
 returns the exit status. Every :class:`~optimal_mm.errors.OptimalMMError` (and
-any other ``ValueError`` or ``OSError`` from bad input) ends as one line on stderr
-and exit status 2, never a traceback.
+any other ``ValueError``, ``OverflowError`` or ``OSError`` from bad input) ends as
+one line on stderr and exit status 2, never a traceback (:func:`guarded`, which the
+scripts of ``scripts/`` end through too).
 
 Signals and pipes (``docs/RELIABILITY.md``): Ctrl-C ends a command with one line
 and status 130; SIGTERM is handled the same way (:class:`Terminated`, status 143),
@@ -25,7 +26,7 @@ import signal
 import sys
 
 from .. import __version__
-from ..errors import InvalidOptionError, OptimalMMError, TimeLimitReached
+from ..errors import OptimalMMError, TimeLimitReached
 
 # numpy's OpenBLAS starts a thread per core at import; this package never calls it (its
 # arrays hold integers, BLAS is for floating point), so one thread spares each command
@@ -91,17 +92,10 @@ def add_time_limit(group, what: str) -> None:
                             f"{TIME_LIMIT_STATUS}), saying {what}")
 
 
-def check_time_limit(seconds: float | None) -> None:
-    """Refuse a ``--time-limit`` that is not a positive number of seconds."""
-    if seconds is not None and not 0 < seconds < float("inf"):  # nan too
-        raise InvalidOptionError(f"--time-limit must be a positive number of seconds, "
-                                 f"got {seconds:g}")
-
-
 def time_limited(seconds: float | None):
     """The block under ``--time-limit`` (:class:`optimal_mm.stopping.time_limit`), or
     under no limit (``None``); the commands refuse a bad limit up front
-    (:func:`check_time_limit`). The kernels are loaded first (built, once per machine,
+    (:func:`optimal_mm.errors.check_time_limit`). The kernels are loaded first (built, once per machine,
     before the clock starts)."""
     if seconds is None:
         return contextlib.nullcontext()
@@ -194,13 +188,24 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     gc.enable()  # off for the imports when run() is the entry point
     args = parser.parse_args(argv)
+    return guarded(f"optimal-mm {args.command}", lambda: args.func(args))
+
+
+def guarded(prog: str, call) -> int:
+    """The exit status of ``call()`` (a command, or a script's ``main``), every way it
+    can end on bad input or an interruption ended as the command line ends it, never
+    with a traceback: one line on stderr that starts with ``prog`` and status 2 for an
+    error of this package, any other ``ValueError`` or ``OverflowError`` (an option
+    too big for a C integer), or an ``OSError`` (with the file it names); 130, 143 or
+    124 for Ctrl-C, SIGTERM (raised as Ctrl-C is, while ``call`` runs) or a time
+    limit; quietly 0 when the reader of standard output has gone."""
     previous = None
     if threading_main():
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        return int(args.func(args) or 0)
+        return int(call() or 0)
     except KeyboardInterrupt as exc:
-        print(f"optimal-mm: {interruption(exc)}", file=sys.stderr)
+        print(f"{prog}: {interruption(exc)}", file=sys.stderr)
         return interrupted_status(exc)
     except BrokenPipeError as exc:
         if stdout_closed():
@@ -208,17 +213,17 @@ def main(argv: list[str] | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-        print(f"optimal-mm {args.command}: error: a pipe to another process broke "
-              f"({exc.strerror or exc})", file=sys.stderr)
+        print(f"{prog}: error: a pipe to another process broke ({exc.strerror or exc})",
+              file=sys.stderr)
         return 2
-    except (OptimalMMError, ValueError) as exc:
+    except (OptimalMMError, ValueError, OverflowError) as exc:
         from ..render import escape_control  # one line, whatever the message quotes
 
-        print(f"optimal-mm {args.command}: error: {escape_control(str(exc))}", file=sys.stderr)
+        print(f"{prog}: error: {escape_control(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         name = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
-        print(f"optimal-mm {args.command}: error: {exc.strerror or exc}{name}", file=sys.stderr)
+        print(f"{prog}: error: {exc.strerror or exc}{name}", file=sys.stderr)
         return 2
     finally:
         if previous is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..advice import DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor
+from ..errors import check_time_limit
 from ..game import Game
 from ..history import parse_history, turn_text
 
@@ -68,6 +69,7 @@ def describe_advice(advice: Advice, time_limit: float | None) -> str:
 def cmd_hint(args) -> int:
     game = Game.from_spec(args.game)
     turns = parse_history(game, args.history)
+    check_time_limit(args.time_limit)
     advisor = Advisor(game, args.guesses, args.time_limit)
     grades = advisor.grade(turns) if args.grade else []
     advice = advisor.advise(turns, args.objective)

@@ -51,7 +51,7 @@ import sys
 
 from .. import notation
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
-                      InvalidGameError)
+                      InvalidGameError, check_time_limit)
 from ..game import Game
 from ..heuristics import check_move_time
 from ..largen import STRATEGIES as THEORY_STRATEGIES
@@ -155,6 +155,7 @@ def _coach(args, game: Game):
         return None
     from ..advice import Advisor
 
+    check_time_limit(args.time_limit)
     return Advisor(game, time_limit=args.time_limit)
 
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import InvalidOptionError
+from ..errors import InvalidOptionError, check_time_limit
 from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
                       WC_TREE_RULES, Solver, check_max_guesses, physical_memory)
-from . import (add_time_limit, check_time_limit, interrupted_status, interruption,
-               time_limited)
+from . import add_time_limit, interrupted_status, interruption, time_limited
+
 
 def default_memory_limit() -> int | None:
     """80% of this machine's physical memory (``None`` where it cannot be told)."""
@@ -138,7 +138,15 @@ def _default_output(game: Game, args) -> str:
 def run_solve(args) -> int:
     game = Game.from_spec(args.game)
     check_time_limit(args.time_limit)
+    if args.output == "":
+        raise InvalidOptionError("-o needs a file name ('-' for standard output)")
     if args.objective == "static":
+        for option, unused in (("--max-guesses", args.max_guesses is None),
+                               ("--guesses consistent", args.guesses == "any"),
+                               ("--best-so-far", args.best_so_far is None),
+                               ("--checkpoint", args.checkpoint is None)):
+            if not unused:
+                raise InvalidOptionError(f"{option} does not apply to --objective static")
         return _run_static(args, game)
     check_max_guesses(args.max_guesses)
     if not args.progress_interval >= 0:  # nan too
@@ -209,9 +217,12 @@ def run_solve(args) -> int:
         _print_checkpoint(solver, args, report)
         return 1
     stats = sol.strategy.declared
-    if args.objective == "worst-case":
-        status = "optimal (proven)" if sol.strategy.optimal else "within the cap"
-        print(f"worst case: {sol.value} guesses, {status}", file=report)
+    if args.objective == "worst-case" and sol.strategy.optimal:
+        print(f"worst case: {sol.value} guesses, optimal (proven)", file=report)
+    elif args.objective == "worst-case":  # a cap answers whether it suffices, not t*
+        print(f"worst case: {args.max_guesses} guesses suffice (this tree needs at most "
+              f"{stats.max}; the least that suffices is proven without --max-guesses)",
+              file=report)
     elif args.objective == "fewest-at-worst":
         print(f"fewest at the worst case: {sol.value} secrets need all {stats.max} guesses, "
               f"proven; among such trees the least total {stats.total} (average "

@@ -13,12 +13,13 @@ import shlex
 import sys
 import time
 
+from ..errors import check_time_limit
 from ..game import Game
 from ..outputs import check_output_path, is_stdout
 from .analysis_cmds import write_tree
 from ..search import WC_TREE_RULES
 from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
-from . import add_time_limit, check_time_limit, interrupted_status, interruption, time_limited
+from . import add_time_limit, interrupted_status, interruption, time_limited
 
 
 def register(sub) -> None:

@@ -194,6 +194,8 @@ def value_table(game, position=None, up_to: int | None = None,
         raise InvalidPositionError(f"the {game.name} table takes no position, got {position!r}")
     if up_to is not None and takes != "up_to":
         raise InvalidOptionError(f"--up-to does not apply to the {game.name} table")
+    if up_to is not None and (isinstance(up_to, bool) or up_to < 0):
+        raise InvalidOptionError(f"--up-to must be 0 or more, got {up_to!r}")
     if game.name == "subtraction":
         return subtraction_table(game, up_to, misere)
     if game.name == "date":
