@@ -302,6 +302,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.upper < 0:
         parser.error("--upper must not be negative")
+    from optimal_mm.errors import OptimalMMError, check_time_limit
+    from optimal_mm.within import check_within_options
+
+    try:  # refused before any entry is touched
+        check_time_limit(args.time_limit)
+        check_within_options(1, args.breadth, args.exact)
+    except OptimalMMError as exc:
+        parser.error(str(exc))
     results = load_results()
     if not args.render:
         table = json.loads(TABLE.read_text())

@@ -99,6 +99,26 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
 
 
+@pytest.mark.parametrize("option, value, words", [
+    ("--time-limit", "-5", "--time-limit must be a positive number"),
+    ("--time-limit", "inf", "at most 1,000,000"),
+    ("--parallel", "0", "--parallel must be 1 or more"),
+    ("--max-codes", "0", "--max-codes must be 1 or more"),
+    ("--guesses", "sometimes", "--guesses takes any and consistent"),
+])
+def test_options_out_of_range_are_refused_before_the_table_is_touched(
+        tmp_path, capsys, monkeypatch, option, value, words):
+    script = _script()
+    table = tmp_path / "optimal_table.json"
+    table.write_text('{"meta": {}, "entries": {}}\n')
+    monkeypatch.setattr(script, "JSON_PATH", table)
+    with pytest.raises(SystemExit) as exit_:
+        script.main(["--only", "p2c3", option, value])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and words in err[-1]
+    assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
+
+
 def test_a_worst_case_worker_reports_its_refuted_depths():
     script = _script()
     queue = _Queue()

@@ -73,6 +73,19 @@ def test_an_unknown_tree_rule_is_refused(scratch, capsys):
     assert exc.value.code == 2 and "--wc-tree" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option, value, words", [
+    ("--time-limit", "-5", "--time-limit must be a positive"),
+    ("--time-limit", "nan", "--time-limit must be a positive"),
+    ("--breadth", "0", "breadth must be an integer of at least 1"),
+    ("--exact", "-1", "exact must be an integer of at least 0"),
+])
+def test_options_out_of_range_are_refused(scratch, capsys, option, value, words):
+    with pytest.raises(SystemExit) as exc:
+        scratch.main([option, value])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exc.value.code == 2 and words in err[-1]
+
+
 def test_none_found_is_reported_and_keeps_no_file(scratch):
     within_trees = scratch
     record = within_trees.run_entry("p3c5b", "any", 6, 3, 200, 120)
