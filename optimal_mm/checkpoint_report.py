@@ -684,7 +684,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     from .search import TASK_FORMAT
 
     path = Path(directory)
-    if not path.is_dir():
+    if not str(directory) or not path.is_dir():  # '' would be the current folder
         raise InvalidOptionError(f"checkpoint {str(directory)!r} is not a directory")
     runs: dict[str, RunReport] = {}
     split_args = defaultdict(list)  # run id -> [(T, first, part hash, d)]

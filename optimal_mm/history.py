@@ -151,7 +151,8 @@ def check_history(game: Game, turns) -> np.ndarray:
     Raises
     ------
     InconsistentAnswersError
-        Naming the smallest set of answers that contradict each other.
+        Naming the smallest set of answers that contradict each other, or a winning
+        answer that a turn follows (the game ended there).
 
     >>> g = Game.from_spec("mastermind")
     >>> len(check_history(g, parse_history(g, "1123=1B1W 3456=?")))
@@ -160,6 +161,10 @@ def check_history(game: Game, turns) -> np.ndarray:
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InconsistentAnswersError: no secret fits these answers: #1 1111=0B1W is impossible by itself
+    >>> check_history(g, parse_history(g, "1123=4B0W 1123=4B0W"))
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InconsistentAnswersError: #1 1123=4B0W won the game: no turn can follow it
     >>> turns = parse_history(g, "1111=00 2222=00 3333=00 4444=00 5555=00 1234=01")
     >>> check_history(g, turns)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
@@ -169,6 +174,10 @@ def check_history(game: Game, turns) -> np.ndarray:
     (one of them is wrong)
     """
     turns = list(turns)
+    for i, turn in enumerate(turns[:-1]):
+        if turn.answer == game.win:
+            raise InconsistentAnswersError(
+                f"#{i + 1} {turn_text(game, turn)} won the game: no turn can follow it")
     secrets = consistent_secrets(game, turns)
     if len(secrets) == 0:
         conflict = smallest_conflict(game, turns)

@@ -389,6 +389,8 @@ def test_symmetry_refuses_a_sum_too_long_to_run(capsys):
     (["solve", "p2c3", "--objective", "static", "--guesses", "consistent"],
      "--guesses consistent does not apply to --objective static"),
     (["solve", "p2c3", "-o", ""], "-o needs a file name"),
+    (["checkpoint", ""], "checkpoint '' is not a directory"),
+    (["hint", "p2c3", "--history", "12=2B0W 21=0B2W"], "#1 12=2B0W won the game"),
 ])
 def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, argv, words):
     monkeypatch.chdir(tmp_path)  # nothing may be written here
