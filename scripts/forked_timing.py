@@ -6,7 +6,9 @@ has built the answer table and loaded the compiled search once: the child shares
 them copy-on-write, starts with the parent's (unused, hence empty) transposition
 table, and is killed when it outlives its limit. So a task's figure does not
 depend on the tasks timed before it: a cold-table figure, an upper bound on what a
-warm worker needs.
+warm worker needs. Both samplers also start alike (:func:`start_sampler`) and read
+their counts and time limits alike (:func:`at_least`, :func:`seconds`: refused by
+argparse, before any work).
 """
 
 from __future__ import annotations

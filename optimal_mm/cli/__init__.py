@@ -95,8 +95,8 @@ def add_time_limit(group, what: str) -> None:
 def time_limited(seconds: float | None):
     """The block under ``--time-limit`` (:class:`optimal_mm.stopping.time_limit`), or
     under no limit (``None``); the commands refuse a bad limit up front
-    (:func:`optimal_mm.errors.check_time_limit`). The kernels are loaded first (built, once per machine,
-    before the clock starts)."""
+    (:func:`optimal_mm.errors.check_time_limit`). The kernels are loaded first (built,
+    once per machine, before the clock starts)."""
     if seconds is None:
         return contextlib.nullcontext()
     from .. import kernels
