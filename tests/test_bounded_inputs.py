@@ -393,6 +393,9 @@ def test_symmetry_refuses_a_sum_too_long_to_run(capsys):
     (["hint", "p2c3", "--history", "12=2B0W 21=0B2W"], "#1 12=2B0W won the game"),
 ])
 def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, argv, words):
+    """Each had exited 0: an empty table, a static solve ignoring a cap, the default
+    output for ``-o ''``, the current folder for a checkpoint of ``''``, a hint for a
+    turn after the game was won."""
     monkeypatch.chdir(tmp_path)  # nothing may be written here
     code, out, err = run(capsys, *argv)
     assert code == 2 and words in err, err
@@ -427,3 +430,12 @@ def test_the_scripts_refuse_bad_input_in_one_line_before_any_work(tmp_path, scri
     assert proc.returncode == 2 and words in last, proc.stderr
     assert "Traceback" not in proc.stderr and last.startswith(f"{script}.py: error: ")
     assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("argv", [["play", "p2c3", "--heuristic", "", "--secret", "12"],
+                                  ["match", "p2c3", "--tree", ""]])
+def test_an_empty_player_is_refused_not_taken_for_the_default(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exc.value.code == 2 and "needs a name, got ''" in err[-1]

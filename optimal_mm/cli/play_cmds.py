@@ -46,6 +46,7 @@ large-game strategies of :mod:`optimal_mm.largen`, for games of any size.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 
@@ -123,13 +124,21 @@ def register(sub) -> None:
     m.set_defaults(func=cmd_match)
 
 
+def _named(text: str) -> str:
+    """An argparse ``type``: a name or a path, never empty (an empty ``--tree`` or
+    ``--heuristic`` had quietly meant the default player)."""
+    if not text:
+        raise argparse.ArgumentTypeError("needs a name, got ''")
+    return text
+
+
 def _codebreaker_options(parser) -> None:
     """What the computer guesses with: ``--tree`` or ``--heuristic``, ``--move-time``."""
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--tree", metavar="FILE",
+    source.add_argument("--tree", metavar="FILE", type=_named,
                         help="strategy tree the computer follows (.json or .json.gz) for "
                              "this game")
-    source.add_argument("--heuristic", metavar="H",
+    source.add_argument("--heuristic", metavar="H", type=_named,
                         help=f"heuristic the computer guesses with, or {CONSISTENT_PLAYER} for "
                              f"consistent guesses found by a constraint solver (default: the "
                              f"shipped tree if any, else {DEFAULT_HEURISTIC}; {CONSISTENT_PLAYER} "
