@@ -202,6 +202,10 @@ def main(argv=None) -> int:
     if not args.out.is_dir():
         print(f"open_cells.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
         return 2
+    if not args.checkpoints.is_dir():  # a mistyped folder would count nothing, silently
+        print(f"open_cells.py: --checkpoints {str(args.checkpoints)!r} is not a directory",
+              file=sys.stderr)
+        return 2
     unknown = sorted(set(args.only or ()) - {e.get("spec") for e in table["entries"].values()})
     if unknown:
         print(f"open_cells.py: not in the table: {' '.join(unknown)}", file=sys.stderr)

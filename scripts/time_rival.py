@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from optimal_mm import Game, search  # noqa: E402
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.search import NO_CAP, Solver  # noqa: E402
+from forked_timing import at_least  # noqa: E402  (beside this script)
 
 
 def main(argv=None) -> int:
@@ -31,12 +32,12 @@ def main(argv=None) -> int:
     parser.add_argument("game")
     parser.add_argument("--guesses", default="any", choices=("any", "consistent"))
     parser.add_argument("--first", required=True, help="the first guess")
-    parser.add_argument("--part", type=int, required=True,
+    parser.add_argument("--part", type=at_least(2), required=True,
                         help="size of the part after the first guess")
     parser.add_argument("--rival", required=True, help="the second guess timed")
-    parser.add_argument("--budget", type=int, required=True)
+    parser.add_argument("--budget", type=at_least(1), required=True)
     parser.add_argument("--mode", choices=("task", "chain"), default="task")
-    parser.add_argument("--table-entries", type=int, default=32_000_000)
+    parser.add_argument("--table-entries", type=at_least(0), default=32_000_000)
     args = parser.parse_args(argv)
     try:
         game = Game.from_spec(args.game)

@@ -413,6 +413,8 @@ def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, ar
     ("sample_exp_tasks", ["p2c3", "-o", "{tmp}/no/t.json"], "does not exist"),
     ("sample_wc_tasks", ["p2c3", "--first", "12", "--depth", "99", "--all"], "--depth: must be 2..64"),
     ("make_charts", ["--results", "{tmp}/no"], "is not a folder"),
+    ("time_rival", ["p2c3", "--first", "12", "--rival", "21", "--part", "2", "--budget", "-1"],
+     "--budget: must be at least 1"),
 ])
 def test_the_scripts_refuse_bad_input_in_one_line_before_any_work(tmp_path, script, args,
                                                                  words):

@@ -111,6 +111,13 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
                          text=True)
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == "open_cells.py: not in the table: p9c9\n"
+    missing = tmp_path / "no-checkpoints"  # mistyped: it had counted nothing, silently
+    run = subprocess.run([sys.executable, str(script), "--table", str(table), "--checkpoints",
+                          str(missing), "--out", str(tmp_path)], capture_output=True,
+                         text=True)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == f"open_cells.py: --checkpoints {str(missing)!r} is not a directory\n"
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["table.json"]
 
 
 def test_the_shipped_list_matches_the_shipped_table():
