@@ -176,7 +176,7 @@ def test_time_rival_script(capsys, mode):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["p9x", "--first", "1", "--part", "1", "--rival", "1", "--budget", "9"], "p9x"),
+    (["p9x", "--first", "1", "--part", "2", "--rival", "1", "--budget", "9"], "p9x"),
     (["mastermind", "--first", "1123", "--part", "25", "--rival", "2345", "--budget", "9"],
      "no part of 25 secrets"),
     (["mastermind", "--first", "11234", "--part", "276", "--rival", "2345", "--budget", "9"],
