@@ -23,4 +23,8 @@ def load_script(name: str):
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(SCRIPTS))
+    # Registered under its name, as an import would: doctest finds a function through
+    # ``sys.modules[function.__module__]``, which a sibling's import of the same
+    # script (time_rival.py imports forked_timing) would otherwise hold.
+    sys.modules[name] = module
     return module
