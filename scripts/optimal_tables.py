@@ -711,15 +711,16 @@ def main(argv=None) -> int:
         parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")
-    from optimal_mm.errors import MAX_TIME_LIMIT
+    from optimal_mm.errors import OptimalMMError, check_time_limit
 
+    try:  # the rule of every time limit (optimal_mm.errors)
+        check_time_limit(args.time_limit)
+    except OptimalMMError as exc:
+        parser.error(str(exc))
     if args.parallel < 1:
         parser.error(f"--parallel must be 1 or more, got {args.parallel}")
     if args.max_codes < 1:
         parser.error(f"--max-codes must be 1 or more, got {args.max_codes}")
-    if not 0 < args.time_limit <= MAX_TIME_LIMIT:  # nan too
-        parser.error(f"--time-limit must be a positive number of seconds, at most "
-                     f"{MAX_TIME_LIMIT:,.0f}, got {args.time_limit:g}")
     for rule in args.guesses:
         if rule not in ("any", "consistent"):
             parser.error(f"--guesses takes any and consistent, got {rule!r}")
