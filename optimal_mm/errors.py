@@ -30,6 +30,10 @@ class InfeasibleError(OptimalMMError):
     """A search that was asked for something impossible (a cap that cannot be met)."""
 
 
+class FloorError(OptimalMMError):
+    """A lower bound given to a search that its own tree beats: the bound is wrong."""
+
+
 class TooLargeError(OptimalMMError):
     """A game or search too large for the requested operation."""
 

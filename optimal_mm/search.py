@@ -93,7 +93,8 @@ from . import __version__
 from . import kernels, stopping
 from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
                              new_stats, new_table, position_swaps)
-from .errors import InfeasibleError, InvalidGameError, InvalidOptionError, TooLargeError
+from .errors import (FloorError, InfeasibleError, InvalidGameError, InvalidOptionError,
+                     TooLargeError)
 from .game import Game, as_game, partition_counts
 # physical_memory, PROCESS_BYTES, TABLE_ENTRY_BYTES, BACKENDS and LOCAL_DASK_CONFIG are
 # imported for the modules and tests that take them from here.
@@ -1268,11 +1269,16 @@ class Solver:
         return results[first][1]
 
     # -------------------------------------------------------- expected case
-    def expected(self, max_guesses: int | None = None) -> Solution:
-        """The least total number of guesses, with a tree that attains it."""
+    def expected(self, max_guesses: int | None = None,
+                 floor: "LowerBound | None" = None) -> Solution:
+        """The least total number of guesses, with a tree that attains it.
+
+        ``floor`` (a :class:`LowerBound`), if given, ends the search as soon as its
+        tree's total meets it."""
         max_guesses = check_max_guesses(max_guesses)
+        floor = check_floor("expected", floor)
         with self._session("expected", max_guesses):
-            return self._expected(max_guesses)
+            return self._expected(max_guesses, floor=floor)
 
     def _probe(self, first, part, lb, d, weight):
         """A lower bound on the cost of ``part`` below ``first``, at least ``lb``."""
@@ -1309,9 +1315,11 @@ class Solver:
             raise InfeasibleError("no first guess splits the secrets")
         return bounds, order
 
-    def _expected(self, max_guesses, weight=0):
+    def _expected(self, max_guesses, weight=0, floor=None):
         """The expected case under the cap ``max_guesses``; with a ``weight``, the
-        lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost)."""
+        lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost).
+        ``floor``: a :class:`LowerBound` on the total (no weight), met by a tree
+        found, ends the search there (:meth:`_solve_parts`; no rival first guess)."""
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
@@ -1347,7 +1355,8 @@ class Solver:
             parts = bounds[g][1]
             values, trees = self._solve_parts(
                 g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
-                lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees))
+                lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees),
+                None if floor is None else floor.value - n)
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1363,9 +1372,17 @@ class Solver:
             proof.append(f"impossible within {d} guesses")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start, proof, self._runner.resumed)
+        met = floor is not None and best_value <= floor.value
+        if met:
+            _check_tree_floor(floor, best_value, game.code_str(best_g))
+            proof.append(f"{_classes(len(order))}: {game.code_str(best_g)} solved "
+                         f"({shown(best_value)}), which meets the lower bound "
+                         f"{floor.value} ({floor.source}): no tree does better, no other "
+                         f"first guess searched")
         # Phase 2: every other first guess whose bound is below the incumbent: one task
         # each, or a chain of tasks for one with big parts (_guess_by_parts).
-        rivals = [g for g in order if g != best_g and bounds[g][0] < best_value]
+        rivals = [] if met else [g for g in order
+                                 if g != best_g and bounds[g][0] < best_value]
         chained = [g for g in rivals if self._chained((), [p for _, p in bounds[g][1]])]
         whole = [g for g in rivals if g not in chained]
         # The proven bound is the least of the incumbent and of the rivals' own
@@ -1407,11 +1424,14 @@ class Solver:
         improved = [(totals[g], order.index(g), g) for g in rivals
                     if totals[g] is not None and totals[g] < best_value]
         pruned = len(order) - 1 - len(rivals)
-        proof.append(f"{_classes(len(order))}: {game.code_str(best_g)} solved "
-                     f"exactly ({shown(best_value)}); {len(rivals)} searched against it, "
-                     f"{pruned} cut by the lower bound")
+        if not met:
+            proof.append(f"{_classes(len(order))}: {game.code_str(best_g)} solved "
+                         f"exactly ({shown(best_value)}); {len(rivals)} searched against "
+                         f"it, {pruned} cut by the lower bound")
         if improved:
             best_value, _, best_g = min(improved)
+            if floor is not None:
+                _check_tree_floor(floor, best_value, game.code_str(best_g))
             proof.append(f"first guess {game.code_str(best_g)} proved better: "
                          f"{shown(best_value)}")
             self.progress.update(best=figure(best_value))
@@ -1439,7 +1459,7 @@ class Solver:
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
 
-    def _solve_parts(self, g, parts, d, label, weight, on_upper=None):
+    def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -1453,27 +1473,56 @@ class Solver:
         it falls: after the first batch, with each big part under its first second
         guess (solved exactly there), then as each big part's own search ends. So a
         run stopped while its big parts' rivals are searched still has an upper bound
-        and its tree (p4c8nb's expected case: its three big parts ran past 900 s).
+        and its tree (p4c8nb's expected case: its three big parts ran past 900 s),
+        and whenever a big part's race finds a rival better than the best so far
+        whose task built its tree.
+
+        ``floor``, a lower bound on the parts' cost (a :class:`LowerBound` less the
+        secrets), lets each big part's race stop as soon as its best total brings the
+        whole to the floor, counting the other big parts at the best they are known
+        to reach (their first second guess, or a rival the checkpoint already holds:
+        a resumed run), which their own searches can only lower. Once the parts meet
+        the floor they cannot cost less, so each is at its optimum.
         """
         values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
         upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
                  for i in plans}
-        # Each big part under its first second guess until its own search ends
+        # Each big part under its first second guess until a better one is known
         upper_trees = {i: (plan[0][0], {a: tree for a, (_, tree) in incumbents[i].items()})
                        for i, plan in plans.items()}
+        lock = threading.Lock()  # a race may report a better rival from a drawing thread
 
         def tell():
             cost = sum(v for i, v in enumerate(values) if i not in plans) + sum(upper.values())
             if on_upper is not None and cost < INF:
                 on_upper(cost, [upper_trees.get(i, t) for i, t in enumerate(trees)])
 
+        def better(i, value, tree):  # a rival of big part i took the lead
+            with lock:
+                if value < upper[i]:
+                    upper[i], upper_trees[i] = value, tree
+                    tell()
+
         tell()
+        hoped = dict(upper)  # the best each big part is known to reach, for the floor
+        if floor is not None:
+            for i, plan in plans.items():
+                found = self._known_race((g,), parts[i][1], plan[1:], upper[i], d, weight)
+                if found is not None:
+                    hoped[i] = found[0]
         for i, plan in plans.items():
-            values[i], trees[i] = self._split_part((g,), parts[i][1], plan, incumbents[i],
-                                                   d, weight)
-            upper[i] = values[i]
-            upper_trees[i] = trees[i]
-            tell()
+            enough = None
+            if floor is not None:
+                others = (sum(v for j, v in enumerate(values) if j not in plans)
+                          + sum(v for j, v in hoped.items() if j != i))
+                enough = floor - others if others < INF else None
+            values[i], trees[i] = self._split_part(
+                (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
+                lambda value, tree, i=i: better(i, value, tree))
+            with lock:
+                upper[i] = hoped[i] = values[i]
+                upper_trees[i] = trees[i]
+                tell()
         return values, trees
 
     def _first_batch(self, g, parts, d, label, weight):
@@ -1662,7 +1711,8 @@ class Solver:
         order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
         return [(int(top[k]), int(bound[k])) for k in order]
 
-    def _split_part(self, history, part, plan, incumbent, d, weight):
+    def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
+                    on_better=None):
         """Value and subtree of a big ``part`` after the guesses ``history`` (below the
         first guess, or deeper with ``chain_secrets``), split by its own guesses
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
@@ -1672,14 +1722,22 @@ class Solver:
         with the budget of the best total so far, until the next one's bound reaches
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
+        ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
+        ``on_better(total, subtree)`` told the rival's subtree of the part.
         """
         d2 = d if d >= NO_CAP else d - 1
         history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
+
+        def told(total, guess, trees):
+            if on_better is not None:
+                subs = self._ctx.split(guess, part)
+                on_better(total, (guess, {a: tree for (a, _), (_, tree) in zip(subs, trees)}))
+
         best, best_g, trees = self._second_guess_rounds(
             history, part, plan[1:], best, d, weight,
-            f"rivals of {self.game.code_str(plan[0][0])}")
+            f"rivals of {self.game.code_str(plan[0][0])}", enough, told)
         if best_g is None:
             best_g = plan[0][0]
         else:
@@ -1716,7 +1774,8 @@ class Solver:
         self.stats.add(counters)
         return trees
 
-    def _second_guess_rounds(self, history, part, plan, best, d, weight, what):
+    def _second_guess_rounds(self, history, part, plan, best, d, weight, what, enough=None,
+                             on_better=None):
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
@@ -1739,9 +1798,31 @@ class Solver:
         read back counts as it is drawn. A guess whose parts make it a chain
         (:meth:`_chained`) is searched here, once the tasks before it have finished,
         with the budget they leave.
+
+        ``enough`` (from a :class:`LowerBound`, :meth:`_solve_parts`): a total that
+        ends the race once the best so far is at most it (the part is then at its
+        optimum, which the floor proves; the guess that holds it is the first found,
+        not always the earliest in order). Such a race first looks for it in the
+        checkpoint among every rival already settled (:meth:`_known_race`), so that
+        a resumed run does not start the unsettled rivals drawn before it; tasks in
+        flight when a live race meets it still run to their end. ``on_better(total,
+        guess, trees)``, if given, is told each rival that takes the lead with the
+        trees its task built (a chain's has none: not told).
         """
         d2 = d if d >= NO_CAP else d - 1
         n = len(part)
+        if enough is not None:
+            if best <= enough:
+                return best, None, None
+            found = self._known_race(history, part, plan, best, d, weight)
+            if found is not None and found[0] <= enough:
+                value, k, trees, args = found
+                _, (result,) = self._runner.known(_exp_guess_task, [args])  # counted now
+                self.stats.add(_guess_answer(result)[2])
+                self.progress.message(f"{what} ({n} secrets): "
+                                      f"{self.game.code_str(plan[k][0])} reaches "
+                                      f"{_cost_text(value, weight)}, the floor's share")
+                return value, plan[k][0], trees
         lb = self._ctx.bounds(weight)[d2]
         after = " ".join(self.game.code_str(h) for h in history)
         order = {g: k for k, (g, _) in enumerate(plan)}
@@ -1750,10 +1831,12 @@ class Solver:
         # the guess the rivals are searched against), the next guess to draw.
         race = {"best": best, "holder": -1, "next": 0, "trees": None}
 
-        def keep(k, value, trees=None):  # under the lock
+        def keep(k, value, trees=None):  # under the lock; True if it took the lead
             if value is not None and (value < race["best"] or
                                       value == race["best"] and k < race["holder"]):
                 race["best"], race["holder"], race["trees"] = value, k, trees
+                return value < best and trees is not None
+            return False
 
         def task(k):  # under the lock: ((arguments), chained?)
             rival = plan[k][0]
@@ -1767,7 +1850,8 @@ class Solver:
             race moved past it; None if its bound reaches the best total (or, unless
             ``chains``, if it is a chain: the stream ends before it)."""
             k = race["next"]
-            if k >= len(plan) or plan[k][1] >= race["best"]:
+            if k >= len(plan) or plan[k][1] >= race["best"] or (
+                    enough is not None and race["best"] <= enough):
                 return None
             args, chained = task(k)
             if chained and not chains:
@@ -1785,7 +1869,9 @@ class Solver:
                     value, trees, counters = _guess_answer(found)
                     with lock:
                         self.stats.add(counters)
-                        keep(k, value, trees)
+                        lead = keep(k, value, trees)
+                    if lead and on_better is not None:
+                        on_better(value, plan[k][0], trees)
                     self.progress.advance()
                 with lock:
                     taken = take(chains=False)
@@ -1794,7 +1880,9 @@ class Solver:
             value, trees, counters = _guess_answer(result)
             with lock:
                 self.stats.add(counters)
-                keep(order[args[1]], value, trees)
+                lead = keep(order[args[1]], value, trees)
+            if lead and on_better is not None:
+                on_better(value, args[1], trees)
 
         while True:
             with lock:
@@ -1815,6 +1903,29 @@ class Solver:
         if race["holder"] < 0:
             return best, None, None
         return race["best"], plan[race["holder"]][0], race["trees"]
+
+    def _known_race(self, history, part, plan, best, d, weight):
+        """The least total below ``best`` that the checkpoint already holds among the
+        rival guesses ``plan`` at ``part`` (the earliest in order on a tie), as
+        ``(total, index in plan, trees, task arguments)``, or None: each rival with
+        a bound below the best so far looked up under that budget (a result under
+        another one answers where it can), nothing computed, nothing counted."""
+        if self._runner.checkpoint is None:
+            return None
+        d2 = d if d >= NO_CAP else d - 1
+        lb = self._ctx.bounds(weight)[d2]
+        found = None
+        for k, (rival, bound) in enumerate(plan):
+            if bound >= best:
+                break  # the plan runs by bound
+            subs = [sub for _, sub in self._ctx.split(rival, part)]
+            args = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs],
+                    len(part), best, d2, weight)
+            _, (result,) = self._runner.known(_exp_guess_task, [args], count=False)
+            value = None if result is None else _guess_answer(result)[0]
+            if value is not None and value < best:
+                best, found = value, (value, k, _guess_answer(result)[1], args)
+        return found
 
     def _chain_of(self, task):
         """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the
@@ -1937,13 +2048,18 @@ class Solver:
                               {"upper_bound": "the best tree the search had built, "
                                               "not proven optimal"})
 
-    def worst_then_expected(self) -> Solution:
-        """The least total among trees with the optimal worst case."""
+    def worst_then_expected(self, floor: "LowerBound | None" = None) -> Solution:
+        """The least total among trees with the optimal worst case.
+
+        ``floor`` (a :class:`LowerBound`; typically the optimal total without the
+        cap, which no capped tree can beat) ends the capped search as soon as its
+        tree meets it."""
+        floor = check_floor("worst-then-expected", floor)
         with self._session("worst-then-expected", None):
             wc = self.worst_case()
             if wc.value is None:
                 return wc
-            sol = self.expected(max_guesses=wc.value)
+            sol = self.expected(max_guesses=wc.value, floor=floor)
         sol.objective = "worst-then-expected"
         sol.proof = wc.proof + sol.proof
         if sol.strategy is not None:
@@ -1970,16 +2086,18 @@ class Solver:
         sol.strategy.objective = "fewest-at-worst"
         return sol
 
-    def solve(self, objective: str = "worst-case", max_guesses: int | None = None) -> Solution:
+    def solve(self, objective: str = "worst-case", max_guesses: int | None = None,
+              floor: "LowerBound | None" = None) -> Solution:
         """Run the search for ``objective`` (see :func:`solve`)."""
         max_guesses = _check_request(objective, max_guesses)
+        floor = check_floor(objective, floor)
         if objective == "worst-case":
             return self.worst_case(max_guesses)
         if objective == "expected":
-            return self.expected(max_guesses)
+            return self.expected(max_guesses, floor)
         if objective == "fewest-at-worst":
             return self.fewest_at_worst()
-        return self.worst_then_expected()
+        return self.worst_then_expected(floor)
 
 
 def cap_weight(game: Game, cap: int) -> int:
@@ -2029,6 +2147,42 @@ class CappedCost:
         return f"{self.at_cap} at the cap, total {self.total}"
 
 
+#: The objectives whose value is a total, which a :class:`LowerBound` may bound.
+FLOOR_OBJECTIVES = ("expected", "worst-then-expected")
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """A lower bound on the optimal total proven elsewhere, and where it comes from.
+
+    The search (``expected``, ``worst-then-expected``) stops as soon as it holds a
+    tree whose total meets it: no tree can do better, so that tree is optimal and
+    the rivals left need not be searched. The case it is made for is the capped
+    optimum: a tree within ``t*`` guesses is a tree, so its total is at least the
+    optimum without the cap, and a capped search that finds a tree of that total
+    (p4c9nb with consistent guesses: 24220, the uncapped optimum, within 10 guesses
+    below 1234 2345) is done, where proving its part's other second guesses no
+    better would take hours.
+
+    The answer is only as sound as the bound: a ``value`` above the true optimum
+    would stop the search early on a tree that is not optimal, so ``source`` says
+    where it was proven and goes into the proof lines; a tree *below* the value
+    shows it wrong, and the search refuses it (:class:`~optimal_mm.errors.FloorError`).
+
+    >>> LowerBound(24220, "the optimum without the cap").value
+    24220
+    """
+    value: int
+    source: str = "given by the caller"
+
+    def __post_init__(self):
+        if isinstance(self.value, bool) or not isinstance(self.value, (int, np.integer)) \
+                or self.value < 0:
+            raise InvalidOptionError(f"a lower bound must be a whole number of guesses "
+                                     f"of 0 or more, got {self.value!r}")
+        object.__setattr__(self, "value", int(self.value))
+
+
 def _cost_text(value, weight) -> str:
     """A cost as people read it: the total, or the secrets at the cap and the total.
 
@@ -2038,6 +2192,24 @@ def _cost_text(value, weight) -> str:
     if not weight or value >= INF:
         return f"total {value}"
     return str(CappedCost.of(value, weight))
+
+
+def _check_tree_floor(floor: "LowerBound", total: int, first: str) -> None:
+    """Refuse a lower bound that a tree the search built beats."""
+    if total < floor.value:
+        raise FloorError(f"the lower bound {floor.value} ({floor.source}) is wrong: first "
+                         f"guess {first} has a tree of total {total}")
+
+
+def check_floor(objective, floor) -> "LowerBound | None":
+    """Refuse a lower bound where the objective's value is not a total; a bare
+    number is taken as one given by the caller."""
+    if floor is None:
+        return None
+    if objective not in FLOOR_OBJECTIVES:
+        raise InvalidOptionError(f"a lower bound on the total applies to "
+                                 f"{' and '.join(FLOOR_OBJECTIVES)}, not {objective}")
+    return floor if isinstance(floor, LowerBound) else LowerBound(floor)
 
 
 def _check_request(objective, max_guesses) -> int | None:
@@ -2051,19 +2223,23 @@ def _check_request(objective, max_guesses) -> int | None:
 
 
 def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any",
-          max_guesses: int | None = None, **options) -> Solution:
+          max_guesses: int | None = None, floor: "LowerBound | None" = None,
+          **options) -> Solution:
     """Solve ``game`` (a :class:`Game` or a spec) exactly for ``objective``.
 
     Every argument is checked before anything is built: see :class:`Solver` for the
     options; a bad value raises an :class:`~optimal_mm.errors.OptimalMMError`
     quoting it, and caps above 64 are clamped (:func:`check_max_guesses`).
+    ``floor``, for the totals (:data:`FLOOR_OBJECTIVES`), is a lower bound proven
+    elsewhere (:class:`LowerBound`) that ends the search once its tree meets it.
 
     >>> sol = solve(Game.from_spec("p2c3"), "expected", jobs=1)
     >>> sol.value, sol.strategy.validate().max
     (21, 3)
     """
     max_guesses = _check_request(objective, max_guesses)
-    return Solver(game, guesses, **options).solve(objective, max_guesses)
+    floor = check_floor(objective, floor)
+    return Solver(game, guesses, **options).solve(objective, max_guesses, floor)
 
 
 def worst_case_order(game: Game, guesses, secrets, lb_next) -> np.ndarray:

@@ -261,10 +261,41 @@ def merged_entry(old, result) -> dict:
     return result
 
 
+def floor_for(entries, spec, guesses, objective):
+    """``(value, key)``: the best lower bound on the total of an entry that another
+    solved entry proves (``key``), or None. A tree within t* guesses is a tree, so
+    the capped total (``worst-then-expected``) is at least the optimum without the
+    cap; a strategy of consistent guesses is one of any guesses, so the consistent
+    optimum is at least the any-guess one (for the capped total, where both rules
+    have the same t*, the cap of both). The entry's search stops as soon as its tree
+    meets it (:class:`optimal_mm.search.LowerBound`): p4c9nb's capped total with
+    consistent guesses, whose part of 1,909 secrets had a rival second guess
+    meeting it, was left to prove its other rivals no better for hours.
+
+    >>> entries = {"p4c6/any/expected": {"status": "solved", "value": 5625}}
+    >>> floor_for(entries, "p4c6", "any", "worst-then-expected")
+    (5625, 'p4c6/any/expected')
+    >>> floor_for(entries, "p4c6", "consistent", "expected")
+    (5625, 'p4c6/any/expected')
+    >>> floor_for(entries, "p4c6", "any", "expected") is None
+    True
+    """
+    keys = []
+    if objective == "worst-then-expected":
+        keys.append(f"{spec}/{guesses}/expected")
+    if guesses == "consistent" and objective in ("expected", "worst-then-expected"):
+        twin = {"status": "solved", "objective": objective, "spec": spec, "guesses": "any"}
+        if objective == "expected" or _same_cap(entries, dict(twin, guesses=guesses), twin):
+            keys.append(f"{spec}/any/{objective}")
+    found = [(entries[k]["value"], k) for k in keys
+             if entries.get(k, {}).get("status") == "solved"]
+    return max(found, default=None, key=lambda vk: vk[0])
+
+
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None, jobs=1):
+            chain_secrets=None, jobs=1, floor=None):
     from optimal_mm import Game
-    from optimal_mm.search import solve
+    from optimal_mm.search import LowerBound, solve
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
@@ -279,23 +310,28 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["wc_tree"] = wc_tree
     if chain_secrets is not None and objective != "worst-case":
         options["chain_secrets"] = chain_secrets
+    bound = None if floor is None else LowerBound(
+        floor[0], f"the optimum of {floor[1]} in results/optimal_table.json")
     start = time.perf_counter()
-    sol = solve(Game.from_spec(spec), objective, guesses, **options)
+    sol = solve(Game.from_spec(spec), objective, guesses, floor=bound, **options)
     seconds = time.perf_counter() - start
     stats = sol.strategy.validate() if sol.strategy else None
-    queue.put({"value": sol.value, "seconds": round(seconds, 3),
-               "tree_total": stats.total if stats else None,
-               "tree_max": stats.max if stats else None,
-               "first_guess": sol.strategy.root.guess if sol.strategy else None,
-               "states": sol.stats.states, "resumed_tasks": sol.resumed or None,
-               "wc_tree": options.get("wc_tree")})
+    result = {"value": sol.value, "seconds": round(seconds, 3),
+              "tree_total": stats.total if stats else None,
+              "tree_max": stats.max if stats else None,
+              "first_guess": sol.strategy.root.guess if sol.strategy else None,
+              "states": sol.stats.states, "resumed_tasks": sol.resumed or None,
+              "wc_tree": options.get("wc_tree")}
+    if floor is not None and sol.value == floor[0]:  # the search may have stopped there
+        result["floor"] = {"value": floor[0], "entry": floor[1]}
+    queue.put(result)
 
 
 class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1):
+                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1, floor=None):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
@@ -305,7 +341,7 @@ class Entry:
         # way out instead (:meth:`stop`).
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets, wc_tree, chain_secrets, jobs),
+                                      split_secrets, wc_tree, chain_secrets, jobs, floor),
                                 daemon=jobs == 1)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -385,6 +421,15 @@ def update_table(change) -> tuple[dict, dict]:
         change(entries, meta)
         save(entries, meta)
     return entries, meta
+
+
+def read_entries() -> dict:
+    """The table's entries as other runs have written them so far (under the lock)."""
+    if not JSON_PATH.exists():
+        return {}
+    with open(JSON_PATH.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        return json.loads(JSON_PATH.read_text()).get("entries", {})
 
 
 def bounds_text(entry, twin=None, marks=("", ""), same_cap: bool = False) -> str:
@@ -622,6 +667,15 @@ def markdown(entries, meta) -> str:
         lines += ["", SAME_GAME_NOTE]
     if any("‡" in line for line in lines[-len(by_key):]):
         lines += ["", CLOSED_NOTE]
+    floored = sorted(k for k, e in entries.items()
+                     if e.get("status") == "solved" and e.get("floor"))
+    if floored:
+        lines += ["", "Closed by another entry's optimum: " + "; ".join(
+            f"{k} (its tree met {entries[k]['floor']['entry']}'s "
+            f"{entries[k]['floor']['value']}, which bounds it from below: "
+            f"{_floor_why(k, entries[k]['floor']['entry'])})" for k in floored)
+            + ". The search stopped there (`optimal_mm.search.LowerBound`), its rivals "
+              "unsearched; the two proofs together prove it."]
     if any(e.get("resumed_tasks") for e in entries.values()):
         lines += ["", "† the last sitting of an entry solved over several "
                   "(`--checkpoint`): it read the tasks finished before from its checkpoint; "
@@ -634,6 +688,15 @@ def markdown(entries, meta) -> str:
         lines += ["", f"Not run yet ({len(missing)}; a rerun of the command resumes with "
                   "them): " + ", ".join(missing) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _floor_why(key: str, source: str) -> str:
+    """Why the solved entry ``source`` bounds the entry ``key`` from below
+    (:func:`floor_for`): an uncapped optimum bounds a capped one, an any-guess
+    optimum a consistent one."""
+    if source.rsplit("/", 1)[1] != key.rsplit("/", 1)[1]:
+        return "a tree within t\\* is a tree"
+    return "consistent guesses are guesses"
 
 
 def _command(argv) -> str:
@@ -797,9 +860,11 @@ def _run_entries(args, todo, running) -> None:
     while todo or running:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
+            # The table as it is now: an entry solved since the start may bound this one
+            floor = floor_for(read_entries(), spec, guesses, objective)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, args.split_secrets, args.wc_tree,
-                                  args.chain_secrets, args.jobs),
+                                  args.chain_secrets, args.jobs, floor),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

@@ -563,3 +563,76 @@ def test_a_needed_total_within_t_star_not_yet_run_says_so():
     row = [line for line in _script().markdown(entries, meta).splitlines()
            if line.startswith("| p4c8nb |")]
     assert "(not run)" not in row[0]
+
+
+def test_floors_come_from_solved_entries_that_bound_the_total():
+    script = _script()
+    solved = {"status": "solved"}
+    entries = {"p4c6/any/expected": {**solved, "value": 5625},
+               "p4c6/any/worst-case": {**solved, "value": 5},
+               "p4c6/consistent/worst-case": {**solved, "value": 5},
+               "p4c6/any/worst-then-expected": {**solved, "value": 5626},
+               "p4c6/consistent/expected": {**solved, "value": 5670}}
+    # The capped consistent total: above the uncapped one and the any-guess capped one
+    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+        5670, "p4c6/consistent/expected")
+    entries["p4c6/consistent/expected"]["value"] = 5600
+    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+        5626, "p4c6/any/worst-then-expected")
+    # ... but the any-guess capped total bounds it only under the same cap
+    entries["p4c6/consistent/worst-case"]["value"] = 6
+    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+        5600, "p4c6/consistent/expected")
+    entries["p4c6/consistent/expected"]["status"] = "timeout"
+    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") is None
+    for objective in ("worst-case", "fewest-at-worst"):
+        assert script.floor_for(entries, "p4c6", "consistent", objective) is None
+
+
+def test_a_worker_given_a_floor_records_that_its_tree_met_it():
+    # p4c6's capped optimum, proven by the worker first without a floor, then given
+    # to it as the floor it meets; a floor below it (the uncapped optimum) is not met.
+    script = _script()
+    plain = _Queue()
+    script._worker("p4c6", "worst-then-expected", "any", None, plain)
+    (capped,) = _final(plain)
+    assert "floor" not in capped
+    met = _Queue()
+    script._worker("p4c6", "worst-then-expected", "any", None, met,
+                   floor=(capped["value"], "p4c6/any/expected"))
+    (final,) = _final(met)
+    assert final["value"] == capped["value"] == final["tree_total"]
+    assert final["floor"] == {"value": capped["value"], "entry": "p4c6/any/expected"}
+    below = _Queue()
+    script._worker("p4c6", "worst-then-expected", "any", None, below,
+                   floor=(capped["value"] - 1, "p4c6/any/expected"))
+    (final,) = _final(below)
+    assert final["value"] == capped["value"] and "floor" not in final
+
+
+def test_the_table_names_the_entries_closed_by_another_ones_optimum():
+    script = _script()
+    base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
+            "published": None, "source": None, "seconds": 1.0}
+    entries = {
+        "p3c4/any/worst-case": {**base, "objective": "worst-case", "value": 4},
+        "p3c4/any/expected": {**base, "objective": "expected", "value": 206,
+                              "tree_max": 5},
+        "p3c4/any/worst-then-expected": {
+            **base, "objective": "worst-then-expected", "value": 206,
+            "floor": {"value": 206, "entry": "p3c4/any/expected"}},
+    }
+    meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64}
+    text = script.markdown(entries, meta)
+    assert ("Closed by another entry's optimum: p3c4/any/worst-then-expected (its tree "
+            "met p3c4/any/expected's 206, which bounds it from below: a tree within "
+            "t\\* is a tree)") in text
+    del entries["p3c4/any/worst-then-expected"]["floor"]
+    assert "Closed by another entry" not in script.markdown(entries, meta)
+
+
+def test_doctests():
+    import doctest
+
+    result = doctest.testmod(_script())
+    assert result.attempted and not result.failed

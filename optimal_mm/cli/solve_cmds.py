@@ -18,7 +18,8 @@ from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
-                      WC_TREE_RULES, Solver, check_max_guesses, physical_memory)
+                      WC_TREE_RULES, LowerBound, Solver, check_floor, check_max_guesses,
+                      physical_memory)
 from . import add_time_limit, interrupted_status, interruption, time_limited
 
 
@@ -86,6 +87,12 @@ def register(sub) -> None:
                            "limit, Ctrl-C), write the best complete tree it had built to "
                            "FILE (replayed for every secret; not proven optimal, an upper "
                            "bound: 'optimal' false); checked before the search")
+    long.add_argument("--lower-bound", type=int, metavar="N",
+                      help="expected, worst-then-expected: a lower bound on the optimal "
+                           "total proven elsewhere (for worst-then-expected, the optimal "
+                           "total without the cap, which no capped tree beats): the search "
+                           "stops as soon as its tree meets it, its rivals unsearched. The "
+                           "answer is only as sound as N; a tree below N refutes it (exit 2)")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -144,6 +151,7 @@ def run_solve(args) -> int:
         for option, unused in (("--max-guesses", args.max_guesses is None),
                                ("--guesses consistent", args.guesses == "any"),
                                ("--best-so-far", args.best_so_far is None),
+                               ("--lower-bound", args.lower_bound is None),
                                ("--checkpoint", args.checkpoint is None)):
             if not unused:
                 raise InvalidOptionError(f"{option} does not apply to --objective static")
@@ -158,6 +166,9 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
+    floor = None
+    if args.lower_bound is not None:
+        floor = check_floor(args.objective, LowerBound(args.lower_bound, "given on the command line"))
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
@@ -180,7 +191,7 @@ def run_solve(args) -> int:
                     chain_secrets=args.chain_secrets)
     try:
         with time_limited(args.time_limit):
-            sol = solver.solve(args.objective, args.max_guesses)
+            sol = solver.solve(args.objective, args.max_guesses, floor)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (cli.Terminated), --time-limit
         progress.close()
         what = interruption(exc)
@@ -228,8 +239,9 @@ def run_solve(args) -> int:
               f"proven; among such trees the least total {stats.total} (average "
               f"{stats.average:.4f}), proven", file=report)
     else:
-        print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), proven",
-              file=report)
+        given = "" if floor is None else f" (given the lower bound {floor.value})"
+        print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), "
+              f"proven{given}", file=report)
     first = sol.strategy.root.guess
     print(f"tree: first guess {first}; {stats}", file=report)
     if args.stats:
@@ -241,6 +253,8 @@ def run_solve(args) -> int:
         command += f" --guesses {args.guesses}"
     if args.max_guesses is not None:
         command += f" --max-guesses {args.max_guesses}"
+    if floor is not None:
+        command += f" --lower-bound {floor.value}"
     sol.strategy.meta["command"] = command
     sol.strategy.save(out, stats=stats)  # validated by the solver as it built the tree
     print("wrote the tree to standard output" if is_stdout(out) else f"wrote {out}",

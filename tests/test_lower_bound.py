@@ -1,0 +1,164 @@
+"""A lower bound proven elsewhere ends the expected search once a tree meets it
+(search.LowerBound), and the best tree so far follows a big part's race.
+
+The capped total (worst-then-expected) is at least the optimum without the cap; a
+capped search whose tree meets that optimum is done, however many rivals are left.
+The bound must come from a proof: the tests below take it from the project's own
+searches, and check that a bound the search's own tree beats is refused and that
+one it never meets changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from optimal_mm import Game, search
+from optimal_mm.errors import FloorError, InvalidOptionError
+from optimal_mm.search import LowerBound, Solver, solve
+
+
+@pytest.fixture
+def split_at_60(monkeypatch):
+    """Mastermind's parts of 60 secrets or more split, as a big game's are: the
+    first guess's big parts then race their second guesses."""
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+
+
+def _mastermind(entries, **options):
+    # A table size of its own: a fresh transposition table, so states compare
+    return Solver(Game.from_spec("mastermind"), jobs=1, table_entries=entries, **options)
+
+
+def test_a_floor_that_a_tree_meets_ends_the_search(split_at_60):
+    plain = _mastermind(50_101).worst_then_expected()
+    floored = _mastermind(50_102).worst_then_expected(
+        floor=LowerBound(plain.value, "the capped search without it"))
+    stats = floored.strategy.validate()
+    assert floored.value == plain.value == stats.total
+    assert stats.max <= 5 and floored.strategy.optimal
+    assert floored.stats.states < plain.stats.states  # rivals left unsearched
+    assert "meets the lower bound" in floored.proof[-1]
+    assert "the capped search without it" in floored.proof[-1]
+
+
+def test_a_floor_never_met_changes_nothing(split_at_60):
+    # The uncapped optimum bounds the capped one; for mastermind it is one less, so
+    # no race may stop early: the same tree, the same work.
+    uncapped = _mastermind(50_103).expected()
+    plain = _mastermind(50_104).worst_then_expected()
+    floored = _mastermind(50_105).worst_then_expected(floor=uncapped.value)
+    assert uncapped.value < plain.value == floored.value
+    assert floored.strategy.root.to_dict() == plain.strategy.root.to_dict()
+    assert floored.stats.states == plain.stats.states
+    assert floored.proof == plain.proof
+
+
+def test_a_floor_that_a_tree_beats_is_refused():
+    with pytest.raises(FloorError, match=r"lower bound 99 \(given by the caller\) is wrong"):
+        solve("p2c3", "expected", jobs=1, floor=99)
+
+
+@pytest.mark.parametrize("objective", ["worst-case", "fewest-at-worst"])
+def test_a_floor_applies_to_totals_only(objective):
+    with pytest.raises(InvalidOptionError, match=f"not {objective}"):
+        solve("p2c3", objective, jobs=1, floor=3)
+
+
+@pytest.mark.parametrize("value", [-1, True, 2.5, "7"])
+def test_a_floor_is_a_whole_number(value):
+    with pytest.raises(InvalidOptionError, match="whole number"):
+        LowerBound(value)
+
+
+def _drop_refuted_rivals(folder) -> int:
+    """Delete the checkpoint's rival entries that were not better than their budget,
+    as if the run had been stopped before it settled them; return how many."""
+    dropped = 0
+    for path in folder.glob("task-*.json"):
+        entry = json.loads(path.read_text())
+        if (entry["task"]["function"] == "_exp_guess_task"
+                and entry["result"]["tuple"][0] is None):
+            path.unlink()
+            dropped += 1
+    return dropped
+
+
+def test_a_resumed_run_finds_the_rival_that_meets_the_floor(split_at_60, tmp_path):
+    # p4c9nb's case: the rival that meets the floor was settled, rivals drawn before
+    # it were not. With the floor, the resumed run reads it and searches nothing;
+    # without, it searches the unsettled rivals again.
+    first = _mastermind(50_106, checkpoint=tmp_path / "a").worst_then_expected()
+    assert _drop_refuted_rivals(tmp_path / "a") > 0
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    floored = _mastermind(50_107, checkpoint=tmp_path / "a")
+    sol = floored.worst_then_expected(floor=first.value)
+    assert sol.value == first.value == sol.strategy.validate().total
+    assert floored.checkpoint.stored == 0
+    plain = _mastermind(50_108, checkpoint=tmp_path / "b")
+    assert plain.worst_then_expected().value == first.value
+    assert plain.checkpoint.stored > 0
+
+
+def test_the_best_tree_so_far_follows_a_race(split_at_60, monkeypatch):
+    # A rival second guess that takes the lead in a big part's race makes the best
+    # tree so far better at once, not when the part's race ends.
+    seen = []
+    split_part = Solver._split_part
+
+    def watched(self, *args, **kwargs):
+        before = self.best_so_far().validate().total
+        result = split_part(self, *args, **kwargs)
+        after = self.best_so_far().validate().total  # replayed for every secret
+        seen.append((before, after))
+        return result
+
+    monkeypatch.setattr(Solver, "_split_part", watched)
+    sol = _mastermind(50_109).expected()
+    assert seen and all(after <= before for before, after in seen)
+    assert any(after < before for before, after in seen)
+    assert sol.value <= min(after for _, after in seen)
+
+
+def test_doctests():
+    import doctest
+
+    result = doctest.testmod(search)
+    assert result.attempted and not result.failed
+
+
+def _cli(capsys, *argv):
+    from optimal_mm.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_command_line_takes_a_lower_bound(tmp_path, capsys):
+    out = tmp_path / "p3c4.json"
+    code, text, _ = _cli(capsys, "solve", "p3c4", "--objective", "expected", "--quiet",
+                         "-o", out)
+    assert code == 0
+    optimum = int(text.split("optimal total: ")[1].split()[0])
+    code, text, _ = _cli(capsys, "solve", "p3c4", "--objective", "expected", "--quiet",
+                         "--lower-bound", optimum, "-o", out)
+    assert code == 0 and f"proven (given the lower bound {optimum})" in text
+    assert "meets the lower bound" in text
+    assert json.loads(out.read_text())["meta"]["command"].endswith(
+        f"--lower-bound {optimum}")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--objective", "expected", "--lower-bound", 9999), "is wrong: first guess"),
+    (("--lower-bound", 3), "not worst-case"),
+    (("--objective", "static", "--lower-bound", 3), "--lower-bound does not apply"),
+    (("--objective", "expected", "--lower-bound", -2), "whole number"),
+])
+def test_a_bad_lower_bound_is_one_line(tmp_path, capsys, argv, message):
+    out = tmp_path / "t.json"
+    code, _, err = _cli(capsys, "solve", "p3c4", "--quiet", "-o", out, *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("optimal-mm solve: error: ") and not out.exists()
