@@ -1333,6 +1333,9 @@ class Solver:
         def figure(value):  # for the progress display's best and bound
             return CappedCost.of(value, weight) if weight and value < INF else value
 
+        def proven(bound):  # the search's own bound, or the floor it was given
+            return figure(bound if floor is None else max(bound, floor.value))
+
         label = "fewest-at-worst" if weight else "expected"  # of a tree kept: best_so_far
 
         def upper(g, parts, cost, trees):  # phase (1)'s first complete trees
@@ -1348,7 +1351,7 @@ class Solver:
                             self._runner.resumed)
         bounds, order = self._first_guess_bounds(secrets, reps, child_d, weight)
         self.progress.reset()
-        self.progress.update(bound=figure(bounds[order[0]][0]))
+        self.progress.update(bound=proven(bounds[order[0]][0]))
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, INF, None
         for g in order:
@@ -1393,7 +1396,7 @@ class Solver:
         def rival_done(g, value, budget):
             totals[g] = value
             open_bounds[g] = budget if value is None else value
-            self.progress.update(bound=figure(min([best_value, *open_bounds.values()])))
+            self.progress.update(bound=proven(min([best_value, *open_bounds.values()])))
 
         def chain_budget(g):
             # A chain runs after the rivals before it have finished, so it need only

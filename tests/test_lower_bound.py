@@ -17,6 +17,7 @@ import pytest
 
 from optimal_mm import Game, search
 from optimal_mm.errors import FloorError, InvalidOptionError
+from optimal_mm.progress import Progress
 from optimal_mm.search import LowerBound, Solver, solve
 
 
@@ -54,6 +55,32 @@ def test_a_floor_never_met_changes_nothing(split_at_60):
     assert floored.strategy.root.to_dict() == plain.strategy.root.to_dict()
     assert floored.stats.states == plain.stats.states
     assert floored.proof == plain.proof
+
+
+class _Bounds(Progress):
+    """The bounds the capped search reports (those after the last ``reset``: the
+    worst-case search before it reports depths)."""
+
+    def __init__(self):
+        self.bounds = []
+
+    def reset(self):
+        self.bounds = []
+
+    def update(self, best=None, bound=None):
+        if bound is not None:
+            self.bounds.append(bound)
+
+
+def test_the_bound_reported_is_at_least_the_floor(split_at_60):
+    # What a stopped run keeps (the optimal table's timeout cells): the floor is proven
+    uncapped = _mastermind(50_110).expected()
+    progress = _Bounds()
+    _mastermind(50_111, progress=progress).worst_then_expected(floor=uncapped.value)
+    assert progress.bounds and min(progress.bounds) == uncapped.value
+    plain = _Bounds()
+    _mastermind(50_112, progress=plain).worst_then_expected()
+    assert min(plain.bounds) < uncapped.value  # the search's own bound starts lower
 
 
 def test_a_floor_that_a_tree_beats_is_refused():
