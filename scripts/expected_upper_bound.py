@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from optimal_mm import Game  # noqa: E402
 from optimal_mm.cli import interrupted_status, interruption, on_sigterm  # noqa: E402
+from optimal_mm.cli.solve_cmds import default_memory_limit  # noqa: E402
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.outputs import check_output_path  # noqa: E402
 from optimal_mm.progress import make_progress  # noqa: E402
@@ -48,6 +49,10 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES)
     parser.add_argument("--checkpoint", metavar="DIR")
+    parser.add_argument("--memory-limit", metavar="SIZE",
+                        help="memory this machine may use, e.g. 4G (default 80%% of "
+                             "physical memory, as optimal-mm solve): a run that cannot fit "
+                             "(too many --jobs) is refused up front")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("-o", "--output", required=True, help="tree file (.json or .json.gz)")
     args = parser.parse_args(argv)
@@ -56,8 +61,11 @@ def main(argv=None) -> int:
         game = Game.from_spec(args.game)
         check_output_path(args.output)  # before hours of search, not after
         progress = make_progress(args.quiet, interval=60)
+        # solve's memory guard: too many --jobs for this machine refused up front
         solver = Solver(game, args.guesses, jobs=args.jobs, table_entries=args.table_entries,
-                        checkpoint=args.checkpoint, progress=progress)
+                        checkpoint=args.checkpoint, progress=progress,
+                        memory_limit=(default_memory_limit() if args.memory_limit is None
+                                      else args.memory_limit))
         sol = solver.expected_upper_bound(args.first)
         stats = sol.strategy.save(args.output)
     except OptimalMMError as exc:

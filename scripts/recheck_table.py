@@ -28,14 +28,26 @@ from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.search import solve  # noqa: E402
 
 
+#: What a solved entry must hold to be re-solved and compared.
+FIELDS = ("spec", "codes", "objective", "guesses", "value", "seconds")
+
+
 def entries(table: dict, specs: str, max_codes: int, objectives,
             min_codes: int = 0) -> list[tuple[str, dict]]:
     """The solved entries whose spec matches ``specs`` (a regular expression, whole
-    spec), of ``min_codes`` to ``max_codes`` codes, smallest games first."""
+    spec), of ``min_codes`` to ``max_codes`` codes, smallest games first; a solved
+    entry without one of :data:`FIELDS` is refused (ValueError)."""
     pattern = re.compile(specs)
-    out = [(key, e) for key, e in table["entries"].items()
-           if e.get("status") == "solved" and pattern.fullmatch(e["spec"])
-           and min_codes <= e["codes"] <= max_codes and (not objectives or e["objective"] in objectives)]
+    out = []
+    for key, e in table["entries"].items():
+        if e.get("status") != "solved":
+            continue
+        missing = [field for field in FIELDS if field not in e]
+        if missing:  # refused before any search, not after one
+            raise ValueError(f"entry {key} has no {', '.join(missing)}")
+        if (pattern.fullmatch(e["spec"]) and min_codes <= e["codes"] <= max_codes
+                and (not objectives or e["objective"] in objectives)):
+            out.append((key, e))
     return sorted(out, key=lambda item: (item[1]["codes"], item[0]))
 
 

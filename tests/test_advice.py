@@ -231,6 +231,26 @@ def test_hint_text_and_grade(monkeypatch, capsys):
     assert doc["grades"][0]["expected_lost"] == 0 and doc["hint"]["guess"] == "1415"
 
 
+def test_hint_after_a_win_advises_no_guess(monkeypatch, capsys):
+    # It had named the won code as the best next guess.
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--history",
+                                               "1123=0B1W 3456=4B0W", "--grade"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "1 of 1296 secrets remains after 1123=0B1W 3456=4B0W"
+    assert lines[2].startswith("guess 2 3456 (276 left): lost +0.0870 expected")
+    assert lines[-1] == ("the game is won: 3456 is the secret, found by guess #2; no "
+                         "guess to advise")
+    assert "best guess" not in out
+    code, out, _ = run(monkeypatch, capsys, ["hint", "mastermind", "--history",
+                                             "1111=4B0W", "--json"])
+    assert json.loads(out) == {"remaining": 1, "won": True, "secret": "1111", "turns": 1}
+    # A win that the other answers contradict is refused as any history is.
+    code, _, err = run(monkeypatch, capsys, ["hint", "mastermind", "--history",
+                                             "1123=0B2W 3456=4B0W"])
+    assert code == 2 and "contradict each other" in err
+
+
 def test_hint_unproven_is_said(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["hint", "p4c5", "--history", "1234=?",
                                              "--time-limit", "0.01"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from script_loader import load_script
 
 recheck = load_script("recheck_table")
@@ -42,3 +44,16 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert recheck.main(["--specs", "("]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("recheck_table: ") for line in err)
+
+
+def test_an_entry_without_its_value_is_refused_before_any_search(tmp_path, capsys,
+                                                                 monkeypatch):
+    broken = entry("p3c2b", "expected", 21)
+    del broken["value"]
+    table = write(tmp_path, [entry("p3c2b", "worst-case", 4), broken])
+    monkeypatch.setattr(recheck, "solve", lambda *a, **k: pytest.fail("searched"))
+    assert recheck.main(["--table", table]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == (f"recheck_table: cannot read {table}: entry "
+                                    "p3c2b/any/expected has no value")

@@ -68,7 +68,10 @@ def test_script_writes_a_verified_tree_and_refuses_bad_input(tmp_path, capsys):
     # Bad input: one line on stderr, exit 2, nothing written.
     for argv in (["p3cx", "-o", str(tmp_path / "a.json")],
                  ["p3c4", "--first", "1234", "-o", str(tmp_path / "b.json")],
-                 ["p3c4", "-o", str(tmp_path / "no" / "c.json")]):
+                 ["p3c4", "-o", str(tmp_path / "no" / "c.json")],
+                 # had failed only once started, on the pool: refused by the memory guard
+                 ["p3c4", "--jobs", str(10 ** 20), "-o", str(tmp_path / "d.json")],
+                 ["p3c4", "--memory-limit", "lots", "-o", str(tmp_path / "e.json")]):
         assert script.main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("expected_upper_bound.py: ")

@@ -15,7 +15,7 @@ import json
 from ..advice import DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor
 from ..errors import check_time_limit
 from ..game import Game
-from ..history import parse_history, turn_text
+from ..history import check_history, parse_history, turn_text
 
 
 def register(sub) -> None:
@@ -45,8 +45,9 @@ def register(sub) -> None:
                    help="also grade every guess of the history: expected guesses (per "
                         "secret) and worst-case guesses lost against the best guess there")
     p.add_argument("--json", action="store_true",
-                   help='print JSON: {"remaining", "guess", "objective", "value", "proven"}; '
-                        'with --grade, {"grades": [...], "hint": {...}}')
+                   help='print JSON: {"remaining", "guess", "objective", "value", "proven"} '
+                        '(after a winning answer {"remaining": 1, "won": true, "secret", '
+                        '"turns"}); with --grade, {"grades": [...], "hint": {...}}')
     p.set_defaults(func=cmd_hint)
 
 
@@ -71,6 +72,8 @@ def cmd_hint(args) -> int:
     turns = parse_history(game, args.history)
     check_time_limit(args.time_limit)
     advisor = Advisor(game, args.guesses, args.time_limit)
+    if turns and turns[-1].answer == game.win:  # nothing left to advise
+        return _won(game, turns, advisor.grade(turns) if args.grade else [], args.json)
     grades = advisor.grade(turns) if args.grade else []
     advice = advisor.advise(turns, args.objective)
     if args.json:
@@ -87,4 +90,23 @@ def cmd_hint(args) -> int:
     for grade in grades:
         print(grade)
     print(describe_advice(advice, args.time_limit))
+    return 0
+
+
+def _won(game: Game, turns, grades, as_json: bool) -> int:
+    """A history whose last answer is the win: the game is over, no guess to advise
+    (the turns checked as any history is: the answers must fit together)."""
+    check_history(game, turns)
+    secret, count = turns[-1].guess, len(turns)
+    if as_json:
+        doc = {"remaining": 1, "won": True, "secret": secret, "turns": count}
+        print(json.dumps({"grades": [g.to_dict() for g in grades], "hint": doc}
+                         if grades else doc))
+        return 0
+    print(f"1 of {game.n_codes} secrets remains after "
+          + " ".join(turn_text(game, t) for t in turns))
+    for grade in grades:
+        print(grade)
+    print(f"the game is won: {secret} is the secret, found by guess #{count}; no guess "
+          f"to advise")
     return 0
