@@ -1359,7 +1359,8 @@ class Solver:
             values, trees = self._solve_parts(
                 g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
                 lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees),
-                None if floor is None else floor.value - n)
+                None if floor is None else floor.value - n,
+                None if floor is None else floor.part_floors(game, g, parts))
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1462,7 +1463,8 @@ class Solver:
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
 
-    def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None):
+    def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None,
+                     part_floors=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -1485,7 +1487,9 @@ class Solver:
         whole to the floor, counting the other big parts at the best they are known
         to reach (their first second guess, or a rival the checkpoint already holds:
         a resumed run), which their own searches can only lower. Once the parts meet
-        the floor they cannot cost less, so each is at its optimum.
+        the floor they cannot cost less, so each is at its optimum. ``part_floors[i]``,
+        ``(least cost, guess)`` or None (:meth:`LowerBound.part_floors`), stops big
+        part ``i``'s race at its own floor too, and has it try that guess first.
         """
         values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
         upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
@@ -1514,14 +1518,17 @@ class Solver:
                 if found is not None:
                     hoped[i] = found[0]
         for i, plan in plans.items():
-            enough = None
+            enough, hint = None, None
             if floor is not None:
                 others = (sum(v for j, v in enumerate(values) if j not in plans)
                           + sum(v for j, v in hoped.items() if j != i))
                 enough = floor - others if others < INF else None
+            if part_floors is not None and part_floors[i] is not None:
+                least, hint = part_floors[i]
+                enough = least if enough is None else max(enough, least)
             values[i], trees[i] = self._split_part(
                 (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
-                lambda value, tree, i=i: better(i, value, tree))
+                lambda value, tree, i=i: better(i, value, tree), hint)
             with lock:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
@@ -1715,7 +1722,7 @@ class Solver:
         return [(int(top[k]), int(bound[k])) for k in order]
 
     def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
-                    on_better=None):
+                    on_better=None, hint=None):
         """Value and subtree of a big ``part`` after the guesses ``history`` (below the
         first guess, or deeper with ``chain_secrets``), split by its own guesses
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
@@ -1725,8 +1732,8 @@ class Solver:
         with the budget of the best total so far, until the next one's bound reaches
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
-        ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
-        ``on_better(total, subtree)`` told the rival's subtree of the part.
+        ``enough``, ``on_better`` and ``hint``: as :meth:`_second_guess_rounds` takes
+        them, ``on_better(total, subtree)`` told the rival's subtree of the part.
         """
         d2 = d if d >= NO_CAP else d - 1
         history = tuple(history)
@@ -1740,7 +1747,7 @@ class Solver:
 
         best, best_g, trees = self._second_guess_rounds(
             history, part, plan[1:], best, d, weight,
-            f"rivals of {self.game.code_str(plan[0][0])}", enough, told)
+            f"rivals of {self.game.code_str(plan[0][0])}", enough, told, hint)
         if best_g is None:
             best_g = plan[0][0]
         else:
@@ -1778,7 +1785,7 @@ class Solver:
         return trees
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what, enough=None,
-                             on_better=None):
+                             on_better=None, hint=None):
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
@@ -1808,7 +1815,10 @@ class Solver:
         not always the earliest in order). Such a race first looks for it in the
         checkpoint among every rival already settled (:meth:`_known_race`), so that
         a resumed run does not start the unsettled rivals drawn before it; tasks in
-        flight when a live race meets it still run to their end. ``on_better(total,
+        flight when a live race meets it still run to their end. ``hint``, a guess
+        likely to meet it (the one that meets its floor without the cap), is then
+        searched first, alone, wherever it stands in order; if it falls short, its
+        result waits in the checkpoint for its turn in the race. ``on_better(total,
         guess, trees)``, if given, is told each rival that takes the lead with the
         trees its task built (a chain's has none: not told).
         """
@@ -1826,6 +1836,9 @@ class Solver:
                                       f"{self.game.code_str(plan[k][0])} reaches "
                                       f"{_cost_text(value, weight)}, the floor's share")
                 return value, plan[k][0], trees
+            found = self._hinted(history, part, plan, best, d, weight, hint, what)
+            if found is not None and found[0] <= enough:
+                return found
         lb = self._ctx.bounds(weight)[d2]
         after = " ".join(self.game.code_str(h) for h in history)
         order = {g: k for k, (g, _) in enumerate(plan)}
@@ -1906,6 +1919,27 @@ class Solver:
         if race["holder"] < 0:
             return best, None, None
         return race["best"], plan[race["holder"]][0], race["trees"]
+
+    def _hinted(self, history, part, plan, best, d, weight, hint, what):
+        """The rival ``hint`` of the race at ``part`` searched alone, with the budget
+        ``best``: ``(total, guess, trees)`` if below it, else None (also where the
+        hint is not among the rivals with a bound below ``best``, or is a chain)."""
+        k = next((k for k, (g, _) in enumerate(plan) if g == hint), None)
+        if k is None or plan[k][1] >= best:
+            return None
+        d2 = d if d >= NO_CAP else d - 1
+        lb = self._ctx.bounds(weight)[d2]
+        subs = [sub for _, sub in self._ctx.split(hint, part)]
+        if self._chained(history, subs):
+            return None
+        args = (tuple(history), hint, subs, [int(lb[len(q)]) for q in subs], len(part),
+                best, d2, weight)
+        (result,) = self._runner.run(
+            _exp_guess_task, [args], f"expected: {what} ({len(part)} secrets), "
+            f"{self.game.code_str(hint)} first: the guess that meets its floor uncapped")
+        value, trees, counters = _guess_answer(result)
+        self.stats.add(counters)
+        return None if value is None else (value, hint, trees)
 
     def _known_race(self, history, part, plan, best, d, weight):
         """The least total below ``best`` that the checkpoint already holds among the
@@ -2172,11 +2206,21 @@ class LowerBound:
     where it was proven and goes into the proof lines; a tree *below* the value
     shows it wrong, and the search refuses it (:class:`~optimal_mm.errors.FloorError`).
 
+    ``first`` and ``parts`` (:meth:`from_tree`) bound each part below a first guess
+    too: ``(answer, least cost, guess)``, the part's optimum without the cap and the
+    guess that attains it. Where the search's first guess is ``first``, a big part's
+    race stops once it meets its own floor, whatever the others do, and tries that
+    guess before the others (p4c8nb with any guesses: its 1,001-secret part already
+    met it within the cap, its 536-secret part only under the uncapped tree's
+    guess, the 18th rival in order).
+
     >>> LowerBound(24220, "the optimum without the cap").value
     24220
     """
     value: int
     source: str = "given by the caller"
+    first: str | None = None
+    parts: tuple = ()
 
     def __post_init__(self):
         if isinstance(self.value, bool) or not isinstance(self.value, (int, np.integer)) \
@@ -2184,6 +2228,46 @@ class LowerBound:
             raise InvalidOptionError(f"a lower bound must be a whole number of guesses "
                                      f"of 0 or more, got {self.value!r}")
         object.__setattr__(self, "value", int(self.value))
+
+    @classmethod
+    def from_tree(cls, strategy: Strategy, source: str, game: Game | None = None,
+                  guesses: str | None = None) -> "LowerBound":
+        """The bounds that an optimal tree without a cap proves: its total, and each
+        part below its first guess at its subtree's cost (a subtree of an optimal
+        tree is optimal for its part, else the whole would do better), with the
+        subtree's guess. The tree is replayed for every secret first; that it is
+        optimal is the caller's word, named by ``source``. Given the ``game`` and
+        ``guesses`` of the search it is to bound, the tree must say that it is an
+        optimal expected-case tree of that game without a cap, of any guesses or of
+        that rule (the optimum of any guesses bounds the consistent one).
+
+        >>> from optimal_mm import Game
+        >>> tree = solve(Game.from_spec("p2c3"), "expected", jobs=1).strategy
+        >>> bound = LowerBound.from_tree(tree, "p2c3's optimal tree")
+        >>> bound.value, bound.first, bound.parts[:2]
+        (21, '12', (('0B0W', 1, '33'), ('0B1W', 3, '23')))
+        """
+        if game is not None:
+            _check_floor_tree(strategy, game, guesses)
+        total = strategy.validate().total
+        game, root = strategy.game, strategy.root
+        costs: dict[str, int] = {}
+        for s in range(game.n_codes):
+            path = strategy.path_for(game.code_str(s))
+            if len(path) > 1:
+                answer = game.answer_str(game.score(root.guess, game.code_str(s)))
+                costs[answer] = costs.get(answer, 0) + len(path) - 1
+        parts = tuple((a, cost, root.next[a].guess) for a, cost in sorted(costs.items()))
+        return cls(total, source, root.guess, parts)
+
+    def part_floors(self, game: Game, first: int, parts) -> list:
+        """For the ``parts`` (``(answer, secrets)``) of the search's first guess
+        ``first``: each part's ``(least cost, guess index)``, or None where this
+        bound says nothing of it (another first guess, or no such part)."""
+        if self.first is None or game.code_index(self.first) != first:
+            return [None] * len(parts)
+        known = {a: (cost, game.code_index(g)) for a, cost, g in self.parts}
+        return [known.get(game.answer_str(a)) for a, _ in parts]
 
 
 def _cost_text(value, weight) -> str:
@@ -2195,6 +2279,24 @@ def _cost_text(value, weight) -> str:
     if not weight or value >= INF:
         return f"total {value}"
     return str(CappedCost.of(value, weight))
+
+
+def _check_floor_tree(strategy: Strategy, game: Game, guesses: str | None) -> None:
+    """Refuse a tree whose totals do not bound a search of ``game`` under the guess
+    rule ``guesses`` from below (:meth:`LowerBound.from_tree`)."""
+    problem = None
+    if strategy.game.spec != game.spec or strategy.game.alphabet != game.alphabet:
+        problem = f"is a tree of {strategy.game.spec}, not {game.spec}"
+    elif strategy.objective != "expected" or strategy.max_guesses is not None:
+        cap = "" if strategy.max_guesses is None else f" within {strategy.max_guesses}"
+        problem = (f"was built for {strategy.objective}{cap}, not for the expected case "
+                   f"without a cap")
+    elif not strategy.optimal:
+        problem = "is not marked optimal"
+    elif strategy.guesses not in ("any", guesses):
+        problem = f"is a tree of {strategy.guesses} guesses, not of any or {guesses}"
+    if problem is not None:
+        raise InvalidOptionError(f"the lower-bound tree {problem}")
 
 
 def _check_tree_floor(floor: "LowerBound", total: int, first: str) -> None:

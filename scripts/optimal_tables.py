@@ -66,6 +66,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 JSON_PATH = RESULTS / "optimal_table.json"
 MD_PATH = RESULTS / "optimal_table.md"
+#: Optimal trees of solved entries, ``<spec>-<guesses>-<objective>.json.gz``: an
+#: entry whose floor (:func:`floor_for`) is one of them takes its parts' bounds too.
+FLOOR_TREES = RESULTS / "trees" / "floors"
 
 # Published values (shared/REFERENCE.md), black-white scoring, any guesses.
 GODDARD_TOTALS = {
@@ -292,6 +295,22 @@ def floor_for(entries, spec, guesses, objective):
     return max(found, default=None, key=lambda vk: vk[0])
 
 
+def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
+    """The path of the optimal tree of the solved entry ``key`` in ``folder``
+    (``p4c8nb-any-expected.json.gz``), or None if there is none; a tree whose total
+    is not ``value``, the entry's proven optimum, is refused (ValueError): only a tree
+    of that total is optimal, and only an optimal tree's subtrees bound its parts."""
+    from optimal_mm import Strategy
+
+    path = Path(folder) / (key.replace("/", "-") + ".json.gz")
+    if not path.exists():
+        return None
+    total = Strategy.load(path).validate().total
+    if total != value:
+        raise ValueError(f"{path}: its total {total} is not {key}'s optimum {value}")
+    return str(path)
+
+
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None):
     from optimal_mm import Game
@@ -310,8 +329,15 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["wc_tree"] = wc_tree
     if chain_secrets is not None and objective != "worst-case":
         options["chain_secrets"] = chain_secrets
-    bound = None if floor is None else LowerBound(
-        floor[0], f"the optimum of {floor[1]} in results/optimal_table.json")
+    source = f"the optimum of {floor[1]} in results/optimal_table.json" if floor else None
+    if floor is not None and len(floor) > 2:  # with that entry's optimal tree
+        from optimal_mm import Strategy
+
+        bound = LowerBound.from_tree(Strategy.load(floor[2]), f"{source}, its tree "
+                                     f"{Path(floor[2]).relative_to(ROOT)}",
+                                     Game.from_spec(spec), guesses)
+    else:
+        bound = None if floor is None else LowerBound(floor[0], source)
     start = time.perf_counter()
     sol = solve(Game.from_spec(spec), objective, guesses, floor=bound, **options)
     seconds = time.perf_counter() - start
@@ -322,8 +348,12 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
               "first_guess": sol.strategy.root.guess if sol.strategy else None,
               "states": sol.stats.states, "resumed_tasks": sol.resumed or None,
               "wc_tree": options.get("wc_tree")}
-    if floor is not None and sol.value == floor[0]:  # the search may have stopped there
+    # What the proof may rest on: a total that meets the floor (the search may have
+    # stopped there), or any part's race stopped at its own floor (from the tree)
+    if floor is not None and (sol.value == floor[0] or len(floor) > 2):
         result["floor"] = {"value": floor[0], "entry": floor[1]}
+        if len(floor) > 2:
+            result["floor"]["tree"] = str(Path(floor[2]).relative_to(ROOT))
     queue.put(result)
 
 
@@ -670,12 +700,10 @@ def markdown(entries, meta) -> str:
     floored = sorted(k for k, e in entries.items()
                      if e.get("status") == "solved" and e.get("floor"))
     if floored:
-        lines += ["", "Closed by another entry's optimum: " + "; ".join(
-            f"{k} (its tree met {entries[k]['floor']['entry']}'s "
-            f"{entries[k]['floor']['value']}, which bounds it from below: "
-            f"{_floor_why(k, entries[k]['floor']['entry'])})" for k in floored)
-            + ". The search stopped there (`optimal_mm.search.LowerBound`), its rivals "
-              "unsearched; the two proofs together prove it."]
+        lines += ["", "Solved with another entry's optimum as a lower bound "
+                  "(`optimal_mm.search.LowerBound`: the search stops where its tree meets "
+                  "it, the rivals left unsearched; the two proofs together prove the "
+                  "entry): " + "; ".join(_floor_text(k, entries[k]) for k in floored) + "."]
     if any(e.get("resumed_tasks") for e in entries.values()):
         lines += ["", "† the last sitting of an entry solved over several "
                   "(`--checkpoint`): it read the tasks finished before from its checkpoint; "
@@ -688,6 +716,16 @@ def markdown(entries, meta) -> str:
         lines += ["", f"Not run yet ({len(missing)}; a rerun of the command resumes with "
                   "them): " + ", ".join(missing) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _floor_text(key: str, entry: dict) -> str:
+    """An entry solved with a floor, for the table's note: which entry's optimum,
+    its tree where its parts bounded the entry's parts too, and why it bounds."""
+    floor = entry["floor"]
+    tree = (f" and its tree's parts below the first guess (`{floor['tree']}`)"
+            if floor.get("tree") else "")
+    return (f"{key} ({floor['entry']}'s {floor['value']}{tree}: "
+            f"{_floor_why(key, floor['entry'])})")
 
 
 def _floor_why(key: str, source: str) -> str:
@@ -862,6 +900,8 @@ def _run_entries(args, todo, running) -> None:
             key, spec, guesses, objective = todo.pop(0)
             # The table as it is now: an entry solved since the start may bound this one
             floor = floor_for(read_entries(), spec, guesses, objective)
+            tree = None if floor is None else floor_tree(floor[1], floor[0])
+            floor = floor if tree is None else (*floor, tree)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, args.split_secrets, args.wc_tree,
                                   args.chain_secrets, args.jobs, floor),

@@ -189,3 +189,50 @@ def test_a_bad_lower_bound_is_one_line(tmp_path, capsys, argv, message):
     code, _, err = _cli(capsys, "solve", "p3c4", "--quiet", "-o", out, *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert err.startswith("optimal-mm solve: error: ") and not out.exists()
+
+
+def test_an_optimal_tree_bounds_each_part_below_its_first_guess(split_at_60):
+    # Mastermind's optimal tree without the cap (5625) bounds the capped total
+    # (5626) as a whole, never met; its subtrees bound each part below 1123, and the
+    # parts whose capped optimum is their uncapped one stop their races there.
+    uncapped = _mastermind(50_113).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree", uncapped.game,
+                                 "any")
+    assert floor.value == uncapped.value and floor.first == "1123"
+    assert floor.value == 1296 + sum(cost for _, cost, _ in floor.parts)
+    plain = _mastermind(50_114).worst_then_expected()
+    floored = _mastermind(50_115).worst_then_expected(floor=floor)
+    stats = floored.strategy.validate()
+    assert floored.value == plain.value == stats.total and stats.max <= 5
+    assert floored.stats.states < plain.stats.states
+
+
+def test_each_part_of_a_floor_tree_costs_its_optimum():
+    # A subtree of an optimal tree is optimal for its part: each part's cost is what
+    # the exact search finds from the position after the first guess and its answer.
+    from optimal_mm.advice import Advisor
+    from optimal_mm.history import Turn
+
+    game = Game.from_spec("p3c4")
+    floor = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "t")
+    advisor = Advisor(game, time_limit=None, strategy=None)
+    assert len(floor.parts) >= 5
+    for answer, cost, guess in floor.parts:
+        advice = advisor.advise([Turn(floor.first, game.parse_answer(answer))], "expected")
+        assert advice.value == cost, answer
+
+
+@pytest.mark.parametrize("change, words", [
+    (dict(max_guesses=6), "was built for expected within 6"),
+    (dict(objective="worst-case"), "was built for worst-case"),
+    (dict(optimal=False), "is not marked optimal"),
+    (dict(guesses="consistent"), "is a tree of consistent guesses, not of any or any"),
+])
+def test_a_floor_tree_must_be_an_optimal_uncapped_one(change, words):
+    import dataclasses
+
+    tree = solve("p2c3", "expected", jobs=1).strategy
+    with pytest.raises(InvalidOptionError, match=words):
+        LowerBound.from_tree(dataclasses.replace(tree, **change), "t", tree.game, "any")
+    with pytest.raises(InvalidOptionError, match="a tree of p2c3, not p2c4"):
+        LowerBound.from_tree(tree, "t", Game.from_spec("p2c4"), "any")

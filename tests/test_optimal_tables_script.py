@@ -610,7 +610,7 @@ def test_a_worker_given_a_floor_records_that_its_tree_met_it():
     assert final["value"] == capped["value"] and "floor" not in final
 
 
-def test_the_table_names_the_entries_closed_by_another_ones_optimum():
+def test_the_table_names_the_entries_solved_with_another_ones_optimum():
     script = _script()
     base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
             "published": None, "source": None, "seconds": 1.0}
@@ -624,11 +624,14 @@ def test_the_table_names_the_entries_closed_by_another_ones_optimum():
     }
     meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64}
     text = script.markdown(entries, meta)
-    assert ("Closed by another entry's optimum: p3c4/any/worst-then-expected (its tree "
-            "met p3c4/any/expected's 206, which bounds it from below: a tree within "
-            "t\\* is a tree)") in text
+    assert ("entry): p3c4/any/worst-then-expected (p3c4/any/expected's 206: a tree "
+            "within t\\* is a tree).") in text
+    entries["p3c4/any/worst-then-expected"]["floor"]["tree"] = "results/trees/t.json.gz"
+    assert ("(p3c4/any/expected's 206 and its tree's parts below the first guess "
+            "(`results/trees/t.json.gz`): a tree within t\\* is a tree)"
+            in script.markdown(entries, meta))
     del entries["p3c4/any/worst-then-expected"]["floor"]
-    assert "Closed by another entry" not in script.markdown(entries, meta)
+    assert "as a lower bound" not in script.markdown(entries, meta)
 
 
 def test_doctests():
@@ -636,3 +639,38 @@ def test_doctests():
 
     result = doctest.testmod(_script())
     assert result.attempted and not result.failed
+
+
+def test_a_floor_tree_must_total_the_entrys_optimum(tmp_path):
+    script = _script()
+    tree = solve_tree("p3c4")
+    tree.save(tmp_path / "p3c4-any-expected.json.gz")
+    total = tree.validate().total
+    assert script.floor_tree("p3c4/any/expected", total, tmp_path) == str(
+        tmp_path / "p3c4-any-expected.json.gz")
+    assert script.floor_tree("p3c5/any/expected", total, tmp_path) is None
+    with pytest.raises(ValueError, match=f"its total {total} is not p3c4/any/expected's"):
+        script.floor_tree("p3c4/any/expected", total - 1, tmp_path)
+
+
+def test_a_worker_given_a_floor_tree_records_it(tmp_path, monkeypatch):
+    # p4c6's capped total is above the uncapped one; the uncapped tree's parts bound
+    # the capped parts, and the entry records that its proof may rest on them.
+    script = _script()
+    path = tmp_path / "p4c6-any-expected.json.gz"
+    tree = solve_tree("p4c6")
+    tree.save(path)
+    queue = _Queue()
+    monkeypatch.setattr(script, "ROOT", tmp_path)  # where the recorded path is from
+    script._worker("p4c6", "worst-then-expected", "any", None, queue,
+                   floor=(tree.validate().total, "p4c6/any/expected", str(path)))
+    (final,) = _final(queue)
+    assert final["value"] == final["tree_total"] > tree.validate().total
+    assert final["floor"] == {"value": tree.validate().total, "entry": "p4c6/any/expected",
+                              "tree": "p4c6-any-expected.json.gz"}
+
+
+def solve_tree(spec):
+    from optimal_mm.search import solve
+
+    return solve(spec, "expected", jobs=1).strategy

@@ -17,6 +17,7 @@ from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
+from ..tree import Strategy
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
                       WC_TREE_RULES, LowerBound, Solver, check_floor, check_max_guesses,
                       physical_memory)
@@ -93,6 +94,13 @@ def register(sub) -> None:
                            "total without the cap, which no capped tree beats): the search "
                            "stops as soon as its tree meets it, its rivals unsearched. The "
                            "answer is only as sound as N; a tree below N refutes it (exit 2)")
+    long.add_argument("--lower-bound-tree", metavar="FILE",
+                      help="expected, worst-then-expected: as --lower-bound, from an "
+                           "optimal expected-case tree of the game without a cap (e.g. "
+                           "from solve --objective expected): its total bounds the whole, "
+                           "and its subtree below each answer to its first guess bounds "
+                           "that part, whose search stops there, trying the tree's guess "
+                           "first")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -133,6 +141,21 @@ def _write_best_so_far(solver, path) -> None:
           f"first guess {best.root.guess}; {best.declared}", file=sys.stderr)
 
 
+def _floor(args, game: Game) -> "LowerBound | None":
+    """The lower bound that --lower-bound or --lower-bound-tree gives, or None."""
+    if args.lower_bound is not None and args.lower_bound_tree is not None:
+        raise InvalidOptionError("give --lower-bound or --lower-bound-tree, not both")
+    if args.lower_bound is not None:
+        return check_floor(args.objective,
+                           LowerBound(args.lower_bound, "given on the command line"))
+    if args.lower_bound_tree is None:
+        return None
+    check_floor(args.objective, 0)  # the objective takes one, before the file is read
+    tree = Strategy.load(args.lower_bound_tree)
+    return LowerBound.from_tree(tree, f"the optimal tree {args.lower_bound_tree}", game,
+                                args.guesses)
+
+
 def _default_output(game: Game, args) -> str:
     parts = [game.name, args.objective]
     if args.guesses == "consistent":
@@ -152,6 +175,7 @@ def run_solve(args) -> int:
                                ("--guesses consistent", args.guesses == "any"),
                                ("--best-so-far", args.best_so_far is None),
                                ("--lower-bound", args.lower_bound is None),
+                               ("--lower-bound-tree", args.lower_bound_tree is None),
                                ("--checkpoint", args.checkpoint is None)):
             if not unused:
                 raise InvalidOptionError(f"{option} does not apply to --objective static")
@@ -166,9 +190,7 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
-    floor = None
-    if args.lower_bound is not None:
-        floor = check_floor(args.objective, LowerBound(args.lower_bound, "given on the command line"))
+    floor = _floor(args, game)
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
@@ -253,8 +275,10 @@ def run_solve(args) -> int:
         command += f" --guesses {args.guesses}"
     if args.max_guesses is not None:
         command += f" --max-guesses {args.max_guesses}"
-    if floor is not None:
-        command += f" --lower-bound {floor.value}"
+    if args.lower_bound is not None:
+        command += f" --lower-bound {args.lower_bound}"
+    if args.lower_bound_tree is not None:
+        command += f" --lower-bound-tree {args.lower_bound_tree}"
     sol.strategy.meta["command"] = command
     sol.strategy.save(out, stats=stats)  # validated by the solver as it built the tree
     print("wrote the tree to standard output" if is_stdout(out) else f"wrote {out}",
