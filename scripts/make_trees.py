@@ -71,6 +71,12 @@ TREES_TO_MAKE = {
     # 7.4 h of processor time over seven runs of the optimal table (docs/LONG_RUNS.md),
     # rebuilt from the table's committed checkpoint in under a second.
     "p6c7nb-expected-consistent": ("p6c7nb", "expected", "consistent", None, None, None),
+    # The uncapped optima of the table's open capped totals, from the table's
+    # committed checkpoints in under a second each: the table bounds each capped
+    # part by their subtrees (scripts/optimal_tables.py, floor_tree).
+    "p4c8nb-expected": ("p4c8nb", "expected", "any", None, None, None),
+    "p5c7nb-expected": ("p5c7nb", "expected", "any", None, None, None),
+    "p5c6b-expected": ("p5c6b", "expected", "any", None, None, None),
 }
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
            "p5c8-expected-consistent": "logik"}

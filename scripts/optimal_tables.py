@@ -66,9 +66,10 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 JSON_PATH = RESULTS / "optimal_table.json"
 MD_PATH = RESULTS / "optimal_table.md"
-#: Optimal trees of solved entries, ``<spec>-<guesses>-<objective>.json.gz``: an
-#: entry whose floor (:func:`floor_for`) is one of them takes its parts' bounds too.
-FLOOR_TREES = RESULTS / "trees" / "floors"
+#: Optimal trees of solved entries, named as their checkpoints (:func:`checkpoint_dir`;
+#: ``scripts/make_trees.py`` makes them from those): an entry whose floor
+#: (:func:`floor_for`) is one of them takes its parts' bounds too.
+FLOOR_TREES = RESULTS / "trees"
 
 # Published values (shared/REFERENCE.md), black-white scoring, any guesses.
 GODDARD_TOTALS = {
@@ -297,12 +298,13 @@ def floor_for(entries, spec, guesses, objective):
 
 def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
     """The path of the optimal tree of the solved entry ``key`` in ``folder``
-    (``p4c8nb-any-expected.json.gz``), or None if there is none; a tree whose total
+    (``p4c8nb-expected.json.gz``), or None if there is none; a tree whose total
     is not ``value``, the entry's proven optimum, is refused (ValueError): only a tree
     of that total is optimal, and only an optimal tree's subtrees bound its parts."""
     from optimal_mm import Strategy
 
-    path = Path(folder) / (key.replace("/", "-") + ".json.gz")
+    spec, guesses, objective = key.split("/")
+    path = Path(checkpoint_dir(folder, spec, guesses, objective) + ".json.gz")
     if not path.exists():
         return None
     total = Strategy.load(path).validate().total

@@ -644,10 +644,11 @@ def test_doctests():
 def test_a_floor_tree_must_total_the_entrys_optimum(tmp_path):
     script = _script()
     tree = solve_tree("p3c4")
-    tree.save(tmp_path / "p3c4-any-expected.json.gz")
+    tree.save(tmp_path / "p3c4-expected.json.gz")  # make_trees.py's name
     total = tree.validate().total
     assert script.floor_tree("p3c4/any/expected", total, tmp_path) == str(
-        tmp_path / "p3c4-any-expected.json.gz")
+        tmp_path / "p3c4-expected.json.gz")
+    assert script.floor_tree("p3c4/consistent/expected", total, tmp_path) is None
     assert script.floor_tree("p3c5/any/expected", total, tmp_path) is None
     with pytest.raises(ValueError, match=f"its total {total} is not p3c4/any/expected's"):
         script.floor_tree("p3c4/any/expected", total - 1, tmp_path)
@@ -657,7 +658,7 @@ def test_a_worker_given_a_floor_tree_records_it(tmp_path, monkeypatch):
     # p4c6's capped total is above the uncapped one; the uncapped tree's parts bound
     # the capped parts, and the entry records that its proof may rest on them.
     script = _script()
-    path = tmp_path / "p4c6-any-expected.json.gz"
+    path = tmp_path / "p4c6-expected.json.gz"
     tree = solve_tree("p4c6")
     tree.save(path)
     queue = _Queue()
@@ -667,7 +668,7 @@ def test_a_worker_given_a_floor_tree_records_it(tmp_path, monkeypatch):
     (final,) = _final(queue)
     assert final["value"] == final["tree_total"] > tree.validate().total
     assert final["floor"] == {"value": tree.validate().total, "entry": "p4c6/any/expected",
-                              "tree": "p4c6-any-expected.json.gz"}
+                              "tree": "p4c6-expected.json.gz"}
 
 
 def solve_tree(spec):
