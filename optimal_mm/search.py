@@ -1533,6 +1533,11 @@ class Solver:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
                 tell()
+        for (a, _), value, part_floor in zip(parts, values, part_floors or ()):
+            if part_floor is not None and value < part_floor[0]:  # a wrong floor
+                raise FloorError(f"the lower bound's part after {self.game.code_str(g)} "
+                                 f"{self.game.answer_str(a)} is wrong: it costs "
+                                 f"{part_floor[0]} there, a tree of {value} was found")
         return values, trees
 
     def _first_batch(self, g, parts, d, label, weight):

@@ -236,3 +236,17 @@ def test_a_floor_tree_must_be_an_optimal_uncapped_one(change, words):
         LowerBound.from_tree(dataclasses.replace(tree, **change), "t", tree.game, "any")
     with pytest.raises(InvalidOptionError, match="a tree of p2c3, not p2c4"):
         LowerBound.from_tree(tree, "t", Game.from_spec("p2c4"), "any")
+
+
+def test_a_floor_tree_that_a_part_beats_is_refused():
+    # A part's bound raised above its optimum (as a tree that is not optimal would
+    # give): the part's own tree beats it.
+    import dataclasses
+
+    game = Game.from_spec("p3c4")
+    floor = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "t")
+    (answer, cost, guess), *rest = floor.parts
+    wrong = dataclasses.replace(floor, value=0, parts=((answer, cost + 1, guess), *rest))
+    with pytest.raises(FloorError, match=f"part after 112 {answer} is wrong: it costs "
+                                         f"{cost + 1} there, a tree of {cost} was found"):
+        solve(game, "expected", jobs=1, floor=wrong)
