@@ -292,7 +292,7 @@ def test_solve_writes_the_best_tree_so_far_when_stopped(tmp_path, capsys, monkey
     assert main(["verify", str(best)]) == 0
     assert "objective: expected (not proved optimal)" in capsys.readouterr().out
     best.unlink()
-    monkeypatch.setattr(Solver, "_expected", lambda *a: (_ for _ in ()).throw(
+    monkeypatch.setattr(Solver, "_expected", lambda *a, **k: (_ for _ in ()).throw(
         KeyboardInterrupt))
     assert main(["solve", "p4c7", "--objective", "expected", "--jobs", "1", "-o", str(out),
                  "--best-so-far", str(best)]) != 0
