@@ -1827,7 +1827,6 @@ class Solver:
         guess, trees)``, if given, is told each rival that takes the lead with the
         trees its task built (a chain's has none: not told).
         """
-        d2 = d if d >= NO_CAP else d - 1
         n = len(part)
         if enough is not None:
             if best <= enough:
@@ -1844,7 +1843,6 @@ class Solver:
             found = self._hinted(history, part, plan, best, d, weight, hint, what)
             if found is not None and found[0] <= enough:
                 return found
-        lb = self._ctx.bounds(weight)[d2]
         after = " ".join(self.game.code_str(h) for h in history)
         order = {g: k for k, (g, _) in enumerate(plan)}
         lock = threading.Lock()
@@ -1860,11 +1858,8 @@ class Solver:
             return False
 
         def task(k):  # under the lock: ((arguments), chained?)
-            rival = plan[k][0]
-            subs = [sub for _, sub in self._ctx.split(rival, part)]
-            args = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], n,
-                    race["best"], d2, weight)
-            return args, self._chained(history, subs)
+            args = self._rival_task(history, plan[k][0], part, race["best"], d, weight)
+            return args, self._chained(history, args[2])
 
         def take(chains: bool):
             """Under the lock: ``(index, arguments, chained?)`` of the next guess, the
@@ -1925,6 +1920,16 @@ class Solver:
             return best, None, None
         return race["best"], plan[race["holder"]][0], race["trees"]
 
+    def _rival_task(self, history, rival, part, budget, d, weight) -> tuple:
+        """The arguments of :func:`_exp_guess_task` for the guess ``rival`` at ``part``
+        (after the guesses ``history``, ``d`` guesses left) under ``budget``: its parts
+        (the third), their balanced-tree bounds, the secrets, the budget."""
+        d2 = d if d >= NO_CAP else d - 1
+        lb = self._ctx.bounds(weight)[d2]
+        subs = [sub for _, sub in self._ctx.split(rival, part)]
+        return (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], len(part),
+                budget, d2, weight)
+
     def _hinted(self, history, part, plan, best, d, weight, hint, what):
         """The rival ``hint`` of the race at ``part`` searched alone, with the budget
         ``best``: ``(total, guess, trees)`` if below it, else None (also where the
@@ -1932,13 +1937,9 @@ class Solver:
         k = next((k for k, (g, _) in enumerate(plan) if g == hint), None)
         if k is None or plan[k][1] >= best:
             return None
-        d2 = d if d >= NO_CAP else d - 1
-        lb = self._ctx.bounds(weight)[d2]
-        subs = [sub for _, sub in self._ctx.split(hint, part)]
-        if self._chained(history, subs):
+        args = self._rival_task(history, hint, part, best, d, weight)
+        if self._chained(history, args[2]):
             return None
-        args = (tuple(history), hint, subs, [int(lb[len(q)]) for q in subs], len(part),
-                best, d2, weight)
         (result,) = self._runner.run(
             _exp_guess_task, [args], f"expected: {what} ({len(part)} secrets), "
             f"{self.game.code_str(hint)} first: the guess that meets its floor uncapped")
@@ -1954,15 +1955,11 @@ class Solver:
         another one answers where it can), nothing computed, nothing counted."""
         if self._runner.checkpoint is None:
             return None
-        d2 = d if d >= NO_CAP else d - 1
-        lb = self._ctx.bounds(weight)[d2]
         found = None
         for k, (rival, bound) in enumerate(plan):
             if bound >= best:
                 break  # the plan runs by bound
-            subs = [sub for _, sub in self._ctx.split(rival, part)]
-            args = (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs],
-                    len(part), best, d2, weight)
+            args = self._rival_task(history, rival, part, best, d, weight)
             _, (result,) = self._runner.known(_exp_guess_task, [args], count=False)
             value = None if result is None else _guess_answer(result)[0]
             if value is not None and value < best:
