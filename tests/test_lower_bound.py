@@ -10,6 +10,7 @@ one it never meets changes nothing.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 
@@ -250,3 +251,27 @@ def test_a_floor_tree_that_a_part_beats_is_refused():
     with pytest.raises(FloorError, match=f"part after 112 {answer} is wrong: it costs "
                                          f"{cost + 1} there, a tree of {cost} was found"):
         solve(game, "expected", jobs=1, floor=wrong)
+
+
+def test_the_command_line_takes_a_lower_bound_tree(tmp_path, capsys):
+    uncapped, capped = tmp_path / "p3c4.json.gz", tmp_path / "p3c4-wte.json.gz"
+    assert _cli(capsys, "solve", "p3c4", "--objective", "expected", "--quiet",
+                "-o", uncapped)[0] == 0
+    code, text, _ = _cli(capsys, "solve", "p3c4", "--objective", "worst-then-expected",
+                         "--quiet", "--lower-bound-tree", uncapped, "-o", capped)
+    assert code == 0 and "proven (given the lower bound " in text
+    assert json.loads(gzip.decompress(capped.read_bytes()))["meta"]["command"].endswith(
+        f"--lower-bound-tree {uncapped}")
+    # A capped tree, another game's, both options, an objective without a total
+    for argv, words in [
+            (("--objective", "expected", "--lower-bound-tree", capped), "was built for"),
+            (("--objective", "expected", "--lower-bound-tree", uncapped, "--lower-bound", 3),
+             "not both"),
+            (("--lower-bound-tree", uncapped), "not worst-case")]:
+        out = tmp_path / "x.json"
+        code, _, err = _cli(capsys, "solve", "p3c4", "--quiet", "-o", out, *argv)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+        assert not out.exists()
+    code, _, err = _cli(capsys, "solve", "p3c5", "--objective", "expected", "--quiet",
+                        "--lower-bound-tree", uncapped, "-o", tmp_path / "y.json")
+    assert code == 2 and "a tree of p3c4, not p3c5" in err
