@@ -29,14 +29,16 @@ def split_at_60(monkeypatch):
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
 
 
-def _mastermind(entries, **options):
+def _mastermind(entries, jobs=1, **options):
     # A table size of its own: a fresh transposition table, so states compare
-    return Solver(Game.from_spec("mastermind"), jobs=1, table_entries=entries, **options)
+    return Solver(Game.from_spec("mastermind"), jobs=jobs, table_entries=entries, **options)
 
 
-def test_a_floor_that_a_tree_meets_ends_the_search(split_at_60):
-    plain = _mastermind(50_101).worst_then_expected()
-    floored = _mastermind(50_102).worst_then_expected(
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_floor_that_a_tree_meets_ends_the_search(split_at_60, jobs):
+    # Two jobs: the races' results arrive from the pool, read in a drawing thread
+    plain = _mastermind(50_101, jobs).worst_then_expected()
+    floored = _mastermind(50_102, jobs).worst_then_expected(
         floor=LowerBound(plain.value, "the capped search without it"))
     stats = floored.strategy.validate()
     assert floored.value == plain.value == stats.total
