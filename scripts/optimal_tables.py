@@ -297,13 +297,16 @@ def floor_for(entries, spec, guesses, objective):
 
 
 def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
-    """The path of the optimal tree of the solved entry ``key`` in ``folder``
-    (``p4c8nb-expected.json.gz``), or None if there is none; a tree whose total
-    is not ``value``, the entry's proven optimum, is refused (ValueError): only a tree
-    of that total is optimal, and only an optimal tree's subtrees bound its parts."""
+    """The path of the optimal tree of the solved expected-case entry ``key`` in
+    ``folder`` (``p4c8nb-expected.json.gz``), or None if there is none; a tree whose
+    total is not ``value``, the entry's proven optimum, is refused (ValueError): only
+    a tree of that total is optimal, and only an optimal tree's subtrees bound its
+    parts (a capped tree bounds none: the capped entries' keys give None)."""
     from optimal_mm import Strategy
 
     spec, guesses, objective = key.split("/")
+    if objective != "expected":  # only a tree without a cap bounds the parts
+        return None
     path = Path(checkpoint_dir(folder, spec, guesses, objective) + ".json.gz")
     if not path.exists():
         return None

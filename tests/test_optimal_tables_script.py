@@ -649,6 +649,8 @@ def test_a_floor_tree_must_total_the_entrys_optimum(tmp_path):
     assert script.floor_tree("p3c4/any/expected", total, tmp_path) == str(
         tmp_path / "p3c4-expected.json.gz")
     assert script.floor_tree("p3c4/consistent/expected", total, tmp_path) is None
+    tree.save(tmp_path / "p3c4-worst-then-expected.json.gz")  # capped: bounds no part
+    assert script.floor_tree("p3c4/any/worst-then-expected", total, tmp_path) is None
     assert script.floor_tree("p3c5/any/expected", total, tmp_path) is None
     with pytest.raises(ValueError, match=f"its total {total} is not p3c4/any/expected's"):
         script.floor_tree("p3c4/any/expected", total - 1, tmp_path)
