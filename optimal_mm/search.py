@@ -1511,6 +1511,10 @@ class Solver:
                     tell()
 
         tell()
+        if part_floors is not None:
+            self._hints_first((g,), [(parts[i][1], plan[1:], upper[i], part_floors[i][1])
+                                     for i, plan in plans.items()
+                                     if part_floors[i] is not None], d, weight)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
         if floor is not None:
             for i, plan in plans.items():
@@ -1930,15 +1934,39 @@ class Solver:
         return (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], len(part),
                 budget, d2, weight)
 
-    def _hinted(self, history, part, plan, best, d, weight, hint, what):
-        """The rival ``hint`` of the race at ``part`` searched alone, with the budget
-        ``best``: ``(total, guess, trees)`` if below it, else None (also where the
-        hint is not among the rivals with a bound below ``best``, or is a chain)."""
+    def _hint_task(self, history, part, plan, best, d, weight, hint):
+        """The task arguments of the rival ``hint`` of the race at ``part`` under the
+        budget ``best``, or None where the hint is not among the rivals ``plan`` with
+        a bound below ``best``, or is a chain."""
         k = next((k for k, (g, _) in enumerate(plan) if g == hint), None)
         if k is None or plan[k][1] >= best:
             return None
         args = self._rival_task(history, hint, part, best, d, weight)
-        if self._chained(history, args[2]):
+        return None if self._chained(history, args[2]) else args
+
+    def _hints_first(self, history, races, d, weight) -> None:
+        """Every race's hint searched before any race runs, in one batch (over every
+        worker), where a checkpoint keeps the results for the races to read
+        (:meth:`_known_race`; their work is counted there): ``races`` holds
+        ``(part, rivals, best, hint)``. Then a part whose hint meets its floor is
+        settled at once, whichever part's race comes first; run one part after
+        another, a part's hint waited for the races of the parts before it."""
+        if self._runner.checkpoint is None:
+            return
+        tasks = [self._hint_task(history, part, plan, best, d, weight, hint)
+                 for part, plan, best, hint in races if hint is not None]
+        tasks = [args for args in tasks if args is not None]
+        if tasks:
+            self._runner.run(_exp_guess_task, tasks,
+                             f"expected: {len(tasks)} guesses that meet their parts' "
+                             f"floors without the cap, first")
+
+    def _hinted(self, history, part, plan, best, d, weight, hint, what):
+        """The rival ``hint`` of the race at ``part`` searched alone, with the budget
+        ``best``: ``(total, guess, trees)`` if below it, else None (also where
+        :meth:`_hint_task` gives no task)."""
+        args = self._hint_task(history, part, plan, best, d, weight, hint)
+        if args is None:
             return None
         (result,) = self._runner.run(
             _exp_guess_task, [args], f"expected: {what} ({len(part)} secrets), "

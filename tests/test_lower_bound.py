@@ -277,3 +277,29 @@ def test_the_command_line_takes_a_lower_bound_tree(tmp_path, capsys):
     code, _, err = _cli(capsys, "solve", "p3c5", "--objective", "expected", "--quiet",
                         "--lower-bound-tree", uncapped, "-o", tmp_path / "y.json")
     assert code == 2 and "a tree of p3c4, not p3c5" in err
+
+
+class _Phases(Progress):
+    def __init__(self):
+        self.labels = []
+
+    def phase(self, label, total, done=0):
+        self.labels.append((label, total))
+
+
+def test_with_a_checkpoint_every_parts_hint_runs_first_in_one_batch(split_at_60, tmp_path):
+    # Run part after part, a part's hint would wait for the races before it; as one
+    # batch they run on every worker, before any race, and the races read them back.
+    uncapped = _mastermind(50_116).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    plain = _mastermind(50_117).worst_then_expected()
+    progress = _Phases()
+    sol = _mastermind(50_118, checkpoint=tmp_path, progress=progress).worst_then_expected(
+        floor=floor)
+    assert sol.value == plain.value == sol.strategy.validate().total
+    labels = [label for label, _ in progress.labels]
+    first = next(i for i, label in enumerate(labels) if "floors without the cap, first"
+                 in label)
+    assert progress.labels[first][1] >= 2  # several parts' hints in the batch
+    races = [i for i, label in enumerate(labels) if "rivals of" in label]
+    assert races and first < min(races)
