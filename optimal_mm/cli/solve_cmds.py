@@ -17,10 +17,10 @@ from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
-from ..tree import Strategy
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
                       WC_TREE_RULES, LowerBound, Solver, check_floor, check_max_guesses,
                       physical_memory)
+from ..tree import Strategy
 from . import add_time_limit, interrupted_status, interruption, time_limited
 
 
