@@ -72,9 +72,9 @@ def cmd_hint(args) -> int:
     turns = parse_history(game, args.history)
     check_time_limit(args.time_limit)
     advisor = Advisor(game, args.guesses, args.time_limit)
-    if turns and turns[-1].answer == game.win:  # nothing left to advise
-        return _won(game, turns, advisor.grade(turns) if args.grade else [], args.json)
     grades = advisor.grade(turns) if args.grade else []
+    if turns and turns[-1].answer == game.win:  # nothing left to advise
+        return _won(game, turns, grades, args.json)
     advice = advisor.advise(turns, args.objective)
     if args.json:
         doc = advice.to_dict()
