@@ -85,7 +85,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -1360,7 +1360,7 @@ class Solver:
                 g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
                 lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees),
                 None if floor is None else floor.value - n,
-                None if floor is None else floor.part_floors(game, g, parts))
+                None if floor is None else floor.part_floors(game, g, parts), proof)
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1464,7 +1464,7 @@ class Solver:
                         self.stats, seconds, proof, self._runner.resumed)
 
     def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None,
-                     part_floors=None):
+                     part_floors=None, notes=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -1490,8 +1490,29 @@ class Solver:
         the floor they cannot cost less, so each is at its optimum. ``part_floors[i]``,
         ``(least cost, guess)`` or None (:meth:`LowerBound.part_floors`), stops big
         part ``i``'s race at its own floor too, and has it try that guess first.
+        Where that floor's own subtree keeps to the cap and the guess rule
+        (:meth:`_witness`), the part is settled by it, no task run: it is a tree of
+        the part at the part's least cost. ``notes``, a list, is told each part so
+        settled, as a proof line.
         """
-        values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight)
+        settled = {}
+        for i, (a, part) in enumerate(parts):
+            known = None if part_floors is None else part_floors[i]
+            found = None if known is None else self._witness((g,), part, known.subtree, d)
+            # A subtree dearer than its floor is no proof; one cheaper refutes the
+            # floor (below, as any part's tree that beats it)
+            if found is not None and found[1] <= known.cost:
+                tree = found[0]
+                settled[i] = (found[1], tree)
+                line = (f"the part after {self.game.code_str(g)} {self.game.answer_str(a)} "
+                        f"({len(part)} secrets): the lower bound's own subtree "
+                        f"(under {self.game.code_str(tree[0])}, total {found[1]}) keeps "
+                        f"to this search's cap and guesses, so is optimal here: not searched")
+                self.progress.message(line)
+                if notes is not None:
+                    notes.append(line)
+        values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight,
+                                                             settled)
         upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
                  for i in plans}
         # Each big part under its first second guess until a better one is known
@@ -1528,7 +1549,7 @@ class Solver:
                           + sum(v for j, v in hoped.items() if j != i))
                 enough = floor - others if others < INF else None
             if part_floors is not None and part_floors[i] is not None:
-                least, hint = part_floors[i]
+                least, hint, _ = part_floors[i]
                 enough = least if enough is None else max(enough, least)
             values[i], trees[i] = self._split_part(
                 (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
@@ -1544,10 +1565,11 @@ class Solver:
                                  f"{part_floor[0]} there, a tree of {value} was found")
         return values, trees
 
-    def _first_batch(self, g, parts, d, label, weight):
+    def _first_batch(self, g, parts, d, label, weight, settled=None):
         """The batch of :meth:`_solve_parts`: each small part of first guess ``g``
         solved exactly, and each big part split by its most promising second guess
-        (``plans[i][0]``), whose parts are solved exactly.
+        (``plans[i][0]``), whose parts are solved exactly. ``settled[i]``, a part's
+        ``(value, tree)`` known already, is taken as it is.
 
         Returns ``(values, trees, plans, incumbents)``: ``values[i]`` and ``trees[i]``
         for the small parts (0 and None at the big ones), ``plans[i]`` the second
@@ -1555,8 +1577,11 @@ class Solver:
         first second guess's ``{answer: (value, tree)}``.
         """
         d2 = d if d >= NO_CAP else d - 1
+        settled = settled or {}
         plans, args, owners, deferred = {}, [], [], []
         for i, (_, part) in enumerate(parts):
+            if i in settled:
+                continue
             plan = (self.exp_second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
             if plan:
@@ -1574,6 +1599,8 @@ class Solver:
                 owners.append((i, None))
         results = self._runner.run(_exp_part_task, args, label, cost=_part_size)
         values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
+        for i, (value, tree) in settled.items():
+            values[i], trees[i] = value, tree
         for (i, a), (value, tree, counters) in zip(owners, results):
             self.stats.add(counters)
             if a is None:
@@ -1588,6 +1615,47 @@ class Solver:
         for i in plans:  # in answer order, as the batch alone would give them
             incumbents[i] = dict(sorted(incumbents[i].items()))
         return values, trees, plans, incumbents
+
+    def _witness(self, history, part, node, d):
+        """The subtree ``node`` (a :class:`~optimal_mm.tree.Node` of a lower bound's
+        tree, or None) as the search's own ``(guess, {answer: subtree})`` for
+        ``part`` (the secrets left after the guesses ``history``, ``d`` guesses
+        left), with its cost (guesses summed over the part's secrets), or None where
+        the search may not return it: a secret not found within ``d`` guesses (the
+        cap), or, with consistent guesses, a guess that cannot be the secret. A lower
+        bound's subtree is optimal for its part without the cap, so one that keeps to
+        the cap is optimal under it too.
+
+        >>> from optimal_mm import Game
+        >>> game = Game.from_spec("p2c3")
+        >>> floor = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "p2c3")
+        >>> solver = Solver(game, jobs=1)
+        >>> (a, part), *_ = solver.split(game.code_index("12"), np.arange(game.n_codes))
+        >>> node = floor.part_floors(game, game.code_index("12"), [(a, part)])[0].subtree
+        >>> solver._witness((0,), part, node, 1)  # the one secret, guessed at once
+        ((8, {}), 1)
+        >>> solver._witness((0,), part, node, 0) is None
+        True
+        """
+        if node is None:
+            return None
+        game = self.game
+
+        def build(node, secrets, left):  # (subtree, guesses summed over secrets) or None
+            g = game.code_index(node.guess)
+            if left < 1 or (self.consistent and not np.isin(g, secrets)):
+                return None
+            children, cost = {}, len(secrets)
+            for a, sub in self._ctx.split(g, secrets):
+                child = node.next.get(game.answer_str(a))
+                found = None if child is None else build(child, sub, left - 1)
+                if found is None:
+                    return None
+                children[a] = found[0]
+                cost += found[1]
+            return (g, children), cost
+
+        return build(node, np.asarray(part, dtype=np.int64), d)
 
     def _splits(self, part, d) -> bool:
         """Whether a part to be solved exactly (``d`` guesses left; a part of the first
@@ -1937,12 +2005,11 @@ class Solver:
     def _hint_task(self, history, part, plan, best, d, weight, hint):
         """The task arguments of the rival ``hint`` of the race at ``part`` under the
         budget ``best``, or None where the hint is not among the rivals ``plan`` with
-        a bound below ``best``, or is a chain."""
+        a bound below ``best``."""
         k = next((k for k, (g, _) in enumerate(plan) if g == hint), None)
         if k is None or plan[k][1] >= best:
             return None
-        args = self._rival_task(history, hint, part, best, d, weight)
-        return None if self._chained(history, args[2]) else args
+        return self._rival_task(history, hint, part, best, d, weight)
 
     def _hints_first(self, history, races, d, weight) -> None:
         """Every race's hint searched before any race runs, in one batch (over every
@@ -1955,7 +2022,8 @@ class Solver:
             return
         tasks = [self._hint_task(history, part, plan, best, d, weight, hint)
                  for part, plan, best, hint in races if hint is not None]
-        tasks = [args for args in tasks if args is not None]
+        tasks = [args for args in tasks
+                 if args is not None and not self._chained(history, args[2])]
         if tasks:
             self._runner.run(_exp_guess_task, tasks,
                              f"expected: {len(tasks)} guesses that meet their parts' "
@@ -1964,10 +2032,15 @@ class Solver:
     def _hinted(self, history, part, plan, best, d, weight, hint, what):
         """The rival ``hint`` of the race at ``part`` searched alone, with the budget
         ``best``: ``(total, guess, trees)`` if below it, else None (also where
-        :meth:`_hint_task` gives no task)."""
+        :meth:`_hint_task` gives no task). A hint whose parts make it a chain
+        (``chain_secrets``) is searched as one, each piece saved (``trees`` None:
+        the race's winner has its tree built after it)."""
         args = self._hint_task(history, part, plan, best, d, weight, hint)
         if args is None:
             return None
+        if self._chained(history, args[2]):
+            value = self._chain_of(args)
+            return None if value is None else (value, hint, None)
         (result,) = self._runner.run(
             _exp_guess_task, [args], f"expected: {what} ({len(part)} secrets), "
             f"{self.game.code_str(hint)} first: the guess that meets its floor uncapped")
@@ -2251,6 +2324,8 @@ class LowerBound:
     source: str = "given by the caller"
     first: str | None = None
     parts: tuple = ()
+    #: Each part's subtree in the tree (:meth:`from_tree`), in the order of ``parts``
+    subtrees: tuple = field(default=(), compare=False, repr=False)
 
     def __post_init__(self):
         if isinstance(self.value, bool) or not isinstance(self.value, (int, np.integer)) \
@@ -2288,16 +2363,30 @@ class LowerBound:
                 answer = game.answer_str(game.score(root.guess, game.code_str(s)))
                 costs[answer] = costs.get(answer, 0) + len(path) - 1
         parts = tuple((a, cost, root.next[a].guess) for a, cost in sorted(costs.items()))
-        return cls(total, source, root.guess, parts)
+        return cls(total, source, root.guess, parts, tuple(root.next[a] for a, _, _ in parts))
 
     def part_floors(self, game: Game, first: int, parts) -> list:
         """For the ``parts`` (``(answer, secrets)``) of the search's first guess
-        ``first``: each part's ``(least cost, guess index)``, or None where this
-        bound says nothing of it (another first guess, or no such part)."""
+        ``first``: each part's :class:`PartFloor`, or None where this bound says
+        nothing of it (another first guess, or no such part)."""
         if self.first is None or game.code_index(self.first) != first:
             return [None] * len(parts)
-        known = {a: (cost, game.code_index(g)) for a, cost, g in self.parts}
+        subtrees = self.subtrees or (None,) * len(self.parts)
+        known = {a: PartFloor(cost, game.code_index(g), node)
+                 for (a, cost, g), node in zip(self.parts, subtrees)}
         return [known.get(game.answer_str(a)) for a, _ in parts]
+
+
+class PartFloor(NamedTuple):
+    """What a :class:`LowerBound` says of one part below the search's first guess:
+    its least ``cost`` (guesses after the first, summed over its secrets), the
+    ``guess`` (index) that attains it without a cap, and the ``subtree``
+    (:class:`~optimal_mm.tree.Node`, or None) that does. Where that subtree also
+    keeps to the search's cap and guess rule, it *is* an optimal tree of the part
+    under them (:meth:`Solver._witness`), and the part needs no search at all."""
+    cost: int
+    guess: int
+    subtree: "Node | None" = None
 
 
 def _cost_text(value, weight) -> str:

@@ -303,3 +303,88 @@ def test_with_a_checkpoint_every_parts_hint_runs_first_in_one_batch(split_at_60,
     assert progress.labels[first][1] >= 2  # several parts' hints in the batch
     races = [i for i, label in enumerate(labels) if "rivals of" in label]
     assert races and first < min(races)
+
+
+def test_a_floor_subtree_that_keeps_to_the_cap_settles_its_part(split_at_60):
+    # A subtree of the uncapped optimum that finds every secret of its part within
+    # the cap is optimal under the cap too: the part takes it, no task searched.
+    uncapped = _mastermind(50_119).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    plain = _mastermind(50_120).worst_then_expected()
+    sol = _mastermind(50_121).worst_then_expected(floor=floor)
+    assert sol.value == plain.value == sol.strategy.validate().total
+    assert sol.stats.states < plain.stats.states
+    settled = [line for line in sol.proof if line.endswith("so is optimal here: not searched")]
+    assert len(settled) >= 2
+    mine, theirs = sol.strategy.root, uncapped.strategy.root
+    assert mine.guess == theirs.guess == floor.first
+    for line in settled:
+        answer = line.split(f"after {floor.first} ")[1].split()[0]
+        assert mine.next[answer].to_dict() == theirs.next[answer].to_dict()
+    # Beyond the cap a part keeps its search: some parts are not settled
+    assert len(settled) < len(floor.parts)
+
+
+def _depth_and_rule(node, game, secrets):
+    """The most guesses a secret of ``secrets`` needs from ``node`` on, and whether
+    every guess may be the secret."""
+    import numpy as np
+
+    solver = Solver(game, jobs=1, table_entries=0)
+    g = game.code_index(node.guess)
+    depth, consistent = 1, bool(np.isin(g, secrets))
+    for a, sub in solver.split(g, secrets):
+        d, c = _depth_and_rule(node.next[game.answer_str(a)], game, sub)
+        depth, consistent = max(depth, d + 1), consistent and c
+    return depth, consistent
+
+
+def test_a_subtree_beyond_the_cap_or_the_guess_rule_is_no_witness():
+    import numpy as np
+
+    uncapped = solve("mastermind", "expected", jobs=1)
+    game, root = uncapped.game, uncapped.strategy.root
+    anyone = Solver(game, jobs=1, table_entries=0)
+    consistent = Solver(game, "consistent", jobs=1, table_entries=0)
+    first = game.code_index(root.guess)
+    seen_deep = seen_wild = False
+    for a, part in anyone.split(first, np.arange(game.n_codes)):
+        node = root.next[game.answer_str(a)]
+        depth, rule = _depth_and_rule(node, game, part)
+        (tree, cost) = anyone._witness((first,), part, node, depth)
+        assert cost == sum(len(p) - 1 for p in map(uncapped.strategy.path_for,
+                                                   map(game.code_str, part)))
+        assert anyone._witness((first,), part, node, depth - 1) is None
+        assert (consistent._witness((first,), part, node, depth) is None) == (not rule)
+        seen_deep |= depth > 4
+        seen_wild |= not rule
+    assert seen_deep and seen_wild  # both refusals were tried
+
+
+def test_an_uncapped_search_takes_its_floor_trees_whole():
+    game = Game.from_spec("p3c4")
+    tree = solve(game, "expected", jobs=1).strategy
+    floor = LowerBound.from_tree(tree, "p3c4's tree")
+    sol = solve(game, "expected", jobs=1, floor=floor)
+    assert sol.value == floor.value and sol.strategy.root.to_dict() == tree.root.to_dict()
+    assert sum("not searched" in line for line in sol.proof) == len(floor.parts)
+
+
+def test_a_hint_that_is_a_chain_is_searched_as_one(split_at_60, monkeypatch):
+    # With --chain-secrets a part's hint may be a chain: it is searched first all
+    # the same, a piece at a time, and its tree built once it wins.
+    hinted = []
+    original = Solver._hinted
+
+    def spy(self, *args):
+        found = original(self, *args)
+        hinted.append(found)
+        return found
+
+    monkeypatch.setattr(Solver, "_hinted", spy)
+    uncapped = _mastermind(50_122).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    plain = _mastermind(50_123).worst_then_expected()
+    sol = _mastermind(50_124, chain_secrets=20).worst_then_expected(floor=floor)
+    assert sol.value == plain.value == sol.strategy.validate().total
+    assert any(found is not None and found[2] is None for found in hinted)
