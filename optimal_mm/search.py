@@ -891,6 +891,7 @@ class Solver:
         # one): (objective, cap, first guess, its parts' trees, the search's seconds
         # when it was found), or None (best_so_far)
         self._best = None
+        self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:
@@ -973,6 +974,7 @@ class Solver:
         outer = self._depth == 0
         if outer:
             self._best = None
+            self._floor, self._floor_cache = None, {}
             self._fit_memory(objective)
             key = (None if self.checkpoint_dir is None
                    else self.run_key(objective, max_guesses))
@@ -1319,11 +1321,13 @@ class Solver:
         """The expected case under the cap ``max_guesses``; with a ``weight``, the
         lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost).
         ``floor``: a :class:`LowerBound` on the total (no weight), met by a tree
-        found, ends the search there (:meth:`_solve_parts`; no rival first guess)."""
+        found, ends the search there (:meth:`_solve_parts`; no rival first guess);
+        its tree, if it has one, bounds each part on its path (:meth:`_floor_of`)."""
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
+        self._floor, self._floor_cache = (floor if not weight else None), {}
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
 
@@ -1359,8 +1363,7 @@ class Solver:
             values, trees = self._solve_parts(
                 g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
                 lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees),
-                None if floor is None else floor.value - n,
-                None if floor is None else floor.part_floors(game, g, parts), proof)
+                None if floor is None else floor.value - n, proof)
             if all(v < INF for v in values):
                 best_g = g
                 best_value = n + sum(values)
@@ -1464,7 +1467,7 @@ class Solver:
                         self.stats, seconds, proof, self._runner.resumed)
 
     def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None,
-                     part_floors=None, notes=None):
+                     notes=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -1487,27 +1490,24 @@ class Solver:
         whole to the floor, counting the other big parts at the best they are known
         to reach (their first second guess, or a rival the checkpoint already holds:
         a resumed run), which their own searches can only lower. Once the parts meet
-        the floor they cannot cost less, so each is at its optimum. ``part_floors[i]``,
-        ``(least cost, guess)`` or None (:meth:`LowerBound.part_floors`), stops big
-        part ``i``'s race at its own floor too, and has it try that guess first.
-        Where that floor's own subtree keeps to the cap and the guess rule
-        (:meth:`_witness`), the part is settled by it, no task run: it is a tree of
-        the part at the part's least cost. ``notes``, a list, is told each part so
-        settled, as a proof line.
+        the floor they cannot cost less, so each is at its optimum. A lower bound's
+        tree (:meth:`_floor_of`) bounds each part from below too: its big part's
+        race stops at that part's own floor, whatever the others do, and tries the
+        tree's guess first; a part whose subtree there keeps to the cap and the
+        guess rule is settled by it, no task run. ``notes``, a list, is told each
+        part so settled, as a proof line.
         """
+        part_floors = [self._floor_of((g,), part, d) for _, part in parts]
         settled = {}
         for i, (a, part) in enumerate(parts):
-            known = None if part_floors is None else part_floors[i]
-            found = None if known is None else self._witness((g,), part, known.subtree, d)
-            # A subtree dearer than its floor is no proof; one cheaper refutes the
-            # floor (below, as any part's tree that beats it)
-            if found is not None and found[1] <= known.cost:
-                tree = found[0]
-                settled[i] = (found[1], tree)
+            known = part_floors[i]
+            if known is not None and known.tree is not None:
+                settled[i] = (known.cost, known.tree)
                 line = (f"the part after {self.game.code_str(g)} {self.game.answer_str(a)} "
                         f"({len(part)} secrets): the lower bound's own subtree "
-                        f"(under {self.game.code_str(tree[0])}, total {found[1]}) keeps "
-                        f"to this search's cap and guesses, so is optimal here: not searched")
+                        f"(under {self.game.code_str(known.guess)}, total {known.cost}) "
+                        f"keeps to this search's cap and guesses, so is optimal here: not "
+                        f"searched")
                 self.progress.message(line)
                 if notes is not None:
                     notes.append(line)
@@ -1532,10 +1532,9 @@ class Solver:
                     tell()
 
         tell()
-        if part_floors is not None:
-            self._hints_first((g,), [(parts[i][1], plan[1:], upper[i], part_floors[i][1])
-                                     for i, plan in plans.items()
-                                     if part_floors[i] is not None], d, weight)
+        self._hints_first((g,), [(parts[i][1], plan[1:], upper[i], part_floors[i].guess)
+                                 for i, plan in plans.items()
+                                 if part_floors[i] is not None], d, weight)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
         if floor is not None:
             for i, plan in plans.items():
@@ -1548,7 +1547,7 @@ class Solver:
                 others = (sum(v for j, v in enumerate(values) if j not in plans)
                           + sum(v for j, v in hoped.items() if j != i))
                 enough = floor - others if others < INF else None
-            if part_floors is not None and part_floors[i] is not None:
+            if part_floors[i] is not None:
                 least, hint, _ = part_floors[i]
                 enough = least if enough is None else max(enough, least)
             values[i], trees[i] = self._split_part(
@@ -1558,11 +1557,11 @@ class Solver:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
                 tell()
-        for (a, _), value, part_floor in zip(parts, values, part_floors or ()):
-            if part_floor is not None and value < part_floor[0]:  # a wrong floor
+        for (a, _), value, part_floor in zip(parts, values, part_floors):
+            if part_floor is not None and value < part_floor.cost:  # a wrong floor
                 raise FloorError(f"the lower bound's part after {self.game.code_str(g)} "
                                  f"{self.game.answer_str(a)} is wrong: it costs "
-                                 f"{part_floor[0]} there, a tree of {value} was found")
+                                 f"{part_floor.cost} there, a tree of {value} was found")
         return values, trees
 
     def _first_batch(self, g, parts, d, label, weight, settled=None):
@@ -1578,7 +1577,7 @@ class Solver:
         """
         d2 = d if d >= NO_CAP else d - 1
         settled = settled or {}
-        plans, args, owners, deferred = {}, [], [], []
+        plans, args, owners, deferred, incumbents = {}, [], [], [], {}
         for i, (_, part) in enumerate(parts):
             if i in settled:
                 continue
@@ -1587,6 +1586,10 @@ class Solver:
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
+                    known = self._floor_of((g, plan[0][0]), sub, d2)
+                    if known is not None and known.tree is not None:
+                        incumbents.setdefault(i, {})[a] = (known.cost, known.tree)
+                        continue
                     if self._splits(sub, d2):  # solved after the batch, split in turn
                         deferred.append((i, a, (g, plan[0][0]), sub))
                         continue
@@ -1598,7 +1601,7 @@ class Solver:
                 args.append(((g,), part, INF, d, True, weight))
                 owners.append((i, None))
         results = self._runner.run(_exp_part_task, args, label, cost=_part_size)
-        values, trees, incumbents = [0] * len(parts), [None] * len(parts), {}
+        values, trees = [0] * len(parts), [None] * len(parts)
         for i, (value, tree) in settled.items():
             values[i], trees[i] = value, tree
         for (i, a), (value, tree, counters) in zip(owners, results):
@@ -1616,46 +1619,71 @@ class Solver:
             incumbents[i] = dict(sorted(incumbents[i].items()))
         return values, trees, plans, incumbents
 
-    def _witness(self, history, part, node, d):
-        """The subtree ``node`` (a :class:`~optimal_mm.tree.Node` of a lower bound's
-        tree, or None) as the search's own ``(guess, {answer: subtree})`` for
-        ``part`` (the secrets left after the guesses ``history``, ``d`` guesses
-        left), with its cost (guesses summed over the part's secrets), or None where
-        the search may not return it: a secret not found within ``d`` guesses (the
-        cap), or, with consistent guesses, a guess that cannot be the secret. A lower
+    def _floor_of(self, history, part, d) -> "PartFloor | None":
+        """What the lower bound's tree says of ``part``, the secrets left after the
+        guesses ``history`` (``d`` guesses left): None unless the tree played those
+        guesses (``self._floor``, :meth:`LowerBound.at`), else its
+        :class:`PartFloor`. A subtree of an optimal tree is optimal for the secrets
+        left at its root, whatever path led there, so its cost bounds ``part`` from
+        below under any cap and guess rule; where it also keeps to this search's
+        (:meth:`_witness`), it is the part's optimal tree here."""
+        if self._floor is None or not len(part):
+            return None
+        key = (tuple(int(h) for h in history), int(part[0]), d)
+        if key not in self._floor_cache:
+            found = self._floor.at(self.game, key[0], key[1])
+            if found is not None:
+                cost, guess, node = found
+                tree = None
+                if node is not None:
+                    tree, walked = self._witness(node, part, d)
+                    if cost is None:
+                        cost = walked
+                    elif walked != cost:  # a bound its own tree does not attain: no witness
+                        tree = None
+                found = None if cost is None else PartFloor(cost, guess, tree)
+            self._floor_cache[key] = found
+        return self._floor_cache[key]
+
+    def _witness(self, node, part, d):
+        """``(tree, cost)`` of the subtree ``node`` (a :class:`~optimal_mm.tree.Node`
+        of a lower bound's tree) for ``part``, the secrets left at its root (``d``
+        guesses left): ``cost`` the guesses it takes, summed over them, and ``tree``
+        it as the search's own ``(guess, {answer: subtree})``, or None where the
+        search may not return it: a secret not found within ``d`` guesses (the cap),
+        or, with consistent guesses, a guess that cannot be the secret. A lower
         bound's subtree is optimal for its part without the cap, so one that keeps to
         the cap is optimal under it too.
 
         >>> from optimal_mm import Game
         >>> game = Game.from_spec("p2c3")
-        >>> floor = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "p2c3")
+        >>> tree = solve(game, "expected", jobs=1).strategy.root
         >>> solver = Solver(game, jobs=1)
-        >>> (a, part), *_ = solver.split(game.code_index("12"), np.arange(game.n_codes))
-        >>> node = floor.part_floors(game, game.code_index("12"), [(a, part)])[0].subtree
-        >>> solver._witness((0,), part, node, 1)  # the one secret, guessed at once
+        >>> (a, part), *_ = solver.split(game.code_index(tree.guess), np.arange(game.n_codes))
+        >>> node = tree.next[game.answer_str(a)]
+        >>> solver._witness(node, part, 1)  # the one secret, guessed at once
         ((8, {}), 1)
-        >>> solver._witness((0,), part, node, 0) is None
-        True
+        >>> solver._witness(node, part, 0)
+        (None, 1)
         """
-        if node is None:
-            return None
         game = self.game
 
-        def build(node, secrets, left):  # (subtree, guesses summed over secrets) or None
+        def walk(node, secrets, left):
             g = game.code_index(node.guess)
-            if left < 1 or (self.consistent and not np.isin(g, secrets)):
-                return None
+            keeps = left >= 1 and (not self.consistent or bool(np.isin(g, secrets)))
             children, cost = {}, len(secrets)
             for a, sub in self._ctx.split(g, secrets):
                 child = node.next.get(game.answer_str(a))
-                found = None if child is None else build(child, sub, left - 1)
-                if found is None:
-                    return None
-                children[a] = found[0]
-                cost += found[1]
-            return (g, children), cost
+                if child is None:  # the tree was replayed: never
+                    raise InvalidOptionError(f"the lower bound's tree has no branch for "
+                                             f"{game.answer_str(a)} after {node.guess}")
+                tree, c = walk(child, sub, left - 1)
+                cost += c
+                keeps = keeps and tree is not None
+                children[a] = tree
+            return ((g, children) if keeps else None), cost
 
-        return build(node, np.asarray(part, dtype=np.int64), d)
+        return walk(node, np.asarray(part, dtype=np.int64), d)
 
     def _splits(self, part, d) -> bool:
         """Whether a part to be solved exactly (``d`` guesses left; a part of the first
@@ -1673,7 +1701,11 @@ class Solver:
         promising guess's parts solved the same way, then its other guesses as rivals
         (:meth:`_split_part`), so that a part whose exact search runs for hours as one
         compiled call (p3c10nb's 527 secrets after 012, below their first second
-        guess) is saved a piece at a time."""
+        guess) is saved a piece at a time. A part that a lower bound's tree settles
+        (:meth:`_floor_of`) takes that tree."""
+        known = self._floor_of(history, part, d)
+        if known is not None and known.tree is not None:
+            return known.cost, known.tree
         task = (tuple(history), part, INF, d, True, weight)
         plan = self.exp_second_guesses(history, part, d, weight) if self._splits(part, d) \
             else []
@@ -1707,6 +1739,10 @@ class Solver:
         if known is not None:
             out = {a: found for (a, sub), found in zip(subs, known)
                    if not self._splits(sub, d)}
+        for a, sub in subs:  # the parts a lower bound's tree settles
+            floor = self._floor_of(history, sub, d)
+            if a not in out and floor is not None and floor.tree is not None:
+                out[a] = (floor.cost, floor.tree)
         whole = [(a, sub) for a, sub in subs if a not in out and not self._splits(sub, d)]
         results = self._runner.run(_exp_part_task,
                                    [(tuple(history), sub, INF, d, True, weight)
@@ -1810,12 +1846,17 @@ class Solver:
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
         ``enough``, ``on_better`` and ``hint``: as :meth:`_second_guess_rounds` takes
-        them, ``on_better(total, subtree)`` told the rival's subtree of the part.
+        them, ``on_better(total, subtree)`` told the rival's subtree of the part;
+        without them, a part on a lower bound's tree's path takes its own
+        (:meth:`_floor_of`).
         """
         d2 = d if d >= NO_CAP else d - 1
         history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
+        floor = self._floor_of(history, part, d) if enough is None else None
+        if floor is not None:  # a part on a lower bound's tree's path, deeper down
+            enough, hint = floor.cost, floor.guess
 
         def told(total, guess, trees):
             if on_better is not None:
@@ -2104,21 +2145,32 @@ class Solver:
         together (the big ones counted at their bounds), then each big part, smallest
         first, split by its second guesses (:meth:`_second_guess_rounds`) with the
         budget that the parts known so far leave it; the first part that reaches its
-        budget refutes the guess.
+        budget refutes the guess. On a lower bound's tree's path (:meth:`_floor_of`:
+        the chain of a part's hint, and deeper), each part's floor raises its bound, a
+        part the tree settles is taken as it is, and a big part's race stops at its
+        floor and tries the tree's guess first.
         """
         least = self._chain_secrets(history)
         least = SPLIT_SECRETS if least is None else least
-        big = sorted((i for i, p in enumerate(parts) if len(p) >= least),
+        # On a lower bound's tree's path (a hint's chain), each part's floor raises
+        # its bound; a part the tree settles is not searched at all
+        floors = [self._floor_of((*history, g), p, d) for p in parts]
+        settled = {i for i, f in enumerate(floors) if f is not None and f.tree is not None}
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= least and i not in settled),
                      key=lambda i: (len(parts[i]), i))
-        small = [i for i in range(len(parts)) if i not in big]
+        small = [i for i in range(len(parts)) if i not in big and i not in settled]
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         lbs, exact = [int(b) for b in lbs], set()
+        for i, f in enumerate(floors):
+            if f is not None:
+                lbs[i] = max(lbs[i], f.cost)
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
             exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
                                       f"expected: rival {line}, probes of its big parts")
             if n + sum(lbs) >= bound:
                 return None
-        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
+        # the exact total once every part is known
+        known = n + sum(lbs[i] for i in big) + sum(lbs[i] for i in settled)
         if small:
             (result,) = self._runner.run(
                 _exp_guess_task,
@@ -2135,8 +2187,10 @@ class Solver:
                 continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
             plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
+            f = floors[i]
             value, guess, _ = self._second_guess_rounds(
-                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
+                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}",
+                None if f is None else f.cost, hint=None if f is None else f.guess)
             if guess is None:
                 return None
             known += value - lbs[i]
@@ -2365,28 +2419,53 @@ class LowerBound:
         parts = tuple((a, cost, root.next[a].guess) for a, cost in sorted(costs.items()))
         return cls(total, source, root.guess, parts, tuple(root.next[a] for a, _, _ in parts))
 
-    def part_floors(self, game: Game, first: int, parts) -> list:
-        """For the ``parts`` (``(answer, secrets)``) of the search's first guess
-        ``first``: each part's :class:`PartFloor`, or None where this bound says
-        nothing of it (another first guess, or no such part)."""
-        if self.first is None or game.code_index(self.first) != first:
-            return [None] * len(parts)
-        subtrees = self.subtrees or (None,) * len(self.parts)
-        known = {a: PartFloor(cost, game.code_index(g), node)
-                 for (a, cost, g), node in zip(self.parts, subtrees)}
-        return [known.get(game.answer_str(a)) for a, _ in parts]
+    def at(self, game: Game, history, secret: int):
+        """``(cost, guess, node)`` of the position after the guesses ``history``
+        (indices) that ``secret`` (an index, not yet found) answered, or None where
+        this bound's tree did not play those guesses. Below the first guess,
+        ``cost`` is the part's as ``parts`` gives it; deeper, None (the caller
+        walks ``node``, the subtree, for it: :meth:`Solver._floor_of`). ``guess``:
+        the tree's next guess (index); ``node``: None for a bound without its tree.
+
+        >>> from optimal_mm import Game
+        >>> game = Game.from_spec("p2c3")
+        >>> bound = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "p2c3")
+        >>> cost, guess, node = bound.at(game, (game.code_index("12"),), game.code_index("33"))
+        >>> cost, game.code_str(guess), node.guess
+        (1, '33', '33')
+        >>> bound.at(game, (game.code_index("13"),), 0) is None  # another first guess
+        True
+        """
+        if self.first is None or not history or game.code_index(self.first) != history[0]:
+            return None
+        code = game.code_str(secret)
+        answer = game.answer_str(game.score(self.first, code))
+        found = next((k for k, (a, _, _) in enumerate(self.parts) if a == answer), None)
+        if found is None:
+            return None
+        _, cost, guess = self.parts[found]
+        node = self.subtrees[found] if self.subtrees else None
+        for h in history[1:]:
+            if node is None or game.code_index(node.guess) != h:
+                return None
+            node = node.next.get(game.answer_str(game.score(node.guess, code)))
+            cost = None
+            if node is None:
+                return None
+            guess = node.guess
+        return cost, game.code_index(guess), node
 
 
 class PartFloor(NamedTuple):
-    """What a :class:`LowerBound` says of one part below the search's first guess:
-    its least ``cost`` (guesses after the first, summed over its secrets), the
-    ``guess`` (index) that attains it without a cap, and the ``subtree``
-    (:class:`~optimal_mm.tree.Node`, or None) that does. Where that subtree also
-    keeps to the search's cap and guess rule, it *is* an optimal tree of the part
-    under them (:meth:`Solver._witness`), and the part needs no search at all."""
+    """What a :class:`LowerBound`'s tree says of a part on its path (the secrets left
+    after guesses it played: :meth:`Solver._floor_of`): the part's least ``cost``
+    (guesses from there on, summed over its secrets), the ``guess`` (index) that
+    attains it without a cap, and ``tree``: the subtree as the search's own tree
+    where it keeps to the search's cap and guess rule (then it *is* an optimal tree
+    of the part under them, and the part needs no search), else None."""
     cost: int
     guess: int
-    subtree: "Node | None" = None
+    tree: "tuple | None" = None
 
 
 def _cost_text(value, weight) -> str:

@@ -351,11 +351,12 @@ def test_a_subtree_beyond_the_cap_or_the_guess_rule_is_no_witness():
     for a, part in anyone.split(first, np.arange(game.n_codes)):
         node = root.next[game.answer_str(a)]
         depth, rule = _depth_and_rule(node, game, part)
-        (tree, cost) = anyone._witness((first,), part, node, depth)
+        tree, cost = anyone._witness(node, part, depth)
+        assert tree is not None
         assert cost == sum(len(p) - 1 for p in map(uncapped.strategy.path_for,
                                                    map(game.code_str, part)))
-        assert anyone._witness((first,), part, node, depth - 1) is None
-        assert (consistent._witness((first,), part, node, depth) is None) == (not rule)
+        assert anyone._witness(node, part, depth - 1) == (None, cost)
+        assert (consistent._witness(node, part, depth)[0] is None) == (not rule)
         seen_deep |= depth > 4
         seen_wild |= not rule
     assert seen_deep and seen_wild  # both refusals were tried
@@ -388,3 +389,59 @@ def test_a_hint_that_is_a_chain_is_searched_as_one(split_at_60, monkeypatch):
     sol = _mastermind(50_124, chain_secrets=20).worst_then_expected(floor=floor)
     assert sol.value == plain.value == sol.strategy.validate().total
     assert any(found is not None and found[2] is None for found in hinted)
+
+
+def test_a_floor_tree_bounds_each_position_on_its_path():
+    # Two guesses deep: the floor the tree gives each position on its path is the
+    # exact search's value there, and its settled subtree is the tree's own.
+    import numpy as np
+
+    from optimal_mm.advice import Advisor
+    from optimal_mm.history import Turn
+    from optimal_mm.search import NO_CAP
+
+    game = Game.from_spec("p3c4")
+    tree = solve(game, "expected", jobs=1).strategy
+    floor = LowerBound.from_tree(tree, "t")
+    solver = Solver(game, jobs=1, table_entries=0)
+    solver._floor = floor
+    advisor = Advisor(game, time_limit=None, strategy=None)
+    first = game.code_index(floor.first)
+    checked = 0
+    for a, part in solver.split(first, np.arange(game.n_codes)):
+        node = tree.root.next[game.answer_str(a)]
+        second = game.code_index(node.guess)
+        for b, sub in solver.split(second, part):
+            found = solver._floor_of((first, second), sub, NO_CAP)
+            turns = [Turn(floor.first, a), Turn(node.guess, b)]
+            assert found.cost == advisor.advise(turns, "expected").value
+            assert found.guess == game.code_index(node.next[game.answer_str(b)].guess)
+            assert found.tree is not None  # no cap: every subtree keeps to it
+            checked += 1
+        # Off the tree's path: another second guess says nothing
+        other = next(c for c in range(game.n_codes) if c != second)
+        assert solver._floor_of((first, other), part[:1], NO_CAP) is None
+    assert checked >= 10
+
+
+def test_a_hints_chain_takes_the_floors_below_it(split_at_60, monkeypatch):
+    # The chain of a part's hint is on the tree's path: its big parts' races stop at
+    # their own floors, and the search does less work than with the whole-part
+    # floors alone.
+    deep = []
+    original = Solver._second_guess_rounds
+
+    def spy(self, history, *args, **options):
+        if len(history) >= 2 and (len(args) > 6 and args[6] is not None):
+            deep.append(history)
+        return original(self, history, *args, **options)
+
+    monkeypatch.setattr(Solver, "_second_guess_rounds", spy)
+    uncapped = _mastermind(50_125).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    plain = _mastermind(50_126, chain_secrets=20).worst_then_expected()
+    sol = _mastermind(50_127, chain_secrets=20).worst_then_expected(floor=floor)
+    assert sol.value == plain.value == sol.strategy.validate().total
+    assert sol.strategy.validate().max <= 5
+    assert deep  # races two guesses deep were given a floor
+    assert sol.stats.states < plain.stats.states
