@@ -445,3 +445,18 @@ def test_a_hints_chain_takes_the_floors_below_it(split_at_60, monkeypatch):
     assert sol.strategy.validate().max <= 5
     assert deep  # races two guesses deep were given a floor
     assert sol.stats.states < plain.stats.states
+
+
+def test_floors_down_the_path_resume_from_a_checkpoint(split_at_60, tmp_path):
+    # Two workers, chains, a checkpoint: the run's tasks answer a second run whole,
+    # which computes nothing and finds the same tree.
+    uncapped = _mastermind(50_128).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    first = _mastermind(50_129, jobs=2, chain_secrets=20, checkpoint=tmp_path)
+    sol = first.worst_then_expected(floor=floor)
+    assert sol.value == 5626 == sol.strategy.validate().total and first.checkpoint.stored
+    again = _mastermind(50_130, jobs=2, chain_secrets=20, checkpoint=tmp_path)
+    resumed = again.worst_then_expected(floor=floor)
+    assert again.checkpoint.stored == 0
+    assert resumed.value == sol.value
+    assert resumed.strategy.root.to_dict() == sol.strategy.root.to_dict()
