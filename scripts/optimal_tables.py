@@ -725,9 +725,9 @@ def markdown(entries, meta) -> str:
 
 def _floor_text(key: str, entry: dict) -> str:
     """An entry solved with a floor, for the table's note: which entry's optimum,
-    its tree where its parts bounded the entry's parts too, and why it bounds."""
+    its tree where its subtrees bounded the parts on its path too, and why it bounds."""
     floor = entry["floor"]
-    tree = (f" and its tree's parts below the first guess (`{floor['tree']}`)"
+    tree = (f" and its tree's subtrees (`{floor['tree']}`)"
             if floor.get("tree") else "")
     return (f"{key} ({floor['entry']}'s {floor['value']}{tree}: "
             f"{_floor_why(key, floor['entry'])})")

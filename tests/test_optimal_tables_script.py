@@ -627,7 +627,7 @@ def test_the_table_names_the_entries_solved_with_another_ones_optimum():
     assert ("entry): p3c4/any/worst-then-expected (p3c4/any/expected's 206: a tree "
             "within t\\* is a tree).") in text
     entries["p3c4/any/worst-then-expected"]["floor"]["tree"] = "results/trees/t.json.gz"
-    assert ("(p3c4/any/expected's 206 and its tree's parts below the first guess "
+    assert ("(p3c4/any/expected's 206 and its tree's subtrees "
             "(`results/trees/t.json.gz`): a tree within t\\* is a tree)"
             in script.markdown(entries, meta))
     del entries["p3c4/any/worst-then-expected"]["floor"]
