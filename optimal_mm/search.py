@@ -2161,14 +2161,27 @@ class Solver:
         small = [i for i in range(len(parts)) if i not in big and i not in settled]
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         lbs, exact = [int(b) for b in lbs], set()
-        for i, f in enumerate(floors):
-            if f is not None:
-                lbs[i] = max(lbs[i], f.cost)
+
+        def floored():  # each part's bound raised to its floor, where it has one
+            for i, f in enumerate(floors):
+                if f is not None:
+                    if i in exact and lbs[i] < f.cost:  # a probe solved it below its floor
+                        raise FloorError(f"the lower bound is wrong after {line}: a part "
+                                         f"it puts at {f.cost} costs {lbs[i]}")
+                    lbs[i] = max(lbs[i], f.cost)
+
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
+            if n + sum(lbs[i] if f is None else max(lbs[i], f.cost)
+                       for i, f in enumerate(floors)) >= bound:
+                return None  # the floors alone refute it
+            # Probed from their own bounds, not from the floors: a probe at a floor is
+            # a search of every guess at the part for a tree that meets it, where the
+            # race below tries the tree's guess first
             exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
                                       f"expected: rival {line}, probes of its big parts")
-            if n + sum(lbs) >= bound:
-                return None
+        floored()
+        if history and n + sum(lbs) >= bound:
+            return None
         # the exact total once every part is known
         known = n + sum(lbs[i] for i in big) + sum(lbs[i] for i in settled)
         if small:
