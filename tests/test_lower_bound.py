@@ -460,3 +460,24 @@ def test_floors_down_the_path_resume_from_a_checkpoint(split_at_60, tmp_path):
     assert again.checkpoint.stored == 0
     assert resumed.value == sol.value
     assert resumed.strategy.root.to_dict() == sol.strategy.root.to_dict()
+
+
+def test_a_chain_on_the_path_probes_from_its_own_bounds(split_at_60, monkeypatch):
+    # A probe at a part's floor would search every guess of the part for a tree that
+    # meets it; the chain probes from the part's own bound and then takes the floor.
+    probed = []
+    original = Solver._probe_parts
+
+    def spy(self, history, parts, which, lbs, *args):
+        for i in which:
+            floor = self._floor_of(history, parts[i], args[0])
+            if floor is not None:
+                probed.append((lbs[i], floor.cost))
+        return original(self, history, parts, which, lbs, *args)
+
+    monkeypatch.setattr(Solver, "_probe_parts", spy)
+    uncapped = _mastermind(50_131).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    sol = _mastermind(50_132, chain_secrets=20).worst_then_expected(floor=floor)
+    assert sol.value == 5626
+    assert probed and any(bound < cost for bound, cost in probed)
