@@ -1701,8 +1701,13 @@ class Solver:
         promising guess's parts solved the same way, then its other guesses as rivals
         (:meth:`_split_part`), so that a part whose exact search runs for hours as one
         compiled call (p3c10nb's 527 secrets after 012, below their first second
-        guess) is saved a piece at a time. A part that a lower bound's tree settles
-        (:meth:`_floor_of`) takes that tree."""
+        guess) is saved a piece at a time.
+
+        On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
+        takes that subtree; else the tree's guess there is split first, and where
+        the checkpoint already holds that guess's task meeting the part's floor (a
+        chain's race that stopped there), its trees are the part's, nothing
+        searched."""
         known = self._floor_of(history, part, d)
         if known is not None and known.tree is not None:
             return known.cost, known.tree
@@ -1715,10 +1720,17 @@ class Solver:
                 f"{' '.join(self.game.code_str(h) for h in history)}")
             self.stats.add(counters)
             return value, tree
+        if known is not None:  # the tree's guess first: its parts are on the path too
+            k = next((k for k, (g, _) in enumerate(plan) if g == known.guess), None)
+            if k:
+                plan = [plan[k], *plan[:k], *plan[k + 1:]]
         d2 = d if d >= NO_CAP else d - 1
         after = (*history, plan[0][0])
 
         def split():
+            found = self._floor_met(history, part, known, d, weight)
+            if found is not None:
+                return (*found, new_stats())
             incumbent = self._solve_subparts(
                 after, self._ctx.split(plan[0][0], part), d2, weight,
                 f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
@@ -1727,6 +1739,25 @@ class Solver:
 
         value, tree, _ = self._saved_or(_exp_part_task, task, split)
         return value, tree
+
+    def _floor_met(self, history, part, floor, d, weight):
+        """``(value, subtree)`` of ``part`` (after the guesses ``history``, ``d``
+        guesses left) under ``floor``'s guess (a :class:`PartFloor`), where the
+        checkpoint holds that guess's task at ``part`` meeting the floor, with the
+        trees its task built (a race that the floor stopped: the chain of a part's
+        hint); else None. Nothing is searched."""
+        if floor is None or self._runner.checkpoint is None:
+            return None
+        args = self._rival_task(history, floor.guess, part, floor.cost + 1, d, weight)
+        if not self._runner.known(_exp_guess_task, [args], count=False)[1][0]:
+            return None
+        _, (result,) = self._runner.known(_exp_guess_task, [args])  # counted now
+        value, trees, counters = _guess_answer(result)
+        if value != floor.cost or trees is None:
+            return None
+        self.stats.add(counters)
+        subs = self._ctx.split(floor.guess, part)
+        return value, (floor.guess, {a: tree for (a, _), (_, tree) in zip(subs, trees)})
 
     def _solve_subparts(self, history, subs, d, weight, label, known=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)

@@ -481,3 +481,25 @@ def test_a_chain_on_the_path_probes_from_its_own_bounds(split_at_60, monkeypatch
     sol = _mastermind(50_132, chain_secrets=20).worst_then_expected(floor=floor)
     assert sol.value == 5626
     assert probed and any(bound < cost for bound, cost in probed)
+
+
+def test_a_chains_floor_met_builds_its_tree_from_the_checkpoint(split_at_60, tmp_path,
+                                                                monkeypatch):
+    # The chain of a hint stops each big part's race at its floor; the tree of the
+    # winner is then built from those races' tasks, found in the checkpoint, not
+    # searched again.
+    met = []
+    original = Solver._floor_met
+
+    def spy(self, *args):
+        found = original(self, *args)
+        met.append(found)
+        return found
+
+    monkeypatch.setattr(Solver, "_floor_met", spy)
+    uncapped = _mastermind(50_133).expected()
+    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    sol = _mastermind(50_134, chain_secrets=20, checkpoint=tmp_path).worst_then_expected(
+        floor=floor)
+    assert sol.value == 5626 == sol.strategy.validate().total
+    assert any(found is not None for found in met)
