@@ -1511,8 +1511,9 @@ class Solver:
                 self.progress.message(line)
                 if notes is not None:
                     notes.append(line)
-        values, trees, plans, incumbents = self._first_batch(g, parts, d, label, weight,
-                                                             settled)
+        values, trees, plans, incumbents = self._first_batch(
+            g, parts, d, label, weight, settled,
+            {i: f.guess for i, f in enumerate(part_floors) if f is not None})
         upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
                  for i in plans}
         # Each big part under its first second guess until a better one is known
@@ -1532,9 +1533,6 @@ class Solver:
                     tell()
 
         tell()
-        self._hints_first((g,), [(parts[i][1], plan[1:], upper[i], part_floors[i].guess)
-                                 for i, plan in plans.items()
-                                 if part_floors[i] is not None], d, weight)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
         if floor is not None:
             for i, plan in plans.items():
@@ -1542,17 +1540,17 @@ class Solver:
                 if found is not None:
                     hoped[i] = found[0]
         for i, plan in plans.items():
-            enough, hint = None, None
+            enough = None
             if floor is not None:
                 others = (sum(v for j, v in enumerate(values) if j not in plans)
                           + sum(v for j, v in hoped.items() if j != i))
                 enough = floor - others if others < INF else None
             if part_floors[i] is not None:
-                least, hint, _ = part_floors[i]
+                least = part_floors[i].cost
                 enough = least if enough is None else max(enough, least)
             values[i], trees[i] = self._split_part(
                 (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
-                lambda value, tree, i=i: better(i, value, tree), hint)
+                lambda value, tree, i=i: better(i, value, tree))
             with lock:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
@@ -1564,11 +1562,13 @@ class Solver:
                                  f"{part_floor.cost} there, a tree of {value} was found")
         return values, trees
 
-    def _first_batch(self, g, parts, d, label, weight, settled=None):
+    def _first_batch(self, g, parts, d, label, weight, settled=None, hints=None):
         """The batch of :meth:`_solve_parts`: each small part of first guess ``g``
         solved exactly, and each big part split by its most promising second guess
         (``plans[i][0]``), whose parts are solved exactly. ``settled[i]``, a part's
-        ``(value, tree)`` known already, is taken as it is.
+        ``(value, tree)`` known already, is taken as it is; ``hints[i]``, a lower
+        bound's tree's guess at big part ``i``, goes first instead (its parts are on
+        the tree's path: :meth:`_floor_of`), the others after it in their order.
 
         Returns ``(values, trees, plans, incumbents)``: ``values[i]`` and ``trees[i]``
         for the small parts (0 and None at the big ones), ``plans[i]`` the second
@@ -1583,6 +1583,9 @@ class Solver:
                 continue
             plan = (self.exp_second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
+            k = next((k for k, (h, _) in enumerate(plan) if h == (hints or {}).get(i)), None)
+            if k:
+                plan = [plan[k], *plan[:k], *plan[k + 1:]]
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
@@ -1704,10 +1707,9 @@ class Solver:
         guess) is saved a piece at a time.
 
         On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
-        takes that subtree; else the tree's guess there is split first, and where
-        the checkpoint already holds that guess's task meeting the part's floor (a
-        chain's race that stopped there), its trees are the part's, nothing
-        searched."""
+        takes that subtree; else it is split by the tree's guess there first (its
+        parts are on the path too), and its race stops at its floor
+        (:meth:`_split_part`)."""
         known = self._floor_of(history, part, d)
         if known is not None and known.tree is not None:
             return known.cost, known.tree
@@ -1728,9 +1730,6 @@ class Solver:
         after = (*history, plan[0][0])
 
         def split():
-            found = self._floor_met(history, part, known, d, weight)
-            if found is not None:
-                return (*found, new_stats())
             incumbent = self._solve_subparts(
                 after, self._ctx.split(plan[0][0], part), d2, weight,
                 f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
@@ -1739,25 +1738,6 @@ class Solver:
 
         value, tree, _ = self._saved_or(_exp_part_task, task, split)
         return value, tree
-
-    def _floor_met(self, history, part, floor, d, weight):
-        """``(value, subtree)`` of ``part`` (after the guesses ``history``, ``d``
-        guesses left) under ``floor``'s guess (a :class:`PartFloor`), where the
-        checkpoint holds that guess's task at ``part`` meeting the floor, with the
-        trees its task built (a race that the floor stopped: the chain of a part's
-        hint); else None. Nothing is searched."""
-        if floor is None or self._runner.checkpoint is None:
-            return None
-        args = self._rival_task(history, floor.guess, part, floor.cost + 1, d, weight)
-        if not self._runner.known(_exp_guess_task, [args], count=False)[1][0]:
-            return None
-        _, (result,) = self._runner.known(_exp_guess_task, [args])  # counted now
-        value, trees, counters = _guess_answer(result)
-        if value != floor.cost or trees is None:
-            return None
-        self.stats.add(counters)
-        subs = self._ctx.split(floor.guess, part)
-        return value, (floor.guess, {a: tree for (a, _), (_, tree) in zip(subs, trees)})
 
     def _solve_subparts(self, history, subs, d, weight, label, known=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
@@ -1866,7 +1846,7 @@ class Solver:
         return [(int(top[k]), int(bound[k])) for k in order]
 
     def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
-                    on_better=None, hint=None):
+                    on_better=None):
         """Value and subtree of a big ``part`` after the guesses ``history`` (below the
         first guess, or deeper with ``chain_secrets``), split by its own guesses
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
@@ -1876,9 +1856,9 @@ class Solver:
         with the budget of the best total so far, until the next one's bound reaches
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
-        ``enough``, ``on_better`` and ``hint``: as :meth:`_second_guess_rounds` takes
-        them, ``on_better(total, subtree)`` told the rival's subtree of the part;
-        without them, a part on a lower bound's tree's path takes its own
+        ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
+        ``on_better(total, subtree)`` told the rival's subtree of the part; without
+        ``enough``, a part on a lower bound's tree's path takes its own floor
         (:meth:`_floor_of`).
         """
         d2 = d if d >= NO_CAP else d - 1
@@ -1887,7 +1867,7 @@ class Solver:
         best = INF if best >= INF else best
         floor = self._floor_of(history, part, d) if enough is None else None
         if floor is not None:  # a part on a lower bound's tree's path, deeper down
-            enough, hint = floor.cost, floor.guess
+            enough = floor.cost
 
         def told(total, guess, trees):
             if on_better is not None:
@@ -1896,7 +1876,7 @@ class Solver:
 
         best, best_g, trees = self._second_guess_rounds(
             history, part, plan[1:], best, d, weight,
-            f"rivals of {self.game.code_str(plan[0][0])}", enough, told, hint)
+            f"rivals of {self.game.code_str(plan[0][0])}", enough, told)
         if best_g is None:
             best_g = plan[0][0]
         else:
@@ -1934,7 +1914,7 @@ class Solver:
         return trees
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what, enough=None,
-                             on_better=None, hint=None):
+                             on_better=None):
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
@@ -1964,12 +1944,11 @@ class Solver:
         not always the earliest in order). Such a race first looks for it in the
         checkpoint among every rival already settled (:meth:`_known_race`), so that
         a resumed run does not start the unsettled rivals drawn before it; tasks in
-        flight when a live race meets it still run to their end. ``hint``, a guess
-        likely to meet it (the one that meets its floor without the cap), is then
-        searched first, alone, wherever it stands in order; if it falls short, its
-        result waits in the checkpoint for its turn in the race. ``on_better(total,
-        guess, trees)``, if given, is told each rival that takes the lead with the
-        trees its task built (a chain's has none: not told).
+        flight when a live race meets it still run to their end. (The guess a lower
+        bound's tree plays at the part is no rival: it goes first, :meth:`_first_batch`,
+        :meth:`_solve_node`.) ``on_better(total, guess, trees)``, if given, is told
+        each rival that takes the lead with the trees its task built (a chain's has
+        none: not told).
         """
         n = len(part)
         if enough is not None:
@@ -1984,9 +1963,6 @@ class Solver:
                                       f"{self.game.code_str(plan[k][0])} reaches "
                                       f"{_cost_text(value, weight)}, the floor's share")
                 return value, plan[k][0], trees
-            found = self._hinted(history, part, plan, best, d, weight, hint, what)
-            if found is not None and found[0] <= enough:
-                return found
         after = " ".join(self.game.code_str(h) for h in history)
         order = {g: k for k, (g, _) in enumerate(plan)}
         lock = threading.Lock()
@@ -2074,52 +2050,6 @@ class Solver:
         return (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], len(part),
                 budget, d2, weight)
 
-    def _hint_task(self, history, part, plan, best, d, weight, hint):
-        """The task arguments of the rival ``hint`` of the race at ``part`` under the
-        budget ``best``, or None where the hint is not among the rivals ``plan`` with
-        a bound below ``best``."""
-        k = next((k for k, (g, _) in enumerate(plan) if g == hint), None)
-        if k is None or plan[k][1] >= best:
-            return None
-        return self._rival_task(history, hint, part, best, d, weight)
-
-    def _hints_first(self, history, races, d, weight) -> None:
-        """Every race's hint searched before any race runs, in one batch (over every
-        worker), where a checkpoint keeps the results for the races to read
-        (:meth:`_known_race`; their work is counted there): ``races`` holds
-        ``(part, rivals, best, hint)``. Then a part whose hint meets its floor is
-        settled at once, whichever part's race comes first; run one part after
-        another, a part's hint waited for the races of the parts before it."""
-        if self._runner.checkpoint is None:
-            return
-        tasks = [self._hint_task(history, part, plan, best, d, weight, hint)
-                 for part, plan, best, hint in races if hint is not None]
-        tasks = [args for args in tasks
-                 if args is not None and not self._chained(history, args[2])]
-        if tasks:
-            self._runner.run(_exp_guess_task, tasks,
-                             f"expected: {len(tasks)} guesses that meet their parts' "
-                             f"floors without the cap, first")
-
-    def _hinted(self, history, part, plan, best, d, weight, hint, what):
-        """The rival ``hint`` of the race at ``part`` searched alone, with the budget
-        ``best``: ``(total, guess, trees)`` if below it, else None (also where
-        :meth:`_hint_task` gives no task). A hint whose parts make it a chain
-        (``chain_secrets``) is searched as one, each piece saved (``trees`` None:
-        the race's winner has its tree built after it)."""
-        args = self._hint_task(history, part, plan, best, d, weight, hint)
-        if args is None:
-            return None
-        if self._chained(history, args[2]):
-            value = self._chain_of(args)
-            return None if value is None else (value, hint, None)
-        (result,) = self._runner.run(
-            _exp_guess_task, [args], f"expected: {what} ({len(part)} secrets), "
-            f"{self.game.code_str(hint)} first: the guess that meets its floor uncapped")
-        value, trees, counters = _guess_answer(result)
-        self.stats.add(counters)
-        return None if value is None else (value, hint, trees)
-
     def _known_race(self, history, part, plan, best, d, weight):
         """The least total below ``best`` that the checkpoint already holds among the
         rival guesses ``plan`` at ``part`` (the earliest in order on a tie), as
@@ -2176,45 +2106,21 @@ class Solver:
         together (the big ones counted at their bounds), then each big part, smallest
         first, split by its second guesses (:meth:`_second_guess_rounds`) with the
         budget that the parts known so far leave it; the first part that reaches its
-        budget refutes the guess. On a lower bound's tree's path (:meth:`_floor_of`:
-        the chain of a part's hint, and deeper), each part's floor raises its bound, a
-        part the tree settles is taken as it is, and a big part's race stops at its
-        floor and tries the tree's guess first.
+        budget refutes the guess.
         """
         least = self._chain_secrets(history)
         least = SPLIT_SECRETS if least is None else least
-        # On a lower bound's tree's path (a hint's chain), each part's floor raises
-        # its bound; a part the tree settles is not searched at all
-        floors = [self._floor_of((*history, g), p, d) for p in parts]
-        settled = {i for i, f in enumerate(floors) if f is not None and f.tree is not None}
-        big = sorted((i for i, p in enumerate(parts) if len(p) >= least and i not in settled),
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= least),
                      key=lambda i: (len(parts[i]), i))
-        small = [i for i in range(len(parts)) if i not in big and i not in settled]
+        small = [i for i in range(len(parts)) if i not in big]
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         lbs, exact = [int(b) for b in lbs], set()
-
-        def floored():  # each part's bound raised to its floor, where it has one
-            for i, f in enumerate(floors):
-                if f is not None:
-                    if i in exact and lbs[i] < f.cost:  # a probe solved it below its floor
-                        raise FloorError(f"the lower bound is wrong after {line}: a part "
-                                         f"it puts at {f.cost} costs {lbs[i]}")
-                    lbs[i] = max(lbs[i], f.cost)
-
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
-            if n + sum(lbs[i] if f is None else max(lbs[i], f.cost)
-                       for i, f in enumerate(floors)) >= bound:
-                return None  # the floors alone refute it
-            # Probed from their own bounds, not from the floors: a probe at a floor is
-            # a search of every guess at the part for a tree that meets it, where the
-            # race below tries the tree's guess first
             exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
                                       f"expected: rival {line}, probes of its big parts")
-        floored()
-        if history and n + sum(lbs) >= bound:
-            return None
-        # the exact total once every part is known
-        known = n + sum(lbs[i] for i in big) + sum(lbs[i] for i in settled)
+            if n + sum(lbs) >= bound:
+                return None
+        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
         if small:
             (result,) = self._runner.run(
                 _exp_guess_task,
@@ -2231,10 +2137,8 @@ class Solver:
                 continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
             plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
-            f = floors[i]
             value, guess, _ = self._second_guess_rounds(
-                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}",
-                None if f is None else f.cost, hint=None if f is None else f.guess)
+                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
             if guess is None:
                 return None
             known += value - lbs[i]

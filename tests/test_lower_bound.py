@@ -287,22 +287,22 @@ class _Phases(Progress):
         self.labels.append((label, total))
 
 
-def test_with_a_checkpoint_every_parts_hint_runs_first_in_one_batch(split_at_60, tmp_path):
-    # Run part after part, a part's hint would wait for the races before it; as one
-    # batch they run on every worker, before any race, and the races read them back.
+def test_each_big_parts_floor_guess_goes_first_in_the_batch(split_at_60):
+    # The floor tree's guess at a big part is its first second guess: its parts are
+    # solved in the first batch, on every worker, and its race starts from it.
+    def races(progress):  # the guess each big part's race starts from
+        return [label.split()[3] for label, _ in progress.labels
+                if label.startswith("expected: rivals of ") and "after 1123)" in label]
+
     uncapped = _mastermind(50_116).expected()
     floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    plain = _mastermind(50_117).worst_then_expected()
-    progress = _Phases()
-    sol = _mastermind(50_118, checkpoint=tmp_path, progress=progress).worst_then_expected(
-        floor=floor)
-    assert sol.value == plain.value == sol.strategy.validate().total
-    labels = [label for label, _ in progress.labels]
-    first = next(i for i, label in enumerate(labels) if "floors without the cap, first"
-                 in label)
-    assert progress.labels[first][1] >= 2  # several parts' hints in the batch
-    races = [i for i, label in enumerate(labels) if "rivals of" in label]
-    assert races and first < min(races)
+    plain, floored = _Phases(), _Phases()
+    expect = _mastermind(50_117, progress=plain).worst_then_expected()
+    sol = _mastermind(50_118, progress=floored).worst_then_expected(floor=floor)
+    assert sol.value == expect.value == sol.strategy.validate().total
+    guesses = {guess for _, _, guess in floor.parts}
+    assert races(floored) and set(races(floored)) <= guesses
+    assert not set(races(plain)) <= guesses  # the search's own order starts elsewhere
 
 
 def test_a_floor_subtree_that_keeps_to_the_cap_settles_its_part(split_at_60):
@@ -371,26 +371,6 @@ def test_an_uncapped_search_takes_its_floor_trees_whole():
     assert sum("not searched" in line for line in sol.proof) == len(floor.parts)
 
 
-def test_a_hint_that_is_a_chain_is_searched_as_one(split_at_60, monkeypatch):
-    # With --chain-secrets a part's hint may be a chain: it is searched first all
-    # the same, a piece at a time, and its tree built once it wins.
-    hinted = []
-    original = Solver._hinted
-
-    def spy(self, *args):
-        found = original(self, *args)
-        hinted.append(found)
-        return found
-
-    monkeypatch.setattr(Solver, "_hinted", spy)
-    uncapped = _mastermind(50_122).expected()
-    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    plain = _mastermind(50_123).worst_then_expected()
-    sol = _mastermind(50_124, chain_secrets=20).worst_then_expected(floor=floor)
-    assert sol.value == plain.value == sol.strategy.validate().total
-    assert any(found is not None and found[2] is None for found in hinted)
-
-
 def test_a_floor_tree_bounds_each_position_on_its_path():
     # Two guesses deep: the floor the tree gives each position on its path is the
     # exact search's value there, and its settled subtree is the tree's own.
@@ -424,29 +404,6 @@ def test_a_floor_tree_bounds_each_position_on_its_path():
     assert checked >= 10
 
 
-def test_a_hints_chain_takes_the_floors_below_it(split_at_60, monkeypatch):
-    # The chain of a part's hint is on the tree's path: its big parts' races stop at
-    # their own floors, and the search does less work than with the whole-part
-    # floors alone.
-    deep = []
-    original = Solver._second_guess_rounds
-
-    def spy(self, history, *args, **options):
-        if len(history) >= 2 and (len(args) > 6 and args[6] is not None):
-            deep.append(history)
-        return original(self, history, *args, **options)
-
-    monkeypatch.setattr(Solver, "_second_guess_rounds", spy)
-    uncapped = _mastermind(50_125).expected()
-    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    plain = _mastermind(50_126, chain_secrets=20).worst_then_expected()
-    sol = _mastermind(50_127, chain_secrets=20).worst_then_expected(floor=floor)
-    assert sol.value == plain.value == sol.strategy.validate().total
-    assert sol.strategy.validate().max <= 5
-    assert deep  # races two guesses deep were given a floor
-    assert sol.stats.states < plain.stats.states
-
-
 def test_floors_down_the_path_resume_from_a_checkpoint(split_at_60, tmp_path):
     # Two workers, chains, a checkpoint: the run's tasks answer a second run whole,
     # which computes nothing and finds the same tree.
@@ -462,44 +419,25 @@ def test_floors_down_the_path_resume_from_a_checkpoint(split_at_60, tmp_path):
     assert resumed.strategy.root.to_dict() == sol.strategy.root.to_dict()
 
 
-def test_a_chain_on_the_path_probes_from_its_own_bounds(split_at_60, monkeypatch):
-    # A probe at a part's floor would search every guess of the part for a tree that
-    # meets it; the chain probes from the part's own bound and then takes the floor.
-    probed = []
-    original = Solver._probe_parts
+def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
+    # With --chain-secrets a part below the first batch's guesses is split by its own
+    # guesses; on the floor tree's path its race stops at its own floor, and the
+    # tree's guess goes first.
+    deep = []
+    original = Solver._split_part
 
-    def spy(self, history, parts, which, lbs, *args):
-        for i in which:
-            floor = self._floor_of(history, parts[i], args[0])
-            if floor is not None:
-                probed.append((lbs[i], floor.cost))
-        return original(self, history, parts, which, lbs, *args)
+    def spy(self, history, part, plan, incumbent, d, weight, enough=None, on_better=None):
+        floor = self._floor_of(history, part, d)
+        if len(history) >= 2 and floor is not None:
+            deep.append(plan[0][0] == floor.guess)
+        return original(self, history, part, plan, incumbent, d, weight, enough, on_better)
 
-    monkeypatch.setattr(Solver, "_probe_parts", spy)
-    uncapped = _mastermind(50_131).expected()
+    monkeypatch.setattr(Solver, "_split_part", spy)
+    uncapped = _mastermind(50_125).expected()
     floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    sol = _mastermind(50_132, chain_secrets=20).worst_then_expected(floor=floor)
-    assert sol.value == 5626
-    assert probed and any(bound < cost for bound, cost in probed)
-
-
-def test_a_chains_floor_met_builds_its_tree_from_the_checkpoint(split_at_60, tmp_path,
-                                                                monkeypatch):
-    # The chain of a hint stops each big part's race at its floor; the tree of the
-    # winner is then built from those races' tasks, found in the checkpoint, not
-    # searched again.
-    met = []
-    original = Solver._floor_met
-
-    def spy(self, *args):
-        found = original(self, *args)
-        met.append(found)
-        return found
-
-    monkeypatch.setattr(Solver, "_floor_met", spy)
-    uncapped = _mastermind(50_133).expected()
-    floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    sol = _mastermind(50_134, chain_secrets=20, checkpoint=tmp_path).worst_then_expected(
-        floor=floor)
-    assert sol.value == 5626 == sol.strategy.validate().total
-    assert any(found is not None for found in met)
+    plain = _mastermind(50_126, chain_secrets=20).worst_then_expected()
+    sol = _mastermind(50_127, chain_secrets=20).worst_then_expected(floor=floor)
+    assert sol.value == plain.value == sol.strategy.validate().total
+    assert sol.strategy.validate().max <= 5
+    assert deep and all(deep)  # parts two guesses deep, split by the tree's guess first
+    assert sol.stats.states < plain.stats.states
