@@ -77,7 +77,19 @@ TREES_TO_MAKE = {
     "p4c8nb-expected": ("p4c8nb", "expected", "any", None, None, None),
     "p5c7nb-expected": ("p5c7nb", "expected", "any", None, None, None),
     "p5c6b-expected": ("p5c6b", "expected", "any", None, None, None),
+    # The capped totals that meet those uncapped optima (their trees, the floor:
+    # FLOORS), from the table's checkpoints: seconds for p5c7nb, minutes for p4c8nb.
+    "p4c8nb-worst-then-expected": ("p4c8nb", "worst-then-expected", "any", None, None, None),
+    "p5c7nb-worst-then-expected": ("p5c7nb", "worst-then-expected", "any", None, None, None),
 }
+# Trees searched with another tree's total as a lower bound (solve
+# --lower-bound-tree): an uncapped optimum bounds the capped one, and each of its
+# subtrees the part it starts from (optimal_mm.search.LowerBound).
+FLOORS = {"p4c8nb-worst-then-expected": "p4c8nb-expected",
+          "p5c7nb-worst-then-expected": "p5c7nb-expected"}
+# The search options of the optimal table's runs, whose checkpoints these read
+TABLE_OPTIONS = {"split_secrets": 500, "wc_tree": "first", "chain_secrets": 250}
+OPTIONS = {name: TABLE_OPTIONS for name in FLOORS}
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
            "p5c8-expected-consistent": "logik"}
 
@@ -100,12 +112,16 @@ OPEN_VALUES = [
 ]
 
 
-def command_line(game, objective, guesses, cap) -> str:
+def command_line(game, objective, guesses, cap, name=None) -> str:
     cmd = f"optimal-mm solve {game} --objective {objective}"
     if guesses != "any":
         cmd += f" --guesses {guesses}"
     if cap is not None:
         cmd += f" --max-guesses {cap}"
+    if name in FLOORS:
+        cmd += f" --lower-bound-tree results/trees/{FLOORS[name]}.json.gz"
+    for option, value in OPTIONS.get(name, {}).items():
+        cmd += f" --{option.replace('_', '-')} {value}"
     return cmd
 
 
@@ -134,17 +150,20 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
         value = tree_value(objective, stats)
         print(f"{name}: kept {path.relative_to(ROOT)} (value {value})", flush=True)
     else:
-        print(f"{name}: solving ({command_line(spec, objective, guesses, cap)}) ...", flush=True)
+        command = command_line(spec, objective, guesses, cap, name)
+        print(f"{name}: solving ({command}) ...", flush=True)
         start = time.perf_counter()
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-        options = {"jobs": jobs}
+        options = {"jobs": jobs, **OPTIONS.get(name, {})}
         if checkpoint:  # a killed run, rerun the same way, resumes (docs/LONG_RUNS.md)
             options["checkpoint"] = str(Path(checkpoint) / name)
+        if name in FLOORS:
+            options["floor"] = _floor(FLOORS[name], game, guesses)
         sol = solve(game, objective, guesses, cap, **options)
         if sol.strategy is None:
             raise SystemExit(f"{name}: no tree ({'; '.join(sol.proof)})")
         strategy = sol.strategy
-        strategy.meta["command"] = command_line(spec, objective, guesses, cap)
+        strategy.meta["command"] = command
         strategy.meta["proof"] = sol.proof
         strategy.meta["states"] = sol.stats.states
         stats = strategy.validate()
@@ -166,7 +185,21 @@ def make(name: str, jobs: int, redo: bool, checkpoint: str | None = None) -> dic
             "jobs": strategy.meta.get("jobs"), "load_at_start": strategy.meta.get("load_at_start"),
             "resumed_tasks": strategy.meta.get("resumed_tasks") or None,
             "published": published, "source": source,
-            "command": command_line(spec, objective, guesses, cap)}
+            "command": command_line(spec, objective, guesses, cap, name)}
+
+
+def _floor(name: str, game, guesses: str):
+    """The lower bound that the tree ``name`` (made above it, in results/trees/)
+    proves for a search of ``game``: a one-line exit where it is missing."""
+    from optimal_mm.search import LowerBound
+    from optimal_mm.tree import Strategy
+
+    path = TREES / f"{name}.json.gz"
+    if not path.exists():
+        raise SystemExit(f"make_trees.py: error: the lower bound's tree {name} is not in "
+                         f"results/trees/: make it first (--only {name})")
+    return LowerBound.from_tree(Strategy.load(path), f"results/trees/{name}.json.gz",
+                                game, guesses)
 
 
 def _seconds_cell(entry) -> str:
@@ -255,7 +288,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.list:
         for name, (spec, obj, guesses, cap, *_rest) in TREES_TO_MAKE.items():
-            print(f"{name}: {command_line(spec, obj, guesses, cap)}")
+            print(f"{name}: {command_line(spec, obj, guesses, cap, name)}")
         return 0
     entries = {}
     if SUMMARY.with_suffix(".json").exists():
