@@ -346,6 +346,12 @@ class TaskRunner:
         Never compute a task in this process (module docstring, "Isolated sessions");
         only with the loky backend, the default of ``--checkpoint`` runs, and not in a
         daemonic process, which may not start one.
+    min_save_seconds : float
+        A finished task that took less processor time than this is not saved in the
+        checkpoint: computed again when asked for, it costs less than its entry (the
+        chains of ``--chain-secrets`` on a big game run tasks of 10 ms by the ten
+        thousand). 0 (the default) saves every task. A chain's or a split part's
+        answer (:meth:`record`) is saved whatever its pieces took.
 
     Attributes
     ----------
@@ -356,8 +362,9 @@ class TaskRunner:
     """
 
     def __init__(self, jobs: int, backend: str, scheduler: str | None, progress,
-                 isolated: bool = False):
+                 isolated: bool = False, min_save_seconds: float = 0.0):
         self.jobs = jobs
+        self.min_save_seconds = float(min_save_seconds)
         self.backend = backend
         # A daemonic process (a multiprocessing worker, like the table script's entry
         # processes) may not start children: it computes in-process as before.
@@ -604,7 +611,7 @@ class TaskRunner:
     def _save(self, key, result, timing) -> None:
         """Save one finished task's result and timing, if there is a checkpoint."""
         cp = self.checkpoint
-        if cp is None:
+        if cp is None or timing[1] < self.min_save_seconds:
             return
         from .checkpoint import task_timing
 

@@ -317,7 +317,7 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None, jobs=1, floor=None):
+            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0):
     from optimal_mm import Game
     from optimal_mm.search import LowerBound, solve
 
@@ -328,6 +328,7 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["progress"] = _bounds_progress(queue, objective)
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
+        options["checkpoint_min_seconds"] = min_seconds
     if split_secrets is not None:
         options["split_secrets"] = split_secrets
     if wc_tree is not None and objective == "worst-case":
@@ -366,7 +367,8 @@ class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1, floor=None):
+                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1, floor=None,
+                 min_seconds=0.0):
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
@@ -376,7 +378,8 @@ class Entry:
         # way out instead (:meth:`stop`).
         self.proc = ctx.Process(target=_worker,
                                 args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets, wc_tree, chain_secrets, jobs, floor),
+                                      split_secrets, wc_tree, chain_secrets, jobs, floor,
+                                      min_seconds),
                                 daemon=jobs == 1)
         self.start = time.perf_counter()
         self.bounds = {}
@@ -810,6 +813,10 @@ def main(argv=None) -> int:
                              "first guess, never search a part of N secrets or more as one "
                              "task (optimal-mm solve --chain-secrets), so that work of "
                              "hours is saved in the checkpoint a piece at a time")
+    parser.add_argument("--checkpoint-min-seconds", type=float, default=0.0, metavar="S",
+                        help="with --checkpoint: do not save a task of less than S seconds "
+                             "of processor time (optimal-mm solve --checkpoint-min-seconds; "
+                             "default 0: save all)")
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
@@ -817,6 +824,9 @@ def main(argv=None) -> int:
         parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")
+    if not 0 <= args.checkpoint_min_seconds < float("inf"):
+        parser.error(f"--checkpoint-min-seconds must be a finite number of 0 or more, got "
+                     f"{args.checkpoint_min_seconds}")
     from optimal_mm.errors import OptimalMMError, check_time_limit
 
     try:  # the rule of every time limit (optimal_mm.errors)
@@ -909,7 +919,8 @@ def _run_entries(args, todo, running) -> None:
             floor = floor if tree is None else (*floor, tree)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, args.split_secrets, args.wc_tree,
-                                  args.chain_secrets, args.jobs, floor),
+                                  args.chain_secrets, args.jobs, floor,
+                                  args.checkpoint_min_seconds),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

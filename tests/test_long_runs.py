@@ -375,3 +375,35 @@ def test_plain_callable_progress_still_gets_messages():
     solve(Game.from_spec("p3c4"), "worst-case", jobs=1, progress=messages.append)
     assert messages == ["3 guesses: impossible (3 first-guess classes refuted)",
                         "4 guesses: feasible with first guess 123"]
+
+
+def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, capsys):
+    # checkpoint_min_seconds: tasks quicker than it are computed again, not saved; a
+    # chain's answer (no timing of its own) is saved all the same, and the value and
+    # tree do not change.
+    from optimal_mm import search
+    from optimal_mm.errors import InvalidOptionError
+
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c4")
+    plain = Solver(game, jobs=1, chain_secrets=10).solve("worst-then-expected")
+    lean = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path,
+                  checkpoint_min_seconds=1e6)
+    sol = lean.solve("worst-then-expected")
+    assert sol.value == plain.value and _doc(sol.strategy) == _doc(plain.strategy)
+    kept = [json.loads(path.read_text()) for path in _entries(tmp_path)]
+    assert kept and lean.checkpoint.stored == len(kept)
+    assert all("timing" not in entry for entry in kept)  # only the chains' answers
+    full = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path / "all")
+    full.solve("worst-then-expected")
+    assert full.checkpoint.stored > 10 * len(kept)
+    again = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path)
+    assert again.solve("worst-then-expected").value == sol.value
+    for bad in (-1, float("nan"), float("inf"), "1", True):
+        with pytest.raises(InvalidOptionError, match="checkpoint min seconds"):
+            Solver(game, jobs=1, checkpoint_min_seconds=bad)
+    out = tmp_path / "t.json"
+    assert main(["solve", "p3c4", "--quiet", "--checkpoint", str(tmp_path / "c"),
+                 "--checkpoint-min-seconds", "-1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--checkpoint-min-seconds must be a finite number" in err and not out.exists()

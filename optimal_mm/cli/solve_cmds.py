@@ -125,6 +125,11 @@ def register(sub) -> None:
                            "task (a rival guess with one is a chain of tasks, such a part "
                            "is split by its own guesses), so that work of hours is saved "
                            "in the checkpoint a piece at a time (docs/LONG_RUNS.md)")
+    long.add_argument("--checkpoint-min-seconds", type=float, default=0.0, metavar="S",
+                      help="with --checkpoint: do not save a task of less than S seconds "
+                           "of processor time (computed again when needed; default 0: "
+                           "save all): chains on a big game run tasks of milliseconds by "
+                           "the ten thousand")
     p.set_defaults(func=run_solve)
 
 
@@ -190,6 +195,9 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
+    if not 0 <= args.checkpoint_min_seconds < float("inf"):
+        raise InvalidOptionError(f"--checkpoint-min-seconds must be a finite number of 0 "
+                                 f"or more, got {args.checkpoint_min_seconds}")
     floor = _floor(args, game)
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
@@ -210,7 +218,8 @@ def run_solve(args) -> int:
                     progress=progress, checkpoint=args.checkpoint,
                     scheduler=args.scheduler, memory_limit=limit,
                     split_secrets=args.split_secrets, wc_tree=args.wc_tree,
-                    chain_secrets=args.chain_secrets)
+                    chain_secrets=args.chain_secrets,
+                    checkpoint_min_seconds=args.checkpoint_min_seconds)
     try:
         with time_limited(args.time_limit):
             sol = solver.solve(args.objective, args.max_guesses, floor)
