@@ -641,6 +641,21 @@ def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, b
     return acc, trees, ctx.counters - before
 
 
+def _first_by(plan, guess) -> list:
+    """The guesses ``plan`` (``(guess, bound)`` in the search's order) with ``guess``
+    first, where it is among them (a lower bound's tree's guess:
+    :meth:`Solver._floor_of`), the others after it in their order: the rivals that
+    race it stay ordered by bound.
+
+    >>> _first_by([(5, 10), (7, 11), (2, 12)], 2)
+    [(2, 12), (5, 10), (7, 11)]
+    >>> _first_by([(5, 10), (7, 11)], 9)
+    [(5, 10), (7, 11)]
+    """
+    k = next((k for k, (g, _) in enumerate(plan) if g == guess), None)
+    return plan if not k else [plan[k], *plan[:k], *plan[k + 1:]]
+
+
 def _guess_answer(result):
     """``(total, trees, counters)`` of an :func:`_exp_guess_task` result, or of an
     entry written before rivals kept their trees (``(total, counters)``: no trees),
@@ -852,8 +867,9 @@ class Solver:
                 not isinstance(chain_secrets, (int, np.integer))
                 or isinstance(chain_secrets, bool) or chain_secrets < 1):
             raise InvalidOptionError(f"chain secrets must be 1 or more, got {chain_secrets!r}")
+        number = (int, float, np.integer, np.floating)
         if (isinstance(checkpoint_min_seconds, bool)
-                or not isinstance(checkpoint_min_seconds, (int, float, np.integer, np.floating))
+                or not isinstance(checkpoint_min_seconds, number)
                 or not 0 <= checkpoint_min_seconds < float("inf")):
             raise InvalidOptionError(f"checkpoint min seconds must be a finite number of 0 "
                                      f"or more, got {checkpoint_min_seconds!r}")
@@ -1596,9 +1612,7 @@ class Solver:
                 continue
             plan = (self.exp_second_guesses((g,), part, d, weight) if len(part) >= SPLIT_SECRETS
                     else [])
-            k = next((k for k, (h, _) in enumerate(plan) if h == (hints or {}).get(i)), None)
-            if k:
-                plan = [plan[k], *plan[:k], *plan[k + 1:]]
+            plan = _first_by(plan, (hints or {}).get(i))
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
@@ -1675,7 +1689,7 @@ class Solver:
         >>> game = Game.from_spec("p2c3")
         >>> tree = solve(game, "expected", jobs=1).strategy.root
         >>> solver = Solver(game, jobs=1)
-        >>> (a, part), *_ = solver.split(game.code_index(tree.guess), np.arange(game.n_codes))
+        >>> (a, part), *_ = solver.split(game.code_index(tree.guess), np.arange(9))
         >>> node = tree.next[game.answer_str(a)]
         >>> solver._witness(node, part, 1)  # the one secret, guessed at once
         ((8, {}), 1)
@@ -1736,9 +1750,7 @@ class Solver:
             self.stats.add(counters)
             return value, tree
         if known is not None:  # the tree's guess first: its parts are on the path too
-            k = next((k for k, (g, _) in enumerate(plan) if g == known.guess), None)
-            if k:
-                plan = [plan[k], *plan[:k], *plan[k + 1:]]
+            plan = _first_by(plan, known.guess)
         d2 = d if d >= NO_CAP else d - 1
         after = (*history, plan[0][0])
 
@@ -2378,7 +2390,8 @@ class LowerBound:
                 answer = game.answer_str(game.score(root.guess, game.code_str(s)))
                 costs[answer] = costs.get(answer, 0) + len(path) - 1
         parts = tuple((a, cost, root.next[a].guess) for a, cost in sorted(costs.items()))
-        return cls(total, source, root.guess, parts, tuple(root.next[a] for a, _, _ in parts))
+        subtrees = tuple(root.next[a] for a, _, _ in parts)
+        return cls(total, source, root.guess, parts, subtrees)
 
     def at(self, game: Game, history, secret: int):
         """``(cost, guess, node)`` of the position after the guesses ``history``
@@ -2391,7 +2404,8 @@ class LowerBound:
         >>> from optimal_mm import Game
         >>> game = Game.from_spec("p2c3")
         >>> bound = LowerBound.from_tree(solve(game, "expected", jobs=1).strategy, "p2c3")
-        >>> cost, guess, node = bound.at(game, (game.code_index("12"),), game.code_index("33"))
+        >>> first, secret = game.code_index("12"), game.code_index("33")
+        >>> cost, guess, node = bound.at(game, (first,), secret)
         >>> cost, game.code_str(guess), node.guess
         (1, '33', '33')
         >>> bound.at(game, (game.code_index("13"),), 0) is None  # another first guess

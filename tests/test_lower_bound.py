@@ -314,7 +314,8 @@ def test_a_floor_subtree_that_keeps_to_the_cap_settles_its_part(split_at_60):
     sol = _mastermind(50_121).worst_then_expected(floor=floor)
     assert sol.value == plain.value == sol.strategy.validate().total
     assert sol.stats.states < plain.stats.states
-    settled = [line for line in sol.proof if line.endswith("so is optimal here: not searched")]
+    settled = [line for line in sol.proof
+               if line.endswith("so is optimal here: not searched")]
     assert len(settled) >= 2
     mine, theirs = sol.strategy.root, uncapped.strategy.root
     assert mine.guess == theirs.guess == floor.first
