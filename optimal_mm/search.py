@@ -2338,11 +2338,14 @@ class LowerBound:
 
     ``first`` and ``parts`` (:meth:`from_tree`) bound each part below a first guess
     too: ``(answer, least cost, guess)``, the part's optimum without the cap and the
-    guess that attains it. Where the search's first guess is ``first``, a big part's
-    race stops once it meets its own floor, whatever the others do, and tries that
-    guess before the others (p4c8nb with any guesses: its 1,001-secret part already
-    met it within the cap, its 536-secret part only under the uncapped tree's
-    guess, the 18th rival in order).
+    guess that attains it; ``subtrees``, the tree below, bounds every position on
+    its path (:meth:`at`). Where the search's first guess is ``first``, a big part
+    starts from that guess and its race stops once it meets its own floor, whatever
+    the others do; a part whose subtree keeps to the cap takes it unsearched, and so
+    on down the path (:meth:`Solver._floor_of`). p4c8nb's total within 9 with any
+    guesses: 2.7 s from nothing, its 1,001-secret part's subtree within the cap; its
+    536-secret part's optimum under the cap is the uncapped tree's 1356, the 18th
+    second guess in the search's own order.
 
     >>> LowerBound(24220, "the optimum without the cap").value
     24220
