@@ -46,7 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from optimal_mm.checkpoint_report import duration_text, report  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
-from optimal_tables import OBJECTIVES, checkpoint_dir, eligible, open_cell  # noqa: E402
+from optimal_tables import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
+                            floor_tree, open_cell)
 
 RESULTS = ROOT / "results"
 
@@ -59,7 +60,8 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
     state = {"key": f"{spec}/{guesses}/{objective}", "spec": spec, "guesses": guesses,
              "objective": objective, "codes": entry.get("codes"),
              "status": entry["status"], "cell": open_cell(entries, entry),
-             "seconds": entry.get("seconds"), "checkpoint": None}
+             "seconds": entry.get("seconds"), "checkpoint": None,
+             "floor": _floor(entries, spec, guesses, objective)}
     if not folder.is_dir():
         return state
     mine = [r for r in report(folder)
@@ -76,6 +78,30 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
         "left": [row for r in used for row in r.left()],
     }
     return state
+
+
+def _floor(entries: dict, spec: str, guesses: str, objective: str) -> dict | None:
+    """The lower bound the table's run of this cell takes from another solved entry
+    (scripts/optimal_tables.py, ``floor_for``), with that entry's tree where
+    results/trees/ has one: the search stops where it meets it, which the checkpoint
+    report, reading no floor, cannot count."""
+    floor = floor_for(entries, spec, guesses, objective)
+    if floor is None:
+        return None
+    tree = floor_tree(floor[1], floor[0])
+    return {"value": floor[0], "entry": floor[1], "tree": tree and _shown(Path(tree))}
+
+
+def _floor_text(floor: dict) -> str:
+    """The ``left`` column's word on a floor: what it may leave unsearched."""
+    text = f"a floor applies ({floor['entry']}'s {floor['value']}"
+    if floor["tree"]:
+        return (text + f", with its tree `{floor['tree']}`): the search stops where it "
+                "meets it, takes the tree's subtrees where they keep to the cap and starts "
+                "each big part from the tree's guess, so it may leave much of this "
+                "unsearched")
+    return text + ("): the search stops where it meets it, so it may leave some of this "
+                   "unsearched")
 
 
 def _shown(path: Path) -> str:
@@ -171,6 +197,8 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
                     duration_text(ck["cpu_seconds"]) if ck["timed_entries"] else "untimed",
                     ck["latest_finished"] or "",
                     "; ".join(_left_text(r) for r in ck["left"]) or "nothing counted"]
+        if c.get("floor"):
+            held[-1] += "; " + _floor_text(c["floor"])
         seconds = "" if c["seconds"] is None else f"{c['seconds']:,.0f}"
         cell = c["cell"].replace("|", "\\|")
         lines.append(f"| {c['key']} | {c['codes'] or ''} | {cell} | {seconds} | "

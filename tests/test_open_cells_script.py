@@ -72,6 +72,10 @@ def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch, ca
     assert cells["p3c4/any/worst-then-expected"]["status"] == "not run"
     # A total within t* is at least the optimal total: the table says so of it too.
     assert cells["p3c4/any/worst-then-expected"]["cell"] == "(not run) ≥ 206"
+    # ... and its run takes it as a floor, which the checkpoint report cannot count
+    assert cells["p3c4/any/worst-then-expected"]["floor"] == {
+        "value": 206, "entry": "p3c4/any/expected", "tree": None}
+    assert cells["p4c6/any/expected"]["floor"] is None
     mm = cells["p4c6/any/expected"]
     assert mm["cell"] == "(timeout) ≥ 5500" and mm["codes"] == 1296
     ck = mm["checkpoint"]
@@ -86,6 +90,8 @@ def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch, ca
     assert f"6 open cells (3 never run); 1 with a checkpoint, holding {held:,} tasks" in md
     assert "| p3c3/any/expected | 27 | (timeout) | 61 | no checkpoint |" in md
     assert "p3c3n/" not in md  # 14§: closed through p3c3nb
+    assert ("nothing counted; a floor applies (p3c4/any/expected's 206): the search stops "
+            "where it meets it") in md
     # --only prints those games' cells and leaves the files (the whole list) alone
     before = {f.name: f.read_bytes() for f in out.iterdir()}
     assert script.main(["--table", str(table), "--checkpoints", str(checkpoints),
