@@ -348,10 +348,11 @@ class TaskRunner:
         daemonic process, which may not start one.
     min_save_seconds : float
         A finished task that took less processor time than this is not saved in the
-        checkpoint: computed again when asked for, it costs less than its entry (the
-        chains of ``--chain-secrets`` on a big game run tasks of 10 ms by the ten
-        thousand). 0 (the default) saves every task. A chain's or a split part's
-        answer (:meth:`record`) is saved whatever its pieces took.
+        checkpoint, but computed again when asked for: the chains of
+        ``--chain-secrets`` on a big game run tasks of 10 ms by the ten thousand, whose
+        entries (a few kilobytes each) outweigh their work. 0 (the default) saves every
+        task. A chain's or a split part's answer (:meth:`record`) is saved whatever
+        its pieces took.
 
     Attributes
     ----------
