@@ -406,14 +406,14 @@ def test_a_floor_tree_bounds_each_position_on_its_path():
 
 
 def test_floors_down_the_path_resume_from_a_checkpoint(split_at_60, tmp_path):
-    # Two workers, chains, a checkpoint: the run's tasks answer a second run whole,
-    # which computes nothing and finds the same tree.
+    # Two workers and a checkpoint: the run's tasks answer a second run whole, which
+    # computes nothing and finds the same tree (chains: the test below).
     uncapped = _mastermind(50_128).expected()
     floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
-    first = _mastermind(50_129, jobs=2, chain_secrets=20, checkpoint=tmp_path)
+    first = _mastermind(50_129, jobs=2, checkpoint=tmp_path)
     sol = first.worst_then_expected(floor=floor)
     assert sol.value == 5626 == sol.strategy.validate().total and first.checkpoint.stored
-    again = _mastermind(50_130, jobs=2, chain_secrets=20, checkpoint=tmp_path)
+    again = _mastermind(50_130, jobs=2, checkpoint=tmp_path)
     resumed = again.worst_then_expected(floor=floor)
     assert again.checkpoint.stored == 0
     assert resumed.value == sol.value
