@@ -78,7 +78,7 @@ TREES_TO_MAKE = {
     "p5c7nb-expected": ("p5c7nb", "expected", "any", None, None, None),
     "p5c6b-expected": ("p5c6b", "expected", "any", None, None, None),
     # The capped totals that meet those uncapped optima (their trees, the floor:
-    # FLOORS), from the table's checkpoints: seconds for p5c7nb, minutes for p4c8nb.
+    # FLOORS), from the table's checkpoints in seconds each.
     "p4c8nb-worst-then-expected": ("p4c8nb", "worst-then-expected", "any", None, None, None),
     "p5c7nb-worst-then-expected": ("p5c7nb", "worst-then-expected", "any", None, None, None),
 }
