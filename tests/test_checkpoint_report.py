@@ -10,6 +10,7 @@ parts and rivals; damaged entries are skipped; bad input is one line and exit 2.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -136,20 +137,15 @@ def test_the_cli_reports_and_refuses_bad_input(p4c5b_worst, tmp_path):
     assert len(run.stderr.strip().splitlines()) == 1 and not missing.exists()
 
 
-def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch):
+def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch,
+                                                  mastermind_parts_batch):
     """Mastermind with every part of 60 secrets or more split by second guess, run to
     the end: each big part of the first guess has its first second guess solved, all
     the rivals with a bound below its best settled, and the first guess's small parts
     plus its big parts' bests make the optimum. The search runs as before
     2026-11-28 (rivals keep no trees; the better ones' trees built part by part),
     as the results' older checkpoints hold them."""
-    from optimal_mm import search
-
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    rivals_without_trees(monkeypatch, rebuild="parts")
-    game = Game.from_spec("mastermind")
-    sol = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003).solve("expected")
-    (rep,) = report(tmp_path)
+    game, _, sol, _, rep, _ = _mastermind_run(mastermind_parts_batch, tmp_path, monkeypatch)
     first = sol.strategy.root.guess
     bigs = rep.big_parts[first]
     assert len(bigs) >= 2
@@ -195,7 +191,8 @@ def _left(rep, what):
     return [row for row in rep.left() if row["what"].startswith(what)]
 
 
-def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, monkeypatch):
+def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, monkeypatch,
+                                                                   mastermind_batch):
     """Mastermind with every part of 60 secrets or more split: its rival first guesses
     with big parts are chains of tasks (small parts, then each big part by its second
     guesses). Run to the end, every chain ends refuted, by its small parts or by a big
@@ -203,14 +200,8 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     second-guess tasks of one chain's last part removed, as a run stopped there would
     leave it, the report counts the ones still to search and prices them; with all of
     them removed, the part's second guesses count as at most to search."""
-    from optimal_mm import search
-
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    game = Game.from_spec("mastermind")
-    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
-    sol = solver.solve("expected")
+    game, solver, sol, _, rep, _ = _mastermind_run(mastermind_batch, tmp_path, monkeypatch)
     assert sol.value == 5625
-    (rep,) = report(tmp_path)
     first = sol.strategy.root.guess
     assert rep.chains and first not in {c.guess for c in rep.chains}
     for chain in rep.chains:
@@ -273,7 +264,8 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
 
 
 def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
-                                                                     monkeypatch):
+                                                                     monkeypatch,
+                                                                     mastermind_batch):
     """Mastermind, run to the end with big parts split from 60 secrets: of its five
     first-guess classes, one is solved exactly, three are rivals searched as chains
     and 1111 has no task, cut by its probed bound (recomputed as the search ranks the
@@ -283,10 +275,8 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
     timings."""
     from optimal_mm import search
 
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    game = Game.from_spec("mastermind")
-    solver = Solver(game, jobs=1, checkpoint=tmp_path, table_entries=60_003)
-    assert solver.solve("expected").value == 5625
+    game, solver, sol, _, _, _ = _mastermind_run(mastermind_batch, tmp_path, monkeypatch)
+    assert sol.value == 5625
     order = dict(solver.first_guess_order(search.NO_CAP))
     assert len(order) == 5 and order[game.code_index("1111")] >= 5625
     assert sum(bound < 5625 for bound in order.values()) == 4
@@ -371,6 +361,47 @@ def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
     return game, solver, sol, first, rep, batch
 
 
+def _mastermind_batch(tmp_path_factory, rebuild=None):
+    """Mastermind's expected case run to the end, big parts split from 60 secrets
+    (with ``rebuild``, its rivals answering as before 2026-11-28: see
+    :func:`rivals_without_trees`): the checkpoint's folder and
+    :func:`_solved_batch_run`'s answer."""
+    folder = tmp_path_factory.mktemp(f"mastermind-60-{rebuild}")
+    with pytest.MonkeyPatch.context() as patch:
+        if rebuild:
+            rivals_without_trees(patch, rebuild)
+        run = _solved_batch_run(folder, patch, "mastermind", 60, "expected",
+                                table_entries=60_003)
+    return folder, run
+
+
+@pytest.fixture(scope="module")
+def mastermind_batch(tmp_path_factory):
+    """The run of :func:`_mastermind_batch` once for this module, copied by
+    :func:`_mastermind_run` for each test that reads or prunes it (the run takes
+    seconds; a copy, milliseconds)."""
+    return _mastermind_batch(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def mastermind_parts_batch(tmp_path_factory):
+    """The same run with the rivals' trees built part by part, as before 2026-11-28."""
+    return _mastermind_batch(tmp_path_factory, "parts")
+
+
+def _mastermind_run(mastermind_batch, folder, monkeypatch):
+    """:func:`_solved_batch_run`'s answer for the module's mastermind run, with its
+    checkpoint copied into ``folder`` and the report read from that copy (the split
+    from 60 secrets patched in again, as the report reads it)."""
+    from optimal_mm import search
+
+    source, (game, solver, sol, first, _, batch) = mastermind_batch
+    shutil.copytree(source, folder, dirs_exist_ok=True)
+    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    (rep,) = report(folder)
+    return game, solver, sol, first, rep, batch
+
+
 def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
                                                                    monkeypatch):
     """p4c5nb's fewest at the worst depth as above (parts split from 30 secrets, chains
@@ -410,7 +441,7 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
     assert "not priced: a chain's length is known only when it ends" in line
 
 
-def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
+def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_batch):
     """Mastermind with big parts split from 60 secrets, run to the end: the first
     guess's batch (its small parts, and the parts of each big part's first second
     guess) is all there. With some of those tasks removed, as a run stopped inside
@@ -418,8 +449,8 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     priced at the mean of the part tasks it still holds."""
     from optimal_mm import search
 
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_batch, tmp_path, monkeypatch)
     assert rep.batch_left == {} and not _left(rep, "tasks of the first guess")
     small, sub = [], []  # remove two small parts' tasks and two big parts' sub-parts'
 
@@ -456,7 +487,8 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch):
     assert lines[1].endswith(", not priced: no task of that kind timed yet")
 
 
-def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkeypatch):
+def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkeypatch,
+                                                                mastermind_batch):
     """Mastermind with big parts split from 60 secrets, run to the end, then every
     rival's task removed (as a run stopped after its first batch would leave it): no
     rival second guess is timed, so each one left is priced at the processor time of
@@ -464,8 +496,8 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
     entries. With one of those entries written without its timing, no price."""
     from optimal_mm import checkpoint, search
 
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_batch, tmp_path, monkeypatch)
     assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task") > 0
     (rep,) = report(tmp_path)
     assert rep.task_cpu("_exp_guess_task") == []
@@ -504,7 +536,9 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
     assert row["estimate_seconds"] is None
 
 
-def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch):
+def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch,
+                                                            mastermind_batch,
+                                                            mastermind_parts_batch):
     """Mastermind with big parts split from 60 secrets, run to the end: where a rival
     second guess beat its part's first one, the report names it (the one the
     solution plays there) and finds its tree built: kept by its own task, or, for
@@ -512,9 +546,8 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
     as the versions before did. With that task removed, as a run stopped before it
     would leave it, the tree counts as left, priced at the rival task's processor
     time."""
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path / "kept", monkeypatch, "mastermind", 60, "expected",
-        table_entries=60_003)
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_batch, tmp_path / "kept", monkeypatch)
     bigs = rep.big_parts[sol.strategy.root.guess]
     won = [b for b in bigs if b.winner is not None]
     assert won and all(b.best < b.incumbent and b.tree_built for b in won)
@@ -529,10 +562,13 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
                 in "\n".join(rep.lines()))
     assert not _left(rep, "tree")
     for rebuild in ("task", "parts"):
-        with monkeypatch.context() as patch:
-            rivals_without_trees(patch, rebuild)
-            again = _solved_batch_run(tmp_path / rebuild, patch, "mastermind", 60,
-                                      "expected", table_entries=60_003)[4]
+        if rebuild == "parts":
+            again = mastermind_parts_batch[1][4]
+        else:
+            with monkeypatch.context() as patch:
+                rivals_without_trees(patch, rebuild)
+                again = _solved_batch_run(tmp_path / rebuild, patch, "mastermind", 60,
+                                          "expected", table_entries=60_003)[4]
         assert [(b.winner, b.tree_built) for b in again.big_parts[sol.strategy.root.guess]
                 ] == [(b.winner, b.tree_built) for b in bigs]
     # Without the tree task of the first winner: left, at its rival task's time
@@ -551,12 +587,13 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
     assert line.endswith("each at the processor time of the rival's own task")
 
 
-def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
+def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
+                                                        mastermind_batch):
     """Mastermind with big parts split from 60 secrets, run to the end, then all but one
     rival second guess of its biggest part removed: the rivals left there are priced
     at that one's processor time (its part's own mean), not at every rival's."""
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_batch, tmp_path, monkeypatch)
     biggest = max(rep.big_parts[sol.strategy.root.guess], key=lambda b: b.secrets)
     assert biggest.settled == biggest.below >= 3
 
@@ -581,13 +618,14 @@ def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch):
         f"{duration_text(kept_cpu)} a task in the part of {part.secrets:,} secrets, of 1)")
 
 
-def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypatch):
+def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypatch,
+                                                              mastermind_batch):
     """Mastermind as above, with one rival kept in its biggest part and none in
     another big part: the first part's rivals left are priced at that rival's time,
     the other's at its own tree under the first second guess (the one sample of its
     work there), not at the mean of all the rivals timed."""
-    game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", table_entries=60_003)
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_batch, tmp_path, monkeypatch)
     bigs = sorted(rep.big_parts[sol.strategy.root.guess], key=lambda b: -b.secrets)
     biggest, other = bigs[0], next(b for b in bigs[1:] if b.below >= 1)
     assert other.tree_cpu is not None
