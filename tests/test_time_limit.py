@@ -65,7 +65,15 @@ def test_a_time_limit_stops_a_long_kernel_call(tmp_path):
     assert time.monotonic() - start < 200  # the call alone runs for many minutes
 
 
-def test_a_run_stopped_by_its_limit_resumes_to_the_optimum(tmp_path):
+@pytest.fixture(scope="module")
+def p4c7_expected():
+    """p4c7's expected case (Ville's 11228) solved in process to the end, one worker:
+    the solver and its solution, the run never stopped that stopped ones are held to."""
+    solver = Solver(Game.from_spec("p4c7"), jobs=1)
+    return solver, solver.solve("expected")
+
+
+def test_a_run_stopped_by_its_limit_resumes_to_the_optimum(tmp_path, p4c7_expected):
     """p4c7's expected case (Ville's 11228) stopped after a second, its finished tasks
     kept; the same command without a limit reads them back and ends at the optimum,
     with the same tree as a run never stopped."""
@@ -83,7 +91,7 @@ def test_a_run_stopped_by_its_limit_resumes_to_the_optimum(tmp_path):
     assert again.returncode == 0, again.stderr
     assert "optimal total: 11228" in again.stdout
     assert f"checkpoint {folder}: {saved.group(1)} tasks loaded" in again.stdout
-    whole = Solver(Game.from_spec("p4c7"), jobs=1).solve("expected")
+    _, whole = p4c7_expected
     assert whole.value == 11228
     doc = json.loads(tree.read_text())
     assert doc["root"] == json.loads(json.dumps(whole.strategy.to_dict()))["root"]
@@ -207,7 +215,7 @@ def _stopping_progress():
     return Stop()
 
 
-def test_a_stopped_expected_search_keeps_its_best_tree():
+def test_a_stopped_expected_search_keeps_its_best_tree(p4c7_expected):
     """p4c7's expected case stopped once its first guess is solved exactly: the best
     tree so far is that guess's, replayed for every secret, with the total the search
     had reached, not marked optimal; the search that runs to the end keeps its own
@@ -222,8 +230,7 @@ def test_a_stopped_expected_search_keeps_its_best_tree():
     assert best.validate() == best.declared and best.declared.secrets == game.n_codes
     assert best.declared.total >= 11228  # Ville's optimum: at most as good
     assert "upper_bound" in best.meta
-    whole = Solver(game, jobs=1)
-    sol = whole.solve("expected")
+    whole, sol = p4c7_expected
     assert whole.best_so_far().declared.total == sol.value == 11228
     worst = Solver(game, jobs=1)
     worst.solve("worst-case")
