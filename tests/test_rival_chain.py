@@ -252,8 +252,9 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     # parts"), the rerun reads back every task saved and computes only the others.
     monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
-    watch = Phases()
-    plain = Solver(game, jobs=1, chain_secrets=4, progress=watch).fewest_at_worst()
+    watch, full = Phases(), tmp_path / "full"  # an uninterrupted run, its tasks saved
+    plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=full,
+                   progress=watch).fewest_at_worst()
     third = [i for i, label in enumerate(watch.labels)
              if label.startswith("expected: rival ")
              and len(label[len("expected: rival "):].split(",")[0].split()) == 3]
@@ -261,21 +262,19 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     before = watch.started[third[0]]  # tasks done before that chain's first task
     stop = Phases(before + 1)
     with pytest.raises(KeyboardInterrupt):
-        Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path,
+        Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped",
                progress=stop).fewest_at_worst()
     assert stop.labels[-1] == watch.labels[third[0]]
-    saved = len(list(tmp_path.glob("task-*.json")))
-    again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path)
+    saved = len(list((tmp_path / "stopped").glob("task-*.json")))
+    again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped")
     sol = again.fewest_at_worst()
     assert sol.value == plain.value
     assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
     # Nothing computed twice: the rerun saves only what the stopped run had not, and
     # ends with the entries of an uninterrupted run (its tasks, and each chain's
     # answer saved as its rival's task: search.Solver._chain_of).
-    full = tmp_path.parent / "full"
-    Solver(game, jobs=1, chain_secrets=4, checkpoint=full).fewest_at_worst()
     entries = sorted(p.name for p in full.glob("task-*.json"))
-    assert sorted(p.name for p in tmp_path.glob("task-*.json")) == entries
+    assert sorted(p.name for p in (tmp_path / "stopped").glob("task-*.json")) == entries
     assert saved > before + 1  # the chains finished before the stop saved their answers
     assert again.checkpoint.stored == len(entries) - saved
     assert again.checkpoint.loaded > 0  # (an entry may be asked for more than once)
