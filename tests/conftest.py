@@ -26,6 +26,35 @@ def bulls():
     return Game.from_spec("bulls-and-cows")
 
 
+@pytest.fixture(scope="session")
+def mastermind_runs(tmp_path_factory):
+    """Mastermind's expected case run to the end with every part of 60 secrets or more
+    split by second guess, as a function of how rivals that prove better build their
+    trees: ``"kept"`` (their tasks keep them), ``"task"`` or ``"parts"`` (as before
+    2026-11-28: see :func:`checkpoint_entries.rivals_without_trees`). It answers the
+    run's checkpoint folder, solver and solution; each run is made once per worker
+    process, for every module there that asks for it, so a test that prunes the
+    checkpoint copies it first."""
+    from checkpoint_entries import rivals_without_trees
+    from optimal_mm import search
+
+    runs = {}
+
+    def run(rebuild="kept"):
+        if rebuild not in runs:
+            folder = tmp_path_factory.mktemp(f"mastermind-60-{rebuild}")
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(search, "SPLIT_SECRETS", 60)
+                if rebuild != "kept":
+                    rivals_without_trees(patch, rebuild)
+                solver = search.Solver(Game.from_spec("mastermind"), jobs=1,
+                                       checkpoint=folder, table_entries=60_003)
+                runs[rebuild] = folder, solver, solver.solve("expected")
+        return runs[rebuild]
+
+    return run
+
+
 def pytest_sessionstart(session):
     session.config.stash[_STARTED] = time.time()
 

@@ -138,14 +138,14 @@ def test_the_cli_reports_and_refuses_bad_input(p4c5b_worst, tmp_path):
 
 
 def test_an_expected_report_follows_each_big_part(tmp_path, monkeypatch,
-                                                  mastermind_parts_batch):
+                                                  mastermind_runs):
     """Mastermind with every part of 60 secrets or more split by second guess, run to
     the end: each big part of the first guess has its first second guess solved, all
     the rivals with a bound below its best settled, and the first guess's small parts
     plus its big parts' bests make the optimum. The search runs as before
     2026-11-28 (rivals keep no trees; the better ones' trees built part by part),
     as the results' older checkpoints hold them."""
-    game, _, sol, _, rep, _ = _mastermind_run(mastermind_parts_batch, tmp_path, monkeypatch)
+    game, _, sol, _, rep, _ = _mastermind_run(mastermind_runs, tmp_path, monkeypatch, "parts")
     first = sol.strategy.root.guess
     bigs = rep.big_parts[first]
     assert len(bigs) >= 2
@@ -192,7 +192,7 @@ def _left(rep, what):
 
 
 def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, monkeypatch,
-                                                                   mastermind_batch):
+                                                                   mastermind_runs):
     """Mastermind with every part of 60 secrets or more split: its rival first guesses
     with big parts are chains of tasks (small parts, then each big part by its second
     guesses). Run to the end, every chain ends refuted, by its small parts or by a big
@@ -200,7 +200,7 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
     second-guess tasks of one chain's last part removed, as a run stopped there would
     leave it, the report counts the ones still to search and prices them; with all of
     them removed, the part's second guesses count as at most to search."""
-    game, solver, sol, _, rep, _ = _mastermind_run(mastermind_batch, tmp_path, monkeypatch)
+    game, solver, sol, _, rep, _ = _mastermind_run(mastermind_runs, tmp_path, monkeypatch)
     assert sol.value == 5625
     first = sol.strategy.root.guess
     assert rep.chains and first not in {c.guess for c in rep.chains}
@@ -265,7 +265,7 @@ def test_an_expected_report_follows_each_rival_searched_as_a_chain(tmp_path, mon
 
 def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
                                                                      monkeypatch,
-                                                                     mastermind_batch):
+                                                                     mastermind_runs):
     """Mastermind, run to the end with big parts split from 60 secrets: of its five
     first-guess classes, one is solved exactly, three are rivals searched as chains
     and 1111 has no task, cut by its probed bound (recomputed as the search ranks the
@@ -275,7 +275,7 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
     timings."""
     from optimal_mm import search
 
-    game, solver, sol, _, _, _ = _mastermind_run(mastermind_batch, tmp_path, monkeypatch)
+    game, solver, sol, _, _, _ = _mastermind_run(mastermind_runs, tmp_path, monkeypatch)
     assert sol.value == 5625
     order = dict(solver.first_guess_order(search.NO_CAP))
     assert len(order) == 5 and order[game.code_index("1111")] >= 5625
@@ -340,66 +340,43 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
 
 
 def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
-    """A run of ``spec`` to the end with parts split from ``split`` secrets: the
-    game, its solver, the solution, the first guess's index, the checkpoint's report
-    and the first batch's tasks below the big parts (each first second guess with
-    the hash of one of its parts; a rival second guess that proved better has its
-    parts solved too, outside the batch)."""
+    """A run of ``spec`` to the end with parts split from ``split`` secrets: see
+    :func:`_batch_report` for the answer."""
     from optimal_mm import search
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     solver = Solver(game, jobs=1, checkpoint=folder, **options)
-    sol = solver.solve(objective)
-    first = game.code_index(sol.strategy.root.guess)
+    return _batch_report(folder, solver, solver.solve(objective), split)
+
+
+def _batch_report(folder, solver, sol, split):
+    """The game, the solver, the solution, the first guess's index, the report of
+    the run's checkpoint ``folder`` and the first batch's tasks below the big parts
+    (each first second guess with the hash of one of its parts; a rival second
+    guess that proved better has its parts solved too, outside the batch)."""
+    from optimal_mm import search
+
+    first = solver.game.code_index(sol.strategy.root.guess)
     (rep,) = report(folder)
     batch = set()
     for _, part in solver.first_guess_parts(first):
         if len(part) >= split:
             g2 = solver.exp_second_guesses((first,), part, search.NO_CAP, rep.weight)[0][0]
             batch |= {(g2, _digest(sub)) for _, sub in solver.split(g2, part)}
-    return game, solver, sol, first, rep, batch
+    return solver.game, solver, sol, first, rep, batch
 
 
-def _mastermind_batch(tmp_path_factory, rebuild=None):
-    """Mastermind's expected case run to the end, big parts split from 60 secrets
-    (with ``rebuild``, its rivals answering as before 2026-11-28: see
-    :func:`rivals_without_trees`): the checkpoint's folder and
-    :func:`_solved_batch_run`'s answer."""
-    folder = tmp_path_factory.mktemp(f"mastermind-60-{rebuild}")
-    with pytest.MonkeyPatch.context() as patch:
-        if rebuild:
-            rivals_without_trees(patch, rebuild)
-        run = _solved_batch_run(folder, patch, "mastermind", 60, "expected",
-                                table_entries=60_003)
-    return folder, run
-
-
-@pytest.fixture(scope="module")
-def mastermind_batch(tmp_path_factory):
-    """The run of :func:`_mastermind_batch` once for this module, copied by
-    :func:`_mastermind_run` for each test that reads or prunes it (the run takes
-    seconds; a copy, milliseconds)."""
-    return _mastermind_batch(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def mastermind_parts_batch(tmp_path_factory):
-    """The same run with the rivals' trees built part by part, as before 2026-11-28."""
-    return _mastermind_batch(tmp_path_factory, "parts")
-
-
-def _mastermind_run(mastermind_batch, folder, monkeypatch):
-    """:func:`_solved_batch_run`'s answer for the module's mastermind run, with its
-    checkpoint copied into ``folder`` and the report read from that copy (the split
-    from 60 secrets patched in again, as the report reads it)."""
+def _mastermind_run(mastermind_runs, folder, monkeypatch, rebuild="kept"):
+    """:func:`_batch_report` for the shared mastermind run (``conftest.py``) with
+    its checkpoint copied into ``folder``, which the test may prune, and the split
+    from 60 secrets patched in, as the report reads it."""
     from optimal_mm import search
 
-    source, (game, solver, sol, first, _, batch) = mastermind_batch
+    source, solver, sol = mastermind_runs(rebuild)
     shutil.copytree(source, folder, dirs_exist_ok=True)
     monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    (rep,) = report(folder)
-    return game, solver, sol, first, rep, batch
+    return _batch_report(folder, solver, sol, 60)
 
 
 def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
@@ -441,7 +418,7 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
     assert "not priced: a chain's length is known only when it ends" in line
 
 
-def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_batch):
+def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end: the first
     guess's batch (its small parts, and the parts of each big part's first second
     guess) is all there. With some of those tasks removed, as a run stopped inside
@@ -450,7 +427,7 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind
     from optimal_mm import search
 
     game, solver, sol, first, rep, batch = _mastermind_run(
-        mastermind_batch, tmp_path, monkeypatch)
+        mastermind_runs, tmp_path, monkeypatch)
     assert rep.batch_left == {} and not _left(rep, "tasks of the first guess")
     small, sub = [], []  # remove two small parts' tasks and two big parts' sub-parts'
 
@@ -488,7 +465,7 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind
 
 
 def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkeypatch,
-                                                                mastermind_batch):
+                                                                mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end, then every
     rival's task removed (as a run stopped after its first batch would leave it): no
     rival second guess is timed, so each one left is priced at the processor time of
@@ -497,7 +474,7 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
     from optimal_mm import checkpoint, search
 
     game, solver, sol, first, rep, batch = _mastermind_run(
-        mastermind_batch, tmp_path, monkeypatch)
+        mastermind_runs, tmp_path, monkeypatch)
     assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task") > 0
     (rep,) = report(tmp_path)
     assert rep.task_cpu("_exp_guess_task") == []
@@ -537,8 +514,7 @@ def test_rivals_with_none_timed_are_priced_at_their_parts_trees(tmp_path, monkey
 
 
 def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatch,
-                                                            mastermind_batch,
-                                                            mastermind_parts_batch):
+                                                            mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end: where a rival
     second guess beat its part's first one, the report names it (the one the
     solution plays there) and finds its tree built: kept by its own task, or, for
@@ -547,7 +523,7 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
     would leave it, the tree counts as left, priced at the rival task's processor
     time."""
     game, solver, sol, first, rep, batch = _mastermind_run(
-        mastermind_batch, tmp_path / "kept", monkeypatch)
+        mastermind_runs, tmp_path / "kept", monkeypatch)
     bigs = rep.big_parts[sol.strategy.root.guess]
     won = [b for b in bigs if b.winner is not None]
     assert won and all(b.best < b.incumbent and b.tree_built for b in won)
@@ -562,13 +538,8 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
                 in "\n".join(rep.lines()))
     assert not _left(rep, "tree")
     for rebuild in ("task", "parts"):
-        if rebuild == "parts":
-            again = mastermind_parts_batch[1][4]
-        else:
-            with monkeypatch.context() as patch:
-                rivals_without_trees(patch, rebuild)
-                again = _solved_batch_run(tmp_path / rebuild, patch, "mastermind", 60,
-                                          "expected", table_entries=60_003)[4]
+        again = _mastermind_run(mastermind_runs, tmp_path / rebuild, monkeypatch,
+                                rebuild)[4]
         assert [(b.winner, b.tree_built) for b in again.big_parts[sol.strategy.root.guess]
                 ] == [(b.winner, b.tree_built) for b in bigs]
     # Without the tree task of the first winner: left, at its rival task's time
@@ -588,12 +559,12 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
 
 
 def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
-                                                        mastermind_batch):
+                                                        mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end, then all but one
     rival second guess of its biggest part removed: the rivals left there are priced
     at that one's processor time (its part's own mean), not at every rival's."""
     game, solver, sol, first, rep, batch = _mastermind_run(
-        mastermind_batch, tmp_path, monkeypatch)
+        mastermind_runs, tmp_path, monkeypatch)
     biggest = max(rep.big_parts[sol.strategy.root.guess], key=lambda b: b.secrets)
     assert biggest.settled == biggest.below >= 3
 
@@ -619,13 +590,13 @@ def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
 
 
 def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypatch,
-                                                              mastermind_batch):
+                                                              mastermind_runs):
     """Mastermind as above, with one rival kept in its biggest part and none in
     another big part: the first part's rivals left are priced at that rival's time,
     the other's at its own tree under the first second guess (the one sample of its
     work there), not at the mean of all the rivals timed."""
     game, solver, sol, first, rep, batch = _mastermind_run(
-        mastermind_batch, tmp_path, monkeypatch)
+        mastermind_runs, tmp_path, monkeypatch)
     bigs = sorted(rep.big_parts[sol.strategy.root.guess], key=lambda b: -b.secrets)
     biggest, other = bigs[0], next(b for b in bigs[1:] if b.below >= 1)
     assert other.tree_cpu is not None

@@ -51,28 +51,19 @@ def _tasks(folder, function: str) -> list:
             if task["function"] == function]
 
 
-def test_a_better_rival_second_guess_is_played_as_its_task_built_it(tmp_path,
-                                                                    monkeypatch):
+def test_a_better_rival_second_guess_is_played_as_its_task_built_it(mastermind_runs):
     # Mastermind with big parts split from 60 secrets: rivals of their first second
     # guesses prove better. The same tree three ways: the winners' trees kept by their
     # tasks (no task builds them again); from entries written before 2026-11-28, one
     # task each, the rival's search again with its total as budget; and part by part,
     # as the versions before built them.
-    from optimal_mm import search
-
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
-    game = Game.from_spec("mastermind")
     trees, tasks = {}, {}
     for mode in ("kept", "task", "parts"):
-        with monkeypatch.context() as patch:
-            if mode != "kept":
-                rivals_without_trees(patch, mode)
-            sol = Solver(game, jobs=1, checkpoint=tmp_path / mode,
-                         table_entries=60_003).solve("expected")
+        folder, _, sol = mastermind_runs(mode)
         assert sol.value == 5625
         trees[mode] = sol.strategy.root.to_dict()
-        tasks[mode] = (len(_tasks(tmp_path / mode, "_exp_trees_task")),
-                       len(_tasks(tmp_path / mode, "_exp_part_task")))
+        tasks[mode] = (len(_tasks(folder, "_exp_trees_task")),
+                       len(_tasks(folder, "_exp_part_task")))
     assert trees["kept"] == trees["task"] == trees["parts"]
     winners = tasks["task"][0]
     assert winners >= 2 and tasks["kept"][0] == tasks["parts"][0] == 0
