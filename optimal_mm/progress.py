@@ -12,7 +12,9 @@ that is shown depends on where it goes:
   total, elapsed and ETA, with the best value and bound after it;
 * in a log file or a pipe, :class:`LogProgress` writes a line when a phase starts,
   then at most one line every ``interval`` seconds, and one when it ends;
-* with ``--quiet``, :class:`QuietProgress` says nothing.
+* with ``--quiet``, :class:`QuietProgress` says nothing;
+* :class:`TeeProgress` tells several displays at once (a log beside a display that
+  records the values for a program).
 
 Every display but the base class keeps the last best value and bound
 (:meth:`so_far`), which the command line prints when a search is interrupted: what
@@ -146,16 +148,21 @@ class LogProgress(_Counting):
         line are always written).
     clock : callable
         Seconds, monotonic (tests pass a fake).
+    prefix : str
+        Put before every line: which search it is, where several share a log (the
+        optimal table's entries, each in its own process).
     """
 
-    def __init__(self, stream=None, interval: float = 30.0, clock=time.monotonic):
+    def __init__(self, stream=None, interval: float = 30.0, clock=time.monotonic,
+                 prefix: str = ""):
         super().__init__(clock)
         self.stream = stream if stream is not None else sys.stderr
         self.interval = float(interval)
+        self.prefix = prefix
         self.last = None
 
     def _write(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
+        print(f"{self.prefix}{text}", file=self.stream, flush=True)
 
     def _line(self, now: float, tail: str = "") -> None:
         parts = [f"{self.done}/{self.total} tasks"]
@@ -184,6 +191,55 @@ class LogProgress(_Counting):
 
     def message(self, text):
         self._write(f"  {text}")
+
+
+class TeeProgress(Progress):
+    """Tell every one of ``displays`` everything: a log for people beside a
+    display that records the values for a program (the optimal table keeps a
+    timed-out entry's bounds). :meth:`so_far` is the first display's that keeps one.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> tee = TeeProgress(QuietProgress(), LogProgress(out, clock=lambda: 0, prefix="p3c4 "))
+    >>> tee.phase("expected: first guess 123", total=1)
+    >>> tee.update(best=206, bound=200)
+    >>> tee.message("first guess 123: 206")
+    >>> print(out.getvalue(), end="")
+    p3c4 [0:00:00] expected: first guess 123: 0/1 tasks
+    p3c4   first guess 123: 206
+    >>> tee.so_far()
+    'best 206, bound 200'
+    """
+
+    def __init__(self, *displays: Progress):
+        self.displays = displays
+
+    def phase(self, label, total, done=0):
+        for display in self.displays:
+            display.phase(label, total, done)
+
+    def advance(self, n=1):
+        for display in self.displays:
+            display.advance(n)
+
+    def update(self, best=None, bound=None):
+        for display in self.displays:
+            display.update(best, bound)
+
+    def reset(self):
+        for display in self.displays:
+            display.reset()
+
+    def message(self, text):
+        for display in self.displays:
+            display.message(text)
+
+    def so_far(self) -> str:
+        return next((text for text in (d.so_far() for d in self.displays) if text), "")
+
+    def close(self):
+        for display in self.displays:
+            display.close()
 
 
 class BarProgress(_Counting):

@@ -165,11 +165,6 @@ def checkpoint_dir(root, spec, guesses, objective) -> str:
                              + ("-consistent" if guesses == "consistent" else "")))
 
 
-#: The objectives whose timed-out entries keep a best and a bound (for
-#: worst-then-expected, those of its second phase, the capped expected search).
-BOUNDED = ("worst-case", "expected", "fewest-at-worst", "worst-then-expected")
-
-
 def _at_cap(value):
     """What a ``fewest-at-worst`` search's progress value says of the entry: the
     secrets at the cap of a :class:`~optimal_mm.search.CappedCost` (the capped search's
@@ -228,6 +223,27 @@ def _bounds_progress(queue, objective="expected"):
             queue.put({"partial": True, "best": self.best, "bound": self.bound})
 
     return Bounds()
+
+
+def _progress(queue, key, interval=None):
+    """The progress of entry ``key``'s search: its bounds sent to ``queue``
+    (:func:`_bounds_progress`) and, with an ``interval``, log lines on stderr, each
+    after the key (at most one line a phase every ``interval`` seconds, as
+    ``optimal-mm solve --progress-interval`` writes them), so that a run of hours
+    shows what it is doing.
+
+    >>> import queue, sys
+    >>> type(_progress(queue.Queue(), "p3c4/any/expected")).__name__
+    'Bounds'
+    >>> [type(d).__name__ for d in _progress(queue.Queue(), "p3c4/any/expected", 30).displays]
+    ['Bounds', 'LogProgress']
+    """
+    from optimal_mm.progress import LogProgress, TeeProgress
+
+    bounds = _bounds_progress(queue, key.rsplit("/", 1)[1])
+    if interval is None:
+        return bounds
+    return TeeProgress(bounds, LogProgress(sys.stderr, interval, prefix=f"{key} "))
 
 
 def merge_bounds(old, new) -> dict:
@@ -317,15 +333,18 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0):
+            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None):
+    """Solve one entry and put its result on ``queue`` (its bounds so far as the
+    search reports them, before); with ``progress_interval``, the search's progress
+    goes to stderr too, each line after the entry's key (:func:`_progress`)."""
     from optimal_mm import Game
     from optimal_mm.search import LowerBound, solve
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
-    options = {"jobs": jobs}
-    if objective in BOUNDED:
-        options["progress"] = _bounds_progress(queue, objective)
+    options = {"jobs": jobs,
+               "progress": _progress(queue, f"{spec}/{guesses}/{objective}",
+                                     progress_interval)}
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
         options["checkpoint_min_seconds"] = min_seconds
@@ -367,8 +386,8 @@ class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
-                 split_secrets=None, wc_tree=None, chain_secrets=None, jobs=1, floor=None,
-                 min_seconds=0.0):
+                 **options):
+        """``options``: :func:`_worker`'s keywords (``jobs``, ``floor``, ...)."""
         self.key, self.time_limit = key, time_limit
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
@@ -377,10 +396,8 @@ class Entry:
         # one job), so a worker of several jobs is not one: main() kills it on the
         # way out instead (:meth:`stop`).
         self.proc = ctx.Process(target=_worker,
-                                args=(spec, objective, guesses, checkpoint, self.queue,
-                                      split_secrets, wc_tree, chain_secrets, jobs, floor,
-                                      min_seconds),
-                                daemon=jobs == 1)
+                                args=(spec, objective, guesses, checkpoint, self.queue),
+                                kwargs=options, daemon=options.get("jobs", 1) == 1)
         self.start = time.perf_counter()
         self.bounds = {}
         self.proc.start()
@@ -817,6 +834,11 @@ def main(argv=None) -> int:
                         help="with --checkpoint: do not save a task of less than S seconds "
                              "of processor time (optimal-mm solve --checkpoint-min-seconds; "
                              "default 0: save all)")
+    parser.add_argument("--progress-interval", type=float, metavar="SECONDS",
+                        help="write each entry's search progress to stderr, every line "
+                             "after the entry's key, at most one line a phase every "
+                             "SECONDS (optimal-mm solve --progress-interval; default: "
+                             "none, the table's lines only)")
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
@@ -824,9 +846,11 @@ def main(argv=None) -> int:
         parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")
-    if not 0 <= args.checkpoint_min_seconds < float("inf"):
-        parser.error(f"--checkpoint-min-seconds must be a finite number of 0 or more, got "
-                     f"{args.checkpoint_min_seconds}")
+    for option in ("checkpoint_min_seconds", "progress_interval"):
+        value = getattr(args, option)
+        if value is not None and not 0 <= value < float("inf"):
+            parser.error(f"--{option.replace('_', '-')} must be a finite number of 0 or "
+                         f"more, got {value}")
     from optimal_mm.errors import OptimalMMError, check_time_limit
 
     try:  # the rule of every time limit (optimal_mm.errors)
@@ -918,9 +942,11 @@ def _run_entries(args, todo, running) -> None:
             tree = None if floor is None else floor_tree(floor[1], floor[0])
             floor = floor if tree is None else (*floor, tree)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
-                                  args.checkpoint, args.split_secrets, args.wc_tree,
-                                  args.chain_secrets, args.jobs, floor,
-                                  args.checkpoint_min_seconds),
+                                  args.checkpoint, split_secrets=args.split_secrets,
+                                  wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
+                                  jobs=args.jobs, floor=floor,
+                                  min_seconds=args.checkpoint_min_seconds,
+                                  progress_interval=args.progress_interval),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

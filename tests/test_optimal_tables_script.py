@@ -3,6 +3,7 @@ sitting resumes from the tasks its earlier sittings saved, and the table says so
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,9 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     ("--parallel", "0", "--parallel must be 1 or more"),
     ("--max-codes", "0", "--max-codes must be 1 or more"),
     ("--guesses", "sometimes", "--guesses takes any and consistent"),
+    ("--checkpoint-min-seconds", "nan", "--checkpoint-min-seconds must be a finite number"),
+    ("--progress-interval", "-1", "--progress-interval must be a finite number of 0 or more"),
+    ("--progress-interval", "inf", "--progress-interval must be a finite number of 0 or more"),
 ])
 def test_options_out_of_range_are_refused_before_the_table_is_touched(
         tmp_path, capsys, monkeypatch, option, value, words):
@@ -128,6 +132,25 @@ def test_a_worst_case_worker_reports_its_refuted_depths():
     # The counting bound first, then one more than each refuted depth, up to t*.
     assert bounds == sorted(bounds) and bounds[-1] == final["value"]
     assert len(set(bounds)) >= 2
+
+
+def test_a_worker_logs_its_search_after_the_entry_key(capfd):
+    """With a progress interval the entry's search tells stderr what it does, every
+    line after the entry's key (several entries may share the log), and still sends
+    its bounds to the table; without, it writes nothing there."""
+    script = _script()
+    logged, quiet = _Queue(), _Queue()
+    script._worker("p3c5b", "worst-case", "any", None, logged, progress_interval=0)
+    lines = capfd.readouterr().err.splitlines()
+    script._worker("p3c5b", "worst-case", "any", None, quiet)
+    assert capfd.readouterr().err == ""
+    assert lines and all(line.startswith("p3c5b/any/worst-case ") for line in lines)
+    assert any(re.search(r" \[\d+:\d\d:\d\d\] worst case within \d+: .*tasks", line)
+               for line in lines)
+    assert any("guesses: feasible with first guess" in line for line in lines)
+    assert _final(logged)[0]["value"] == _final(quiet)[0]["value"]
+    assert [i for i in logged.items if i.get("partial")] == [
+        i for i in quiet.items if i.get("partial")]
 
 
 def _capped_reports(spec, objective):
@@ -406,7 +429,7 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
     monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
 
     class Entry:  # finishes at once, after "another run" has written its own entry
-        def __init__(self, key, *args):
+        def __init__(self, key, *args, **options):
             self.key = key
 
         def poll(self):
