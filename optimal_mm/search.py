@@ -2052,8 +2052,9 @@ class Solver:
                     break
                 k, args, chained = taken
                 left = sum(b < race["best"] for _, b in plan[k:])
-                label = (f"expected: {what} ({n} secrets after {after}), {left} with a "
-                         f"bound below {_cost_text(race['best'], weight)}")
+                label = f"expected: {what} ({n} secrets after {after}), {left} " + (
+                    f"with a bound below {_cost_text(race['best'], weight)}"
+                    if race["best"] < INF else "to search, none within the cap so far")
             if chained:  # with the budget of every guess before it
                 value = self._chain_of(args)
                 with lock:

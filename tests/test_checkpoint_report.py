@@ -18,7 +18,7 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm.checkpoint_report import _digest, duration_text, report
-from optimal_mm.search import Solver, first_guess_classes
+from optimal_mm.search import INF, Solver, first_guess_classes
 
 from brute import parts_by_answer
 from checkpoint_entries import drop_entries, rivals_without_trees
@@ -656,8 +656,19 @@ def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
     race with no budget. The report says so (not "not yet solved", which it said
     before, leaving those rivals unpriced), follows the rival that wins, and, with the
     rivals' entries removed, prices them at the tree that was tried."""
+    from optimal_mm.progress import Progress
+
+    class Labels(Progress):
+        def __init__(self):
+            self.seen = []
+
+        def phase(self, label, total, done=0):
+            self.seen.append(label)
+
+    labels = Labels()
     game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "p5c5nb", 30, "fewest-at-worst", guesses="consistent")
+        tmp_path, monkeypatch, "p5c5nb", 30, "fewest-at-worst", guesses="consistent",
+        progress=labels)
     root = sol.strategy.root.guess
     (big,) = [b for b in rep.big_parts[root] if b.beyond is not None]
     assert big.incumbent is None and big.solved and big.settled == big.below >= 1
@@ -679,6 +690,10 @@ def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
     assert (f"{big.first} (part of {big.secrets:,} secrets): " in text
             and f"beyond the cap (no tree within the guesses left: {big.beyond:,}" in text)
     assert f"its first second guess {big.first} not yet solved" not in text
+    # The search's own progress says so too: its rivals race with no total to beat
+    (racing,) = [x for x in labels.seen if x.startswith(f"expected: rivals of {big.first} ")]
+    assert racing.endswith("to search, none within the cap so far")
+    assert not any(str(INF) in x for x in labels.seen)
     # The rivals left to run: racing, priced at the tree under the first second guess
     assert drop_entries(tmp_path, lambda fn, args: not (
         fn in ("_exp_guess_task", "_exp_trees_task") and args[0] == [first])) >= big.below
