@@ -1918,11 +1918,6 @@ class Solver:
         history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
-        if best >= INF and not self._ctx.fits(part, d):
-            # No tree keeps the part within the cap: no rival can, so none races
-            # (p5c6b's 480 secrets after 11111 12222 21123, 6 guesses left: 5.6 s
-            # to refute in the worst case, where 320 rivals would each be searched)
-            return INF, None
         floor = self._floor_of(history, part, d) if enough is None else None
         if floor is not None:  # a part on a lower bound's tree's path, deeper down
             enough = floor.cost
@@ -2007,7 +2002,15 @@ class Solver:
         :meth:`_solve_node`.) ``on_better(total, guess, trees)``, if given, is told
         each rival that takes the lead with the trees its task built (a chain's has
         none: not told).
+
+        With no total to beat under a cap (``best`` at least :data:`UNBUDGETED`: the
+        first guess's parts do not all fit, or a rival's chain has no budget), the
+        worst case is asked first whether the part fits at all; where it does not,
+        no guess is searched (p5c6b's 480 secrets after 11111 12222 21123, 6 guesses
+        left: refuted in 5.6 s, where 320 rivals were being searched one by one).
         """
+        if best >= UNBUDGETED and not self._ctx.fits(part, d):
+            return best, None, None
         n = len(part)
         if enough is not None:
             if best <= enough:
@@ -2087,7 +2090,7 @@ class Solver:
                 left = sum(b < race["best"] for _, b in plan[k:])
                 label = f"expected: {what} ({n} secrets after {after}), {left} " + (
                     f"with a bound below {_cost_text(race['best'], weight)}"
-                    if race["best"] < INF else "to search, none within the cap so far")
+                    if race["best"] < UNBUDGETED else "to search, none within the cap so far")
             if chained:  # with the budget of every guess before it
                 value = self._chain_of(args)
                 with lock:
