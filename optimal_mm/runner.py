@@ -144,7 +144,8 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _worker_start(parent_pid: int) -> None:
-    """Loky worker initializer: die with the parent, ignore Ctrl-C (module docstring).
+    """Loky worker initializer: die with the parent, ignore Ctrl-C (module docstring),
+    and keep growing (:func:`_allow_growth`).
 
     ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` makes the kernel kill this process when its
     parent ends, however it ends; where that call does not exist (not Linux) the
@@ -153,6 +154,7 @@ def _worker_start(parent_pid: int) -> None:
     """
     with contextlib.suppress(Exception):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _allow_growth()
     try:
         import ctypes
 
@@ -266,6 +268,21 @@ def _end_write_end(fd: int) -> None:
         os.dup2(null, fd, inheritable=False)
     finally:
         os.close(null)
+
+
+def _allow_growth() -> None:
+    """Turn off loky's leak guard in this worker: with psutil installed (Dask's
+    ``distributed`` brings it), a loky worker whose memory has grown by 300 MB since
+    its first task ends itself after a task as if it leaked, and loky starts another.
+    A search worker grows by design: its transposition tables fill as it works
+    (their size is planned, :mod:`optimal_mm.memory`). Each such end threw away the
+    tables the worker had filled and printed loky's warning ("... or by a memory
+    leak"): a long ``solve --checkpoint`` of p5c6b lost its one worker within its
+    first minute. loky has no option for it, so its module's threshold is raised."""
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import process_executor
+
+        process_executor._MAX_MEMORY_LEAK_SIZE = 1 << 62
 
 
 #: The warning loky gives when an idle worker reached its timeout (joblib's pool lets

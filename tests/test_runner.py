@@ -244,3 +244,30 @@ def test_a_stream_of_one_job_draws_each_task_after_the_last_result():
     runner.stream(_task, tasks(), lambda args, result: seen.append(result))
     assert known_when_drawn == [0, 1, 2, 3]
     assert seen == [0, 10, 20 + 10, 30 + 40]
+
+
+def _grow_and_pid(megabytes):
+    """Keep ``megabytes`` of touched memory alive in this worker, and say who it is."""
+    import os
+
+    import numpy as np
+
+    _KEPT.append(np.ones(megabytes << 20, dtype=np.uint8))
+    return os.getpid()
+
+
+_KEPT = []
+
+
+def test_a_worker_whose_tables_grow_is_kept():
+    """A worker that grows by more than loky's 300 MB leak guard (as transposition
+    tables do, by design) keeps working: the same process, and its memory, serve
+    the next tasks (before, loky ended it after the task and started another)."""
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress(),
+                        isolated=True)
+    with runner.workers():
+        pids = runner.run(_grow_and_pid, [(1,)])  # loky measures the worker after it
+        time.sleep(1.5)  # and looks again at most once a second, after a task
+        pids += runner.run(_grow_and_pid, [(400,)])
+        pids += runner.run(_pid, [()]) + runner.run(_pid, [()])
+    assert len(set(pids)) == 1
