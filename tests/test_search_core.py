@@ -228,21 +228,33 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
     # A state that the guesses left cannot solve costs INF, which no entry can hold:
     # it is kept as the greatest bound an entry holds, so that the next visit under
     # any budget up to that bound ends at the table, and the value is unchanged.
+    # (The compiled search itself: ``_Context.exp`` asks the worst case first when
+    # it has no budget, and then searches nothing, as the last lines check.)
+    from optimal_mm import kernels
+
     game = Game.from_spec(spec)
     t = solve(game, "worst-case", guesses="consistent" if consistent else "any",
               jobs=1).value
     ctx = _Context(game, consistent, 1 << 16)
     S = np.arange(game.n_codes, dtype=np.int64)
     assert not ctx.wc(S, t - 1) and ctx.lb[t - 1, len(S)] < _search.INF  # counting allows it
-    value, guess = ctx.exp(S, _search.INF, t - 1)
+
+    def kernel(beta, d):
+        return ctx._run(kernels.exp_search, (S, beta, d, ctx._top(None)), ctx.bounds(0),
+                        ctx.exp_tt)
+
+    value, guess = kernel(_search.INF, t - 1)
     assert value >= _search.INF and guess == -1
     states = int(ctx.counters[0])
     assert states > 0
     for beta in (_search._VALUE_CAP, 10 ** 6):
-        value, guess = ctx.exp(S, beta, t - 1)
+        value, guess = kernel(beta, t - 1)
         assert value >= beta and guess == -1
     assert int(ctx.counters[0]) == states  # answered by the table: nothing searched
-    assert ctx.exp(S, _search.INF, t)[0] < _search.INF  # within t: solved
+    assert kernel(_search.INF, t)[0] < _search.INF  # within t: solved
+    fresh = _Context(game, consistent, 1 << 16)
+    assert fresh.exp(S, _search.INF, t - 1) == (_search.INF, -1)
+    assert "exp" not in fresh._tables  # the worst case said no: no expected search
 
 
 @pytest.mark.parametrize("seed", range(4))
