@@ -343,8 +343,9 @@ class _Context:
 
     def fits(self, S, d, top=None) -> bool:
         """Whether a tree solves ``S`` within ``d`` guesses (always, uncapped), its
-        first guess among ``top`` if given: the worst-case search (:meth:`wc`), its
-        answers kept in its own table."""
+        first guess among ``top`` if given: the worst-case search (:meth:`wc`), which
+        keeps what it learns of each state in its own table (of ``S`` itself only
+        without ``top``)."""
         return d >= NO_CAP or self.wc(S, d, top)
 
     def wc(self, S, d, top=None) -> bool:
