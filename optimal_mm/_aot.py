@@ -86,13 +86,14 @@ _SEARCH = (_U2, _I1, _I2, "int64", "int64", "boolean")  # table, all guesses, lb
 #: type is an :class:`Array`, a scalar type name, or a tuple of argument types.
 EXPORTS = {
     "exp_search": ("_search", "exp_search", "UniTuple(int64, 2)",
-                   (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
+                   (_I1, "int64", "int64", _I1, _I2, _TT, *_SEARCH, _TT, _STATS, *_RULES)),
     "wc_search": ("_search", "wc_search", "Tuple((boolean, int64))",
                   (_I1, "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
     "wc_pick": ("_search", "wc_pick", "int64",
                 (_I1, "int64", *_SEARCH, _TT, _STATS, *_RULES)),
     "exp_tree_nodes": ("_search", "exp_tree_nodes", f"UniTuple({_I1.numba()}, 3)",
-                       (_I1, "int64", "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
+                       (_I1, "int64", "int64", _I1, _I2, _TT, *_SEARCH, _TT, _STATS,
+                        *_RULES)),
     "candidates": ("_search", "_candidates", f"Tuple(({_I1.numba()}, int64))",
                    (_I1, _B1, _I1, _I1, "boolean", *_RULES)),
     "score_rows": ("_kernels", "score_rows", _U1.numba(), (_U1, _U2, "int64", "boolean")),

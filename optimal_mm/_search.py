@@ -175,7 +175,7 @@ import numpy as np
 from ._numba import njit
 
 from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
-    INF, MASK_COLOURS, NO_CAP, STOP, STOP_SIGNALS, code_masks, colour_swaps,
+    INF, MASK_COLOURS, NO_CAP, STOP, STOP_SIGNALS, UNBUDGETED, code_masks, colour_swaps,
     lower_bound_table, new_stats, new_table, position_swaps)
 from ._overlap import overlap_applies, overlap_bound, overlap_keep, overlap_pass
 from ._skew_bound import skew_bound, skew_feasible
@@ -1182,7 +1182,7 @@ def _parts_by_size(starts, win, out, largest_first):
 # Expected case
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
+def exp_search(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win, n_slots,
                consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
     """Fail-soft branch and bound on the total; returns ``(value, best_guess)``.
 
@@ -1193,15 +1193,18 @@ def exp_search(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
     ``consistent``, cut by the colour classes of their state. ``d`` is the number of
     guesses left (``NO_CAP`` for none). The cost is the one ``lb`` describes: the
     total, or the lexicographic cost of the fewest secrets at the cap (see the
-    module docstring). The recursion itself is :func:`_exp_node`.
+    module docstring). ``wc_lb, wc_tt`` are the worst-case search's bounds and table
+    (:func:`wc_search`), which a node under a cap with no budget asks whether its
+    state fits at all; an empty ``wc_lb`` asks nothing. The recursion itself is
+    :func:`_exp_node`.
     """
-    return _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
-                     consistent, tt, stats, codes, n_colours, repeats, swaps, masks,
-                     symmetry, np.int64(0), np.int64(0))
+    return _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win,
+                     n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
+                     masks, symmetry, np.int64(0), np.int64(0))
 
 
 @njit(cache=True)
-def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
+def _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win, n_slots,
               consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry,
               key, check):
     """:func:`exp_search` of the state ``S``, whose table key and check
@@ -1239,6 +1242,22 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
         if entry >= 0:
             stats[1] += 1
         return value, guess
+    if beta >= UNBUDGETED and d < NO_CAP and n >= 3 and wc_lb.shape[0] > 0:
+        # No budget under a cap: ask the worst case first whether S fits at all
+        # (its first guess among ``top_guesses`` if given). A state that fits nowhere
+        # costs this search every guess at every node below to find out, since no
+        # total bounds it, where the worst case refutes it with its own cuts and
+        # keeps the answer in its table. With a budget it is not asked: the search
+        # then mostly fails soon on its own, and the worst case's proof that a state
+        # does fit (a whole tree) costs about as much as the search itself.
+        fits, _ = wc_search(S, d, top_guesses, table, all_guesses, wc_lb, win, n_slots,
+                            consistent, wc_tt, stats, codes, n_colours, repeats, swaps,
+                            masks, symmetry)
+        if _stopped(stats):
+            return beta, -1
+        if not fits:
+            _store(tt, use_tt, key, check, np.int64(INF), False, stats)
+            return np.int64(INF), -1
     bound = lb[d, n]
     known = np.int64(-1)  # none
     if entry >= 0:  # below the budget (else settled): an exact value only if ``top``
@@ -1478,9 +1497,10 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
                     stats[1] += 1
                 part_key[j], part_check[j] = ckey, ccheck
                 if v < 0:
-                    v, _ = _exp_node(part, pb + 1, child_d, empty, table, all_guesses, lb,
-                                     win, n_slots, consistent, tt, stats, codes, n_colours,
-                                     repeats, swaps, masks, symmetry, ckey, ccheck)
+                    v, _ = _exp_node(part, pb + 1, child_d, empty, wc_lb, wc_tt, table,
+                                     all_guesses, lb, win, n_slots, consistent, tt, stats,
+                                     codes, n_colours, repeats, swaps, masks, symmetry,
+                                     ckey, ccheck)
                 if v > pb:
                     part_lb[j] = v
                     raised = min(raised + v - pb, INF)
@@ -1506,9 +1526,9 @@ def _exp_node(S, beta, d, top_guesses, table, all_guesses, lb, win, n_slots,
             if v >= 0 and entry >= 0:
                 stats[1] += 1
             if v < 0:
-                v, _ = _exp_node(part, budget, child_d, empty, table, all_guesses, lb, win,
-                                 n_slots, consistent, tt, stats, codes, n_colours, repeats,
-                                 swaps, masks, symmetry, ckey, ccheck)
+                v, _ = _exp_node(part, budget, child_d, empty, wc_lb, wc_tt, table,
+                                 all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
+                                 n_colours, repeats, swaps, masks, symmetry, ckey, ccheck)
             acc += v
             if acc + rem >= best:
                 failed = True
@@ -2175,8 +2195,9 @@ def wc_pick(S, d, table, all_guesses, lb, win, n_slots, consistent, tt, stats, c
 
 
 @njit(cache=True)
-def exp_tree_nodes(S, d, value, top_guesses, table, all_guesses, lb, win, n_slots,
-                   consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry):
+def exp_tree_nodes(S, d, value, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win,
+                   n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps, masks,
+                   symmetry):
     """An optimal subtree of the feasible state ``S`` (``d`` guesses left) as three
     arrays over its nodes in depth-first order, children by increasing answer:
     ``(guess, parent, answer)`` (the root's parent and answer are -1). Empty arrays
@@ -2221,13 +2242,13 @@ def exp_tree_nodes(S, d, value, top_guesses, table, all_guesses, lb, win, n_slot
                 guesses = np.sort(reps)
             v = value if n_nodes == 0 else -1
             if v < 0:
-                v, _ = exp_search(T, no_budget, left, no_guess, table, all_guesses, lb, win,
-                                  n_slots, consistent, tt, stats, codes, n_colours, repeats,
-                                  swaps, masks, symmetry)
+                v, _ = exp_search(T, no_budget, left, no_guess, wc_lb, wc_tt, table,
+                                  all_guesses, lb, win, n_slots, consistent, tt, stats, codes,
+                                  n_colours, repeats, swaps, masks, symmetry)
             budget = v + 1 if v < no_budget else no_budget
-            _, g = exp_search(T, budget, left, guesses, table, all_guesses, lb, win, n_slots,
-                              consistent, tt, stats, codes, n_colours, repeats, swaps, masks,
-                              symmetry)
+            _, g = exp_search(T, budget, left, guesses, wc_lb, wc_tt, table, all_guesses, lb,
+                              win, n_slots, consistent, tt, stats, codes, n_colours, repeats,
+                              swaps, masks, symmetry)
             if g < 0:
                 return no_guess, no_guess, no_guess
         if n_nodes == len(guess):  # only a tree with idle guesses outgrows 2n - 1

@@ -19,6 +19,10 @@ import numpy as np
 INF = 1 << 40
 #: "Guesses left" when there is no cap; deep enough for any game searched.
 NO_CAP = 64
+#: A budget this large bounds nothing: :data:`INF` less the costs of parts searched
+#: before (every real cost is below ``INF // 2``), as a rival, a first guess's part,
+#: or a part below a node with no guess within the cap found yet receives it.
+UNBUDGETED = INF // 2
 #: The search's counters (``stats``): 0 states expanded, 1 table hits, 2 guesses
 #: evaluated (partitions computed), 3 table entries stored, 4 guesses cut by the
 #: worst case's remembered refuting parts (no partition, no table read).

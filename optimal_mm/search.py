@@ -91,8 +91,8 @@ import numpy as np
 
 from . import __version__
 from . import kernels, stopping
-from ._search_arrays import (INF, NO_CAP, code_masks, colour_swaps, lower_bound_table,
-                             new_stats, new_table, position_swaps)
+from ._search_arrays import (INF, NO_CAP, UNBUDGETED, code_masks, colour_swaps,
+                             lower_bound_table, new_stats, new_table, position_swaps)
 from .errors import (FloorError, InfeasibleError, InvalidGameError, InvalidOptionError,
                      TooLargeError)
 from .game import Game, as_game, partition_counts
@@ -256,10 +256,8 @@ class Solution:
 # ---------------------------------------------------------------------------
 # Per-process search context
 # ---------------------------------------------------------------------------
-#: A budget this large bounds nothing: :data:`INF` less the costs of parts searched
-#: before (every real cost is below ``INF // 2``), as a rival or a first guess's
-#: part searched with no total to beat receives it.
-UNBUDGETED = INF // 2
+#: The expected kernels' worst-case arguments that ask nothing (:meth:`_Context._wc_args`).
+_NO_WC = (np.zeros((0, 0), dtype=np.int64), new_table(0))
 
 
 class _Context:
@@ -282,6 +280,9 @@ class _Context:
         self._tables = {}
         self.counters = new_stats()
         self.rules = _rules(game, symmetry)
+        #: Whether the expected search asks the worst case if a state with no budget
+        #: fits under the cap (:meth:`exp`); off, only to compare (the same values).
+        self.ask_fits = True
 
     @property
     def exp_tt(self):
@@ -325,21 +326,33 @@ class _Context:
         """The compiled expected-case search of ``S`` with ``d`` guesses left:
         ``(value, guess)``, exact below ``beta``, else a bound (:func:`kernels.exp_search`).
 
-        Under a cap, with no budget (:data:`UNBUDGETED`), the worst-case search is
-        asked first whether ``S`` fits within ``d`` guesses at all (:meth:`fits`):
-        where it does not, the answer is :data:`INF` at once. The expected search
-        finds that out too, but only by trying every guess at every node, since no
-        total bounds a part that no tree solves: p5c6b's 166 secrets after 11111
-        12222 21123 13334 (1B each but the third, 0B), 5 guesses left, took it 258 s
-        against the worst case's 2.1 s. With a budget the expected search mostly
-        fails soon on its own, and the worst case's proof that a part *does* fit
-        (its whole tree) costs about as much as the expected search: asked before
-        every capped search, it made p4c7's total within 6 take 11.8 s, not 5.4.
+        Under a cap, every node of the search with no budget (:data:`UNBUDGETED`:
+        ``S`` itself when ``beta`` is, a part below a node with no guess within the
+        cap found yet) asks the worst-case search first whether its state fits within
+        its guesses left (:func:`~optimal_mm._search.wc_search`, with this context's
+        worst-case table, :meth:`_wc_args`): where it does not, the answer is
+        :data:`INF` at once. The expected search finds that out too, but only by
+        trying every guess at every node, since no total bounds a part that no tree
+        solves: p5c6b's 166 secrets after 11111 12222 21123 13334 (1B each but the
+        third, 0B), 5 guesses left, took it 258 s against the worst case's 2.1 s.
+        Asked at the root only (as first built), mastermind's total within 5 still
+        spent half of its partitions in the nodes below that fit nowhere. With a
+        budget the expected search mostly fails soon on its own, and the worst
+        case's proof that a part *does* fit (its whole tree) costs about as much as
+        the expected search: asked before every capped search, it made p4c7's total
+        within 6 take 11.8 s, not 5.4.
         """
-        if beta >= UNBUDGETED and not self.fits(S, d, top):
-            return INF, -1
-        return self._run(kernels.exp_search, (S, beta, d, self._top(top)),
+        return self._run(kernels.exp_search, (S, beta, d, self._top(top), *self._wc_args(d)),
                          self.bounds(weight), self.exp_tt)
+
+    def _wc_args(self, d):
+        """``(wc_lb, wc_tt)`` for the expected kernels with ``d`` guesses left: the
+        worst-case search's bounds and table, which they ask whether a state with no
+        budget fits under the cap; or an empty pair, which asks nothing (no cap, or
+        :attr:`ask_fits` off)."""
+        if d >= NO_CAP or not self.ask_fits:
+            return _NO_WC
+        return self.lb, self.wc_tt
 
     def fits(self, S, d, top=None) -> bool:
         """Whether a tree solves ``S`` within ``d`` guesses (always, uncapped), its
@@ -391,7 +404,7 @@ class _Context:
         partitions (tests/test_tree_guesses.py checks both against a node-by-node build).
         """
         head = (np.asarray(S, dtype=np.int64), d, -1 if value is None else int(value),
-                self._top(top))
+                self._top(top), *self._wc_args(d))
         guess, parent, answer = self._run(kernels.exp_tree_nodes, head, self.bounds(weight),
                                           self.exp_tt)
         if len(guess) == 0:

@@ -17,7 +17,7 @@ import pytest
 from optimal_mm import Game, _aot, _kernels, _search, kernels
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.errors import InvalidOptionError
-from optimal_mm.search import _context, solve
+from optimal_mm.search import _NO_WC, _context, solve
 
 
 @pytest.fixture(scope="module")
@@ -115,9 +115,11 @@ def test_search_kernels_agree(aot, spec, consistent):
             for module in (_search, aot):
                 stats = new_stats()
                 tt = _search.new_table(1 << 12)
-                exp = module.exp_search(S, _search.INF, d, none, *args, tt, stats, *ctx.rules)
+                wc = (ctx.lb, _search.new_table(1 << 12))  # asked where d = 3
+                exp = module.exp_search(S, _search.INF, d, none, *wc, *args, tt, stats,
+                                        *ctx.rules)
                 tree = (tuple(a.tolist() for a in module.exp_tree_nodes(
-                    S, d, exp[0], none, *args, tt, stats, *ctx.rules))
+                    S, d, exp[0], none, *wc, *args, tt, stats, *ctx.rules))
                     if exp[0] < _search.INF else None)
                 wc = module.wc_search(S, d, none, *args, _search.new_table(1 << 12), stats,
                                       *ctx.rules)
@@ -275,21 +277,23 @@ def test_aot_kernels_check_their_arguments(aot):
     S = np.arange(game.n_codes, dtype=np.int64)
     args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, False)
     stats = new_stats()
-    value, _ = search(S, _search.INF, _search.NO_CAP, S[:0], *args,
+    no_wc = _NO_WC
+    value, _ = search(S, _search.INF, _search.NO_CAP, S[:0], *no_wc, *args,
                       _search.new_table(1 << 10), stats, *ctx.rules)
     assert stats[0] > 0  # the counters were written in place
-    with pytest.raises(TypeError, match="argument 11 .*written in place"):
-        search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
-               stats.astype(np.int32), *ctx.rules)
+    with pytest.raises(TypeError, match="argument 13 .*written in place"):
+        search(S, _search.INF, _search.NO_CAP, S[:0], *no_wc, *args,
+               _search.new_table(1 << 10), stats.astype(np.int32), *ctx.rules)
     table32 = tuple(a.astype(np.int64) for a in _search.new_table(1 << 10))
-    with pytest.raises(TypeError, match="argument 10"):
-        search(S, _search.INF, _search.NO_CAP, S[:0], *args, table32, stats, *ctx.rules)
+    with pytest.raises(TypeError, match="argument 12"):
+        search(S, _search.INF, _search.NO_CAP, S[:0], *no_wc, *args, table32, stats,
+               *ctx.rules)
     # Counters too few for the kernel's writes and reads (the four of older code, the
     # five without the stop slot) are refused before it could go past their end.
     for short in (4, 5):
-        with pytest.raises(TypeError, match="argument 11 .*at least 6 items"):
-            search(S, _search.INF, _search.NO_CAP, S[:0], *args, _search.new_table(1 << 10),
-                   stats[:short].copy(), *ctx.rules)
+        with pytest.raises(TypeError, match="argument 13 .*at least 6 items"):
+            search(S, _search.INF, _search.NO_CAP, S[:0], *no_wc, *args,
+                   _search.new_table(1 << 10), stats[:short].copy(), *ctx.rules)
 
 
 def test_parallel_kernels_survive_a_fork():

@@ -14,7 +14,8 @@ from optimal_mm import Game
 from optimal_mm import _search
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.game import partition_counts
-from optimal_mm.search import _Context, first_guess_classes, node_guess_classes, solve
+from optimal_mm.search import (_NO_WC, _Context, first_guess_classes, node_guess_classes,
+                               solve)
 from optimal_mm.symmetry import orbit_representatives
 
 from brute import parts_by_answer
@@ -228,8 +229,8 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
     # A state that the guesses left cannot solve costs INF, which no entry can hold:
     # it is kept as the greatest bound an entry holds, so that the next visit under
     # any budget up to that bound ends at the table, and the value is unchanged.
-    # (The compiled search itself: ``_Context.exp`` asks the worst case first when
-    # it has no budget, and then searches nothing, as the last lines check.)
+    # (The expected search alone: with no budget it asks the worst case first, and
+    # then searches nothing, as the last lines check.)
     from optimal_mm import kernels
 
     game = Game.from_spec(spec)
@@ -239,9 +240,9 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
     S = np.arange(game.n_codes, dtype=np.int64)
     assert not ctx.wc(S, t - 1) and ctx.lb[t - 1, len(S)] < _search.INF  # counting allows it
 
-    def kernel(beta, d):
-        return ctx._run(kernels.exp_search, (S, beta, d, ctx._top(None)), ctx.bounds(0),
-                        ctx.exp_tt)
+    def kernel(beta, d):  # the expected search alone, asking the worst case nothing
+        return ctx._run(kernels.exp_search, (S, beta, d, ctx._top(None), *_NO_WC),
+                        ctx.bounds(0), ctx.exp_tt)
 
     value, guess = kernel(_search.INF, t - 1)
     assert value >= _search.INF and guess == -1
@@ -254,7 +255,8 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
     assert kernel(_search.INF, t)[0] < _search.INF  # within t: solved
     fresh = _Context(game, consistent, 1 << 16)
     assert fresh.exp(S, _search.INF, t - 1) == (_search.INF, -1)
-    assert "exp" not in fresh._tables  # the worst case said no: no expected search
+    # The worst case said no: the expected table holds that answer alone
+    assert int(fresh.exp_tt[3][0]) == 1
 
 
 @pytest.mark.parametrize("seed", range(4))
