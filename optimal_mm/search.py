@@ -872,7 +872,8 @@ class Solver:
         Chains on a big game run tasks of milliseconds by the ten thousand, each an
         entry: p5c6b's capped total with ``chain_secrets=250`` wrote 37,000 entries
         of under half a second (318 s of processor time in all) in 15 minutes. A
-        chain's or a split part's answer is saved whatever its pieces took.
+        chain's or a split part's answer is saved when its pieces took as long in
+        all.
 
     Attributes
     ----------
@@ -2156,12 +2157,15 @@ class Solver:
         ``compute()`` (a chain or a split part that gives the same answer in pieces)
         saved there as that task's result: the checkpoint report reads it as the
         task's, and a run that asks for the task whole reads it back. ``compute``
-        returns zero work counters: the pieces' own tasks hold the work."""
+        returns zero work counters: the pieces' own tasks hold the work. An answer
+        whose pieces took less processor time than ``checkpoint_min_seconds`` is not
+        saved (:meth:`TaskRunner.record`)."""
         _, (found,) = self._runner.known(fn, [task])
         if found is not None:
             return found
+        before = self._runner.task_seconds
         result = compute()
-        self._runner.record(fn, task, result)
+        self._runner.record(fn, task, result, self._runner.task_seconds - before)
         return result
 
     def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):

@@ -378,27 +378,42 @@ def test_plain_callable_progress_still_gets_messages():
 
 
 def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, capsys):
-    # checkpoint_min_seconds: tasks quicker than it are computed again, not saved; a
-    # chain's answer (no timing of its own) is saved all the same, and the value and
-    # tree do not change.
-    from optimal_mm import search
+    # checkpoint_min_seconds: tasks quicker than it are computed again, not saved; so
+    # is a chain's answer (no timing of its own) whose pieces took less in all; the
+    # value and tree do not change.
+    from optimal_mm import runner, search
     from optimal_mm.errors import InvalidOptionError
 
     monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c4")
     plain = Solver(game, jobs=1, chain_secrets=10).solve("worst-then-expected")
-    lean = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path,
-                  checkpoint_min_seconds=1e6)
-    sol = lean.solve("worst-then-expected")
-    assert sol.value == plain.value and _doc(sol.strategy) == _doc(plain.strategy)
-    kept = [json.loads(path.read_text()) for path in _entries(tmp_path)]
-    assert kept and lean.checkpoint.stored == len(kept)
-    assert all("timing" not in entry for entry in kept)  # only the chains' answers
-    full = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path / "all")
-    full.solve("worst-then-expected")
-    assert full.checkpoint.stored > 10 * len(kept)
-    again = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path)
-    assert again.solve("worst-then-expected").value == sol.value
+
+    def lean_run(folder, min_seconds):
+        lean = Solver(game, jobs=1, chain_secrets=10, checkpoint=folder,
+                      checkpoint_min_seconds=min_seconds)
+        sol = lean.solve("worst-then-expected")
+        assert sol.value == plain.value and _doc(sol.strategy) == _doc(plain.strategy)
+        kept = [json.loads(path.read_text()) for path in _entries(folder)]
+        assert lean.checkpoint.stored == len(kept)
+        return kept
+
+    assert lean_run(tmp_path / "none", 1e6) == []  # nothing took that long
+    full = lean_run(tmp_path / "all", 0)
+    tasks = [entry for entry in full if "timing" in entry]
+    chains = [entry for entry in full if "timing" not in entry]
+    assert tasks and chains
+    # Every task made to take one second of processor time: at a threshold of 1.5 no
+    # task is saved, but every chain of two pieces or more is
+    real = runner.TaskRunner._save
+    monkeypatch.setattr(runner.TaskRunner, "_save", lambda self, key, result, timing: real(
+        self, key, result, (timing[0], 1.0, timing[2])))
+    kept = lean_run(tmp_path / "chains", 1.5)
+    assert kept and all("timing" not in entry for entry in kept)
+    assert len(kept) <= len(chains) and len(full) > 10 * len(kept)
+    assert len(lean_run(tmp_path / "every", 0.5)) == len(full)
+    monkeypatch.setattr(runner.TaskRunner, "_save", real)
+    again = Solver(game, jobs=1, chain_secrets=10, checkpoint=tmp_path / "chains")
+    assert again.solve("worst-then-expected").value == plain.value
     for bad in (-1, float("nan"), float("inf"), "1", True):
         with pytest.raises(InvalidOptionError, match="checkpoint min seconds"):
             Solver(game, jobs=1, checkpoint_min_seconds=bad)
