@@ -157,7 +157,13 @@ expanded before -> after: p3c9nb 18,571,226 -> 297,356 (609 -> 47 s), p3c10b
 324,149 -> 4,239 (9.8 -> 0.3 s), p3c9b 41,492 -> 2,311, p4c7nb 548,143 -> 484,305;
 ``worst-then-expected`` p5c4b 13,237 -> 9,468; black-and-white games about the same
 (p4c7's fewest-at-worst 838,037 both, p4c8's total within 6 893,541 -> 891,371).
-The same values.
+The same values. To learn that a state fits nowhere, though, this search must try
+every guess at every node below it when it has no budget (no total bounds such a
+state), where the worst case refutes it with its own cuts: so under a cap a node
+with no budget asks :func:`wc_search` first, with the worst case's own bounds and
+table (``wc_lb, wc_tt``), and costs ``INF`` at once where the answer is no
+(mastermind's total within 5, asked at every such node rather than at the root
+alone: 15,920 -> 8,687 states, the worst case's included).
 
 Statistics (``stats`` array, :data:`~optimal_mm._search_arrays.STATS`): 0 states
 expanded, 1 table hits, 2 guesses evaluated (partitions computed), 3 table entries
