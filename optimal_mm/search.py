@@ -1000,23 +1000,28 @@ class Solver:
                 "objective": objective, "guesses": self.guesses, "max_guesses": max_guesses,
                 "symmetry": bool(self.symmetry), "task_format": TASK_FORMAT}
 
-    def memory_plan(self, objective: str, entries: int | None = None) -> MemoryPlan:
-        """The most memory the run may take on this machine, as a :class:`MemoryPlan`.
+    def memory_plan(self, objective: str, entries: int | None = None,
+                    max_guesses: int | None = None) -> MemoryPlan:
+        """The most memory the run may take on this machine, as a :class:`MemoryPlan`:
+        one transposition table per process, two under a cap (the expected search
+        asks the worst case's, :meth:`_Context.exp`).
 
         >>> plan = Solver(Game.from_spec("mastermind"), jobs=1).memory_plan("expected")
         >>> plan.processes, plan.answer_table, plan.tables
         (1, 1679616, 1)
         """
-        tables = 2 if objective in CAPPED_OBJECTIVES else 1
+        capped = objective in CAPPED_OBJECTIVES or (objective == "expected"
+                                                    and max_guesses is not None)
+        tables = 2 if capped else 1
         processes, helpers = self._runner.processes()
         return MemoryPlan(processes, helpers, self.game.table_bytes(), tables,
                           self.entries if entries is None else entries)
 
-    def _fit_memory(self, objective: str) -> None:
+    def _fit_memory(self, objective: str, max_guesses) -> None:
         """Cut ``table_entries`` so that the plan fits ``memory_limit``."""
         if self.memory_limit is None:
             return
-        plan = self.memory_plan(objective)
+        plan = self.memory_plan(objective, max_guesses=max_guesses)
         if plan.fixed > self.memory_limit:
             raise TooLargeError(f"{self.game.spec} {objective} needs {plan}, over the memory "
                                 f"limit of {_size_text(self.memory_limit)}")
@@ -1047,7 +1052,7 @@ class Solver:
         if outer:
             self._best = None
             self._floor, self._floor_cache = None, {}
-            self._fit_memory(objective)
+            self._fit_memory(objective, max_guesses)
             key = (None if self.checkpoint_dir is None
                    else self.run_key(objective, max_guesses))
             self._runner.prepare((self.game, self.consistent, self.entries, self.symmetry),

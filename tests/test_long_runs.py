@@ -350,6 +350,9 @@ def test_memory_limit_shrinks_the_tables(capsys):
         Solver(game, jobs=4, memory_limit=PROCESS_BYTES)
     plan = Solver(game, jobs=3).memory_plan("worst-then-expected", entries=10)
     assert (plan.processes, plan.tables) == (4, 2)
+    # A capped expected search asks the worst case too: two tables, as above
+    assert Solver(game, jobs=3).memory_plan("expected", entries=10, max_guesses=4) == plan
+    assert Solver(game, jobs=3).memory_plan("expected", entries=10).tables == 1
     assert plan.total == 4 * (PROCESS_BYTES + 64 * 64) + 4 * 2 * 10 * TABLE_ENTRY_BYTES
 
 
