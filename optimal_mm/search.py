@@ -19,7 +19,10 @@ Two objectives share one search core (:mod:`optimal_mm._search`):
     ``t*``-th guess costs ``w = N t* + 1`` more (``N`` codes; every total within the
     cap is below ``w``). The least cost ``c`` gives both figures: ``c // w`` secrets
     at the cap, total ``c % w``. Bounds, symmetry and the split into tasks are those
-    of the expected case (:mod:`optimal_mm._search` says why they stay exact).
+    of the expected case (:mod:`optimal_mm._search` says why they stay exact). Given
+    a cap ``T`` (``t*`` proven elsewhere), it skips the worst case and proves ``t*``
+    itself: one secret or more at ``T`` in the best tree within ``T`` means that no
+    tree stays within ``T - 1``.
 
 Every objective may be restricted to *consistent* guesses (hard mode: every guess
 could still be the secret).
@@ -1411,8 +1414,11 @@ class Solver:
         def shown(value):  # for messages and proof lines
             return _cost_text(value, weight)
 
-        def figure(value):  # for the progress display's best and bound
-            return CappedCost.of(value, weight) if weight and value < INF else value
+        def figure(value):  # for the progress display's best and bound; None (not
+            # shown) for INF, no tree within the cap, which the proof lines say
+            if value >= INF:
+                return None
+            return CappedCost.of(value, weight) if weight else value
 
         def proven(bound):  # the search's own bound, or the floor it was given
             return figure(bound if floor is None else max(bound, floor.value))
@@ -2293,23 +2299,49 @@ class Solver:
             sol.strategy.objective = "expected"
         return sol
 
-    def fewest_at_worst(self) -> Solution:
+    def fewest_at_worst(self, max_guesses: int | None = None) -> Solution:
         """The fewest secrets that need the optimal worst case ``t*``, then the least
         total: the Solution's value is that number, its tree has the least total
-        among the trees with ``t*`` guesses and that number at depth ``t*``."""
+        among the trees with ``t*`` guesses and that number at depth ``t*``.
+
+        With ``max_guesses`` (a cap ``T``), the worst-case search is skipped: the
+        fewest secrets that need all ``T`` guesses among the trees within ``T``. The
+        search proves ``t*`` itself when ``T`` is it: a tree exists within ``T``, and
+        one or more secrets at the cap in the best of them means that no tree keeps
+        every secret within ``T - 1`` (such a tree would cost less). Given the
+        worst case's ``t*`` from elsewhere (the optimal table's worst-case entry),
+        it answers the same question as the run without a cap, and checks that
+        ``t*`` on its way; a ``T`` above ``t*`` gives 0, below it no tree. p4c10nb's
+        runs spent 400 s on the worst case before their first expected task.
+
+        The checkpoint is the run's without a cap: every task carries its cap and
+        weight in its arguments, so the runs with and without one share it.
+        """
         with self._session("fewest-at-worst", None):
-            wc = self.worst_case()
-            if wc.value is None:
-                return wc
-            cap = wc.value
+            if max_guesses is None:
+                wc = self.worst_case()
+                if wc.value is None:
+                    return wc
+                cap, proof = wc.value, wc.proof
+            else:
+                cap, proof = max_guesses, []
             weight = cap_weight(self.game, cap)
             sol = self._expected(cap, weight)
-        at_cap, total = divmod(sol.value, weight)
         sol.objective = "fewest-at-worst"
+        sol.proof = proof + sol.proof
+        if sol.value is None:  # only under a cap given: t* is above it
+            return sol
+        at_cap, total = divmod(sol.value, weight)
         sol.value = at_cap
-        sol.proof = wc.proof + sol.proof + [
-            f"{cap} guesses: {at_cap} secrets at the worst depth at the fewest (total "
-            f"{total}), among {cap}-guess trees"]
+        line = (f"{cap} guesses: {at_cap} secrets at the worst depth at the fewest (total "
+                f"{total}), among {cap}-guess trees")
+        if max_guesses is not None and at_cap:
+            line += (f"; none has 0, so no tree keeps every secret within {cap - 1} "
+                     f"guesses: {cap} is the optimal worst case")
+        elif max_guesses is not None:
+            line += (f"; a tree keeps every secret within {cap - 1} guesses: {cap} is "
+                     f"above the optimal worst case")
+        sol.proof.append(line)
         sol.strategy.objective = "fewest-at-worst"
         return sol
 
@@ -2323,7 +2355,7 @@ class Solver:
         if objective == "expected":
             return self.expected(max_guesses, floor)
         if objective == "fewest-at-worst":
-            return self.fewest_at_worst()
+            return self.fewest_at_worst(max_guesses)
         return self.worst_then_expected(floor)
 
 
@@ -2558,8 +2590,9 @@ def _check_request(objective, max_guesses) -> int | None:
     if objective not in OBJECTIVES:
         raise InvalidGameError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
     max_guesses = check_max_guesses(max_guesses)
-    if objective in CAPPED_OBJECTIVES and max_guesses is not None:
-        raise InvalidGameError(f"{objective} sets its own cap; drop --max-guesses")
+    if objective == "worst-then-expected" and max_guesses is not None:
+        raise InvalidGameError(f"{objective} sets its own cap; drop --max-guesses (expected "
+                               f"takes one)")
     return max_guesses
 
 

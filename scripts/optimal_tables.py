@@ -312,6 +312,28 @@ def floor_for(entries, spec, guesses, objective):
     return max(found, default=None, key=lambda vk: vk[0])
 
 
+def cap_for(entries, spec, guesses, objective):
+    """``(t*, key)``: the cap a ``fewest-at-worst`` entry runs under, its worst-case
+    entry's optimum, or None. The search then skips the worst case (400 s of every
+    run of p4c10nb's before its first expected task) and proves ``t*`` again on its
+    way: one secret or more at the cap in its best tree means that no tree stays
+    within ``t* - 1`` (:meth:`optimal_mm.search.Solver.fewest_at_worst`); a result of
+    0 would show the worst-case entry wrong, and is refused (:func:`_worker`).
+
+    >>> entries = {"p4c6/any/worst-case": {"status": "solved", "value": 5}}
+    >>> cap_for(entries, "p4c6", "any", "fewest-at-worst")
+    (5, 'p4c6/any/worst-case')
+    >>> cap_for(entries, "p4c6", "consistent", "fewest-at-worst") is None
+    True
+    >>> cap_for(entries, "p4c6", "any", "worst-then-expected") is None
+    True
+    """
+    wc = entries.get(f"{spec}/{guesses}/worst-case", {})
+    if objective != "fewest-at-worst" or wc.get("status") != "solved":
+        return None
+    return wc["value"], f"{spec}/{guesses}/worst-case"
+
+
 def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
     """The path of the optimal tree of the solved expected-case entry ``key`` in
     ``folder`` (``p4c8nb-expected.json.gz``), or None if there is none; a tree whose
@@ -333,10 +355,12 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None):
+            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
+            cap=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
-    goes to stderr too, each line after the entry's key (:func:`_progress`)."""
+    goes to stderr too, each line after the entry's key (:func:`_progress`).
+    ``cap``: :func:`cap_for`'s ``(t*, key)``, the cap given to ``fewest-at-worst``."""
     from optimal_mm import Game
     from optimal_mm.search import LowerBound, solve
 
@@ -364,8 +388,14 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     else:
         bound = None if floor is None else LowerBound(floor[0], source)
     start = time.perf_counter()
-    sol = solve(Game.from_spec(spec), objective, guesses, floor=bound, **options)
+    sol = solve(Game.from_spec(spec), objective, guesses, None if cap is None else cap[0],
+                floor=bound, **options)
     seconds = time.perf_counter() - start
+    if cap is not None and not sol.value:  # None: no tree within t*; 0: one within t* - 1
+        why = ("no tree keeps within it" if sol.value is None
+               else f"a tree keeps within {cap[0] - 1} guesses")
+        raise ValueError(f"{spec}/{guesses}/{objective}: {cap[1]}'s {cap[0]} is not the "
+                         f"optimal worst case: {why}")
     stats = sol.strategy.validate() if sol.strategy else None
     result = {"value": sol.value, "seconds": round(seconds, 3),
               "tree_total": stats.total if stats else None,
@@ -373,6 +403,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
               "first_guess": sol.strategy.root.guess if sol.strategy else None,
               "states": sol.stats.states, "resumed_tasks": sol.resumed or None,
               "wc_tree": options.get("wc_tree")}
+    if cap is not None:  # proven again by the search: the tree, secrets at the cap
+        result["cap"] = {"value": cap[0], "entry": cap[1]}
     # What the proof may rest on: a total that meets the floor (the search may have
     # stopped there), or any part's race stopped at its own floor (from the tree)
     if floor is not None and (sol.value == floor[0] or len(floor) > 2):
@@ -941,12 +973,13 @@ def _run_entries(args, todo, running) -> None:
             floor = floor_for(read_entries(), spec, guesses, objective)
             tree = None if floor is None else floor_tree(floor[1], floor[0])
             floor = floor if tree is None else (*floor, tree)
+            cap = cap_for(read_entries(), spec, guesses, objective)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, split_secrets=args.split_secrets,
                                   wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
                                   jobs=args.jobs, floor=floor,
                                   min_seconds=args.checkpoint_min_seconds,
-                                  progress_interval=args.progress_interval),
+                                  progress_interval=args.progress_interval, cap=cap),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

@@ -33,6 +33,14 @@ def brute_force(pegs, colours, repeats, black_only, consistent):
     """``(t*, (secrets at depth t*, total))``, least over every tree, by dynamic
     programming over the sets of secrets still possible (exact: the cost of a tree
     is the sum of its subtrees' costs, and pairs add and compare term by term)."""
+    within = brute_force_within(pegs, colours, repeats, black_only, consistent)
+    t = next(d for d in itertools.count(1) if within(d) is not None)
+    return t, within(t)
+
+
+def brute_force_within(pegs, colours, repeats, black_only, consistent):
+    """The function of ``d``: ``(secrets at depth d, total)``, least over every tree
+    within ``d`` guesses, or None when there is none."""
     codes = (list(itertools.product(range(colours), repeat=pegs)) if repeats
              else list(itertools.permutations(range(colours), pegs)))
     n = len(codes)
@@ -59,8 +67,7 @@ def brute_force(pegs, colours, repeats, black_only, consistent):
         return result
 
     everything = tuple(range(n))
-    t = next(d for d in itertools.count(1) if best(everything, d) is not None)
-    return t, best(everything, t)
+    return lambda d: best(everything, d)
 
 
 @pytest.mark.parametrize("spec, guesses", [
@@ -135,10 +142,68 @@ def test_cli(tmp_path, capsys):
     assert f"(for {stats.at_worst} secrets)" in capsys.readouterr().out
 
 
-def test_no_cap_of_its_own(capsys):
+@pytest.mark.parametrize("spec, guesses", [
+    ("p2c3", "any"), ("p3c2", "any"), ("p2c4", "any"), ("p3c3n", "any"), ("p3c2b", "any"),
+    ("p2c4", "consistent"), ("p3c3n", "consistent"),
+])
+def test_a_cap_given_matches_brute_force(spec, guesses):
+    # Given a cap T, the fewest secrets at T among the trees within T: t* itself (the
+    # same answer as without a cap, the worst case not searched), one above (0: a
+    # tree within t* exists), one below (no tree).
+    game = Game.from_spec(spec)
+    within = brute_force_within(game.pegs, game.colours, game.repeats, game.black_only,
+                                guesses == "consistent")
+    t = solve(game, "worst-case", guesses, jobs=1).value
+    for cap in (t - 1, t, t + 1):
+        sol = solve(game, "fewest-at-worst", guesses, max_guesses=cap, jobs=1)
+        if within(cap) is None:
+            assert cap < t and sol.value is None and sol.strategy is None
+            continue
+        stats = sol.strategy.validate()
+        assert (sol.value, stats.total) == within(cap)
+        assert sol.max_guesses == sol.strategy.max_guesses == cap
+        assert stats.max <= cap and (stats.max == cap) == (sol.value > 0)
+        assert ("is the optimal worst case" in sol.proof[-1]) == (cap == t)
+        assert all("worst case within" not in line for line in sol.proof)
+    whole = solve(game, "fewest-at-worst", guesses, jobs=1)
+    given = solve(game, "fewest-at-worst", guesses, max_guesses=t, jobs=1)
+    assert given.strategy.root.to_dict() == whole.strategy.root.to_dict()
+
+
+def test_a_cap_given_shares_the_checkpoint(tmp_path):
+    # The tasks carry their cap and weight, so a run given t* reads the tasks of a
+    # run that found it, and computes none again.
+    game = Game.from_spec("p3c4")
+    first = Solver(game, jobs=1, checkpoint=tmp_path).solve("fewest-at-worst")
+    given = Solver(game, jobs=1, checkpoint=tmp_path)
+    again = given.solve("fewest-at-worst", first.max_guesses)
+    assert again.resumed > 0 and given.checkpoint.stored == 0
+    assert again.value == first.value
+    assert again.strategy.root.to_dict() == first.strategy.root.to_dict()
+
+
+def test_cli_with_a_cap(tmp_path, capsys):
+    out = tmp_path / "p3c4.json.gz"
+    assert main(["solve", "p3c4", "--objective", "fewest-at-worst", "--max-guesses", "4",
+                 "--jobs", "1", "-o", str(out), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    stats = Strategy.load(out).validate()
+    assert (f"fewest at 4 guesses: {stats.at_worst} secrets need all 4 guesses" in text
+            and "4 is the optimal worst case" in text)
+    assert main(["solve", "p3c4", "--objective", "fewest-at-worst", "--max-guesses", "5",
+                 "--jobs", "1", "-o", str(out), "--quiet"]) == 0
+    assert "0 secrets need all 5 guesses" in capsys.readouterr().out
+    assert Strategy.load(out).max_guesses == 5
+    out.unlink()
+    assert main(["solve", "p3c4", "--objective", "fewest-at-worst", "--max-guesses", "3",
+                 "--jobs", "1", "-o", str(out), "--quiet"]) == 1
+    assert "impossible within 3 guesses" in capsys.readouterr().out and not out.exists()
+
+
+def test_worst_then_expected_has_no_cap_of_its_own(capsys):
     with pytest.raises(InvalidGameError, match="sets its own cap"):
-        solve(Game.from_spec("p2c3"), "fewest-at-worst", max_guesses=3, jobs=1)
-    assert main(["solve", "p2c3", "--objective", "fewest-at-worst", "--max-guesses", "3",
-                 "-o", "-", "--quiet"]) == 2
+        solve(Game.from_spec("p2c3"), "worst-then-expected", max_guesses=3, jobs=1)
+    assert main(["solve", "p2c3", "--objective", "worst-then-expected", "--max-guesses",
+                 "3", "-o", "-", "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "fewest-at-worst sets its own cap" in err
+    assert err.count("\n") == 1 and "worst-then-expected sets its own cap" in err

@@ -633,6 +633,29 @@ def test_a_worker_given_a_floor_records_that_its_tree_met_it():
     assert final["value"] == capped["value"] and "floor" not in final
 
 
+def test_a_fewest_at_worst_worker_given_t_star_skips_the_worst_case(capfd):
+    # The worst-case entry's t* as cap: the same result and tree, no worst-case line
+    # in the log, the cap recorded; a wrong t* (one above, one below) is refused.
+    script = _script()
+    plain, given = _Queue(), _Queue()
+    script._worker("p3c5b", "fewest-at-worst", "any", None, plain)
+    (found,) = _final(plain)
+    capfd.readouterr()
+    cap = (found["tree_max"], "p3c5b/any/worst-case")
+    script._worker("p3c5b", "fewest-at-worst", "any", None, given, progress_interval=0,
+                   cap=cap)
+    (final,) = _final(given)
+    assert "worst case within" not in capfd.readouterr().err
+    assert final["cap"] == {"value": cap[0], "entry": cap[1]}
+    assert {k: v for k, v in final.items() if k not in ("seconds", "cap", "states")} == {
+        k: v for k, v in found.items() if k not in ("seconds", "states")}
+    for wrong, why in ((cap[0] + 1, "a tree keeps within"), (cap[0] - 1, "no tree keeps")):
+        with pytest.raises(ValueError, match=f"'s {wrong} is not the optimal worst case: "
+                                             f"{why}"):
+            script._worker("p3c5b", "fewest-at-worst", "any", None, _Queue(),
+                           cap=(wrong, cap[1]))
+
+
 def test_the_table_names_the_entries_solved_with_another_ones_optimum():
     script = _script()
     base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",

@@ -51,7 +51,10 @@ def register(sub) -> None:
                    help="consistent: every guess could still be the secret (hard mode)")
     p.add_argument("--max-guesses", type=int, metavar="T",
                    help="cap: worst-case answers whether T guesses suffice (exit 1 if not); "
-                        "expected finds the least total within T guesses")
+                        "expected finds the least total within T guesses; fewest-at-worst "
+                        "skips the worst-case search and finds the fewest secrets that "
+                        "need all T guesses (T = t* known from elsewhere: the search "
+                        "proves it again)")
     p.add_argument("--wc-tree", choices=WC_TREE_RULES, default="small-total",
                    help="worst case: how the tree picks its guesses once a part is proven "
                         "feasible: small-total (default: a small total number of guesses) "
@@ -265,6 +268,13 @@ def run_solve(args) -> int:
         print(f"worst case: {args.max_guesses} guesses suffice (this tree needs at most "
               f"{stats.max}; the least that suffices is proven without --max-guesses)",
               file=report)
+    elif args.objective == "fewest-at-worst" and args.max_guesses is not None:
+        depth = args.max_guesses
+        print(f"fewest at {depth} guesses: {sol.value} secrets need all {depth} guesses, "
+              f"proven; among such trees the least total {stats.total} (average "
+              f"{stats.average:.4f}), proven; {depth} "
+              + ("is the optimal worst case" if sol.value else "is above the optimal worst "
+                 f"case (this tree needs {stats.max})"), file=report)
     elif args.objective == "fewest-at-worst":
         print(f"fewest at the worst case: {sol.value} secrets need all {stats.max} guesses, "
               f"proven; among such trees the least total {stats.total} (average "
