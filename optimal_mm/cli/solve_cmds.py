@@ -269,7 +269,7 @@ def run_solve(args) -> int:
               f"{stats.max}; the least that suffices is proven without --max-guesses)",
               file=report)
     elif args.objective == "fewest-at-worst" and args.max_guesses is not None:
-        depth = args.max_guesses
+        depth = sol.max_guesses  # the cap as the search used it (clamped to 64)
         print(f"fewest at {depth} guesses: {sol.value} secrets need all {depth} guesses, "
               f"proven; among such trees the least total {stats.total} (average "
               f"{stats.average:.4f}), proven; {depth} "
