@@ -42,3 +42,26 @@ def test_the_first_batch_gives_an_upper_bound(monkeypatch):
     assert rivals and first_best < rivals[0]  # before the big parts' rivals are searched
     assert bests[0] >= sol.value and bests[-1] == sol.value
     assert bests == sorted(bests, reverse=True)
+
+
+class Bounds(Progress):
+    def __init__(self):
+        self.bounds = []
+
+    def update(self, best=None, bound=None):
+        if bound is not None:
+            self.bounds.append(bound)
+
+
+def test_no_bound_is_told_where_no_tree_fits_the_cap():
+    # Mastermind within 4 guesses: every first guess's parts cost INF; the search
+    # once told that as its bound (3,298,534,884,679); it tells none, and the proof
+    # says why.
+    progress = Bounds()
+    sol = Solver(Game.from_spec("mastermind"), jobs=1, progress=progress).solve(
+        "expected", 4)
+    assert sol.value is None and progress.bounds == []
+    assert sol.proof[-1] == "impossible within 4 guesses"
+    progress = Bounds()
+    Solver(Game.from_spec("mastermind"), jobs=1, progress=progress).solve("expected", 5)
+    assert progress.bounds and max(progress.bounds) == 5626
