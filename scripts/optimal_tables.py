@@ -10,7 +10,9 @@ every entry whose worst case is solved, and ``worst-then-expected`` (the least t
 within ``t*`` guesses) for every entry whose optimal expected tree needs more than
 ``t*`` guesses (elsewhere it is the total itself). Every value is proven by the
 project's own search; where a published value exists (shared/REFERENCE.md) the
-table says whether it agrees.
+table says whether it agrees. A ``fewest-at-worst`` entry takes its worst-case
+entry's ``t*`` as its cap rather than searching the worst case again, and its search
+proves that ``t*`` on its way (:func:`cap_for`).
 
 Long runs lose no finished work: each result is written to the JSON file (atomically)
 as soon as it is known, and a rerun skips what is already there (``--redo`` to
@@ -694,7 +696,9 @@ def markdown(entries, meta) -> str:
         "suffice; *total* = least number of guesses summed over all secrets (final guess "
         "included); *at t\\** = fewest secrets that need all t\\* guesses, over the trees "
         "with the optimal worst case (`--objective fewest-at-worst`; the least total among "
-        "those trees follows the slash); *total ≤ t\\** = least total within t\\* guesses "
+        "those trees follows the slash; runs since 2026-12-01 take the worst-case entry's "
+        "t\\* as their cap, `--max-guesses`, and prove it again: one secret or more at "
+        "t\\* in the best tree within t\\* means that none keeps within t\\* - 1); *total ≤ t\\** = least total within t\\* guesses "
         "(`--objective worst-then-expected`), run where the optimal expected tree needs "
         "more than t\\* guesses (blank elsewhere: there it equals *total*; *(not run)* "
         "where it is needed but has not been run yet). An entry "
