@@ -29,6 +29,8 @@ Usage::
     python scripts/upper_trees.py --only p4c10/any/fewest-at-worst --time-limit 60
     python scripts/upper_trees.py --render      # rewrite the markdown from the JSON
 
+A ``fewest-at-worst`` cell resumes with its worst-case entry's ``t*`` as
+``--max-guesses``, as the table's own runs do (``optimal_tables.cap_for``).
 ``--jobs``, ``--split-secrets``, ``--chain-secrets`` and ``--wc-tree`` go to ``solve``
 as they went to the cell's runs (the worst-case split and tree rule decide which of
 its tasks the checkpoint holds: with others, the resumed search would compute them
@@ -50,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
-from optimal_tables import checkpoint_dir  # noqa: E402
+from optimal_tables import cap_for, checkpoint_dir  # noqa: E402
 
 RESULTS = ROOT / "results"
 #: The objectives whose open cells have an upper bound made by a tree.
@@ -217,8 +219,13 @@ def main(argv=None) -> int:
                 solve_args += [flag, str(value)]
         for key in args.only:
             try:
+                # A fewest-at-worst cell resumes under its worst-case entry's t*, as
+                # the table's runs do (no worst-case search first)
+                cap = cap_for(entries, *key.split("/"))
                 said, row = make_tree(entries[key], args.checkpoints, args.out,
-                                      args.time_limit, solve_args)
+                                      args.time_limit, solve_args + (
+                                          [] if cap is None else
+                                          ["--max-guesses", str(cap[0])]))
             except (OSError, OptimalMMError) as exc:
                 said, row = f"{key}: {exc}", None
             print(said)

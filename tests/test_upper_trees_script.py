@@ -139,3 +139,23 @@ def test_a_damaged_index_is_one_line_and_left_as_it_is(tmp_path, capsys, index):
     assert err.count("\n") == 1 and "upper_trees.json" in err, err
     assert (tmp_path / "upper_trees.json").read_text() == index
     assert not (tmp_path / "upper_trees.md").exists()
+
+
+def test_a_fewest_at_worst_cell_resumes_under_its_worst_case_entrys_t_star(
+        tmp_path, monkeypatch):
+    # As the table's runs do: solve --max-guesses t* (no worst-case search first);
+    # the expected case gets no cap.
+    script = load_script("upper_trees")
+    entries = {"p4c7/any/worst-case": {"spec": "p4c7", "guesses": "any", "status": "solved",
+                                       "objective": "worst-case", "value": 6}}
+    for objective in ("fewest-at-worst", "expected"):
+        entries[f"p4c7/any/{objective}"] = {"spec": "p4c7", "guesses": "any",
+                                            "objective": objective, "status": "timeout"}
+    (tmp_path / "table.json").write_text(json.dumps({"entries": entries}))
+    asked = {}
+    monkeypatch.setattr(script, "make_tree", lambda entry, checkpoints, out, seconds, args: (
+        asked.setdefault(entry["objective"], args) and ("asked", None)))
+    assert script.main(["--table", str(tmp_path / "table.json"), "--out", str(tmp_path),
+                        "--only", "p4c7/any/fewest-at-worst", "p4c7/any/expected"]) == 1
+    assert asked["fewest-at-worst"] == ["--jobs", "1", "--max-guesses", "6"]
+    assert asked["expected"] == ["--jobs", "1"]
