@@ -975,10 +975,11 @@ def _run_entries(args, todo, running) -> None:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
             # The table as it is now: an entry solved since the start may bound this one
-            floor = floor_for(read_entries(), spec, guesses, objective)
+            now = read_entries()
+            floor = floor_for(now, spec, guesses, objective)
             tree = None if floor is None else floor_tree(floor[1], floor[0])
             floor = floor if tree is None else (*floor, tree)
-            cap = cap_for(read_entries(), spec, guesses, objective)
+            cap = cap_for(now, spec, guesses, objective)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, split_secrets=args.split_secrets,
                                   wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,

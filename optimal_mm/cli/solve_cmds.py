@@ -268,17 +268,20 @@ def run_solve(args) -> int:
         print(f"worst case: {args.max_guesses} guesses suffice (this tree needs at most "
               f"{stats.max}; the least that suffices is proven without --max-guesses)",
               file=report)
-    elif args.objective == "fewest-at-worst" and args.max_guesses is not None:
-        depth = sol.max_guesses  # the cap as the search used it (clamped to 64)
-        print(f"fewest at {depth} guesses: {sol.value} secrets need all {depth} guesses, "
-              f"proven; among such trees the least total {stats.total} (average "
-              f"{stats.average:.4f}), proven; {depth} "
-              + ("is the optimal worst case" if sol.value else "is above the optimal worst "
-                 f"case (this tree needs {stats.max})"), file=report)
     elif args.objective == "fewest-at-worst":
-        print(f"fewest at the worst case: {sol.value} secrets need all {stats.max} guesses, "
-              f"proven; among such trees the least total {stats.total} (average "
-              f"{stats.average:.4f}), proven", file=report)
+        # Under a cap, the cap as the search used it (clamped to 64), which the tree
+        # may not reach: then the cap is above t*
+        capped = args.max_guesses is not None
+        depth = sol.max_guesses if capped else stats.max
+        where = f"{depth} guesses" if capped else "the worst case"
+        verdict = ""
+        if capped:
+            verdict = (f"; {depth} is the optimal worst case" if sol.value else
+                       f"; {depth} is above the optimal worst case (this tree needs "
+                       f"{stats.max})")
+        print(f"fewest at {where}: {sol.value} secrets need all {depth} guesses, proven; "
+              f"among such trees the least total {stats.total} (average "
+              f"{stats.average:.4f}), proven{verdict}", file=report)
     else:
         given = "" if floor is None else f" (given the lower bound {floor.value})"
         print(f"optimal total: {sol.value} (average {sol.value / stats.secrets:.4f}), "
