@@ -77,7 +77,7 @@ _STATS = Array("int64", 1, inout=True, min_len=len(STATS) + 1)  # counters, stop
 # The transposition table (_search_arrays.new_table), written in place.
 _TT = (Array("int64", 2, True), Array("int32", 1, True), Array("int32", 1, True),
        Array("int64", 1, True))
-# The game's arrays that follow the tables (search._rules): codes, colours, repeats,
+# The game's arrays that follow the tables (search_context._rules): codes, colours, repeats,
 # swaps, masks, symmetry.
 _RULES = (_U2, "int64", "boolean", _J2, _I2, "boolean")
 _SEARCH = (_U2, _I1, _I2, "int64", "int64", "boolean")  # table, all guesses, lb, win, ...

@@ -88,7 +88,7 @@ all black, and ``d`` guesses left:
   wide budget (measured, ``--jobs 1``: Bulls and Cows 34.4 -> 26.4 s, p6c3b
   36.1 -> 29.0 s, p4c7 3.66 -> 3.09 s, guesses evaluated 2 to 4 times fewer; the
   same values). The root of a search does the same in Python
-  (:func:`optimal_mm.search._exp_guess_task`), where it first paid off.
+  (:func:`optimal_mm.search_tasks._exp_guess_task`), where it first paid off.
 
 Symmetry at every node: two colours are *interchangeable* in ``S`` when swapping
 them maps ``S`` onto itself (tested directly, pair by pair, with a precomputed
@@ -2216,7 +2216,7 @@ def exp_tree_nodes(S, d, value, top_guesses, wc_lb, wc_tt, table, all_guesses, l
     the optimum runs with budget ``value + 1`` (``value``, the root's cost when
     known, else -1 to read it from the table), which cuts every worse guess at
     its bound. A node of one or two secrets guesses its first. The same choices as
-    the node-by-node build in Python (``search._Context.exp_tree``), without a
+    the node-by-node build in Python (``search_context._Context.exp_tree``), without a
     Python call per node.
     """
     no_guess = np.empty(0, dtype=np.int64)

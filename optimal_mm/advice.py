@@ -64,7 +64,8 @@ from .errors import (InvalidOptionError, InvalidTreeError, OptimalMMError, TooLa
                      check_time_limit)
 from .game import Game
 from .history import Turn, check_history, consistent_secrets
-from .search import _context, check_feasible, node_guess_classes
+from .search import check_feasible
+from .search_context import _context, node_guess_classes
 from .tree import Node, Strategy
 
 OBJECTIVES = ("expected", "worst-case")

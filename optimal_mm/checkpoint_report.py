@@ -6,7 +6,7 @@ days goes on in the background, the directory itself answers "how far has it got
 this module reads every intact entry, groups them by run (a directory may hold
 several) and says, in the search's own terms, what they settle.
 
-Worst case (:func:`~optimal_mm.search._wc_part_task`, ``_wc_guess_task``)
+Worst case (:func:`~optimal_mm.search_tasks._wc_part_task`, ``_wc_guess_task``)
     A task asks whether one part of a first guess (the secrets of one answer) can be
     solved within the guesses left, searched whole, or, for a big part split one
     second guess per task, whether one second guess keeps all its parts solvable.
@@ -561,7 +561,7 @@ class RunReport:
                          "left": self.left()}}
 
     def cost_text(self, value) -> str:
-        from .search import _cost_text
+        from .search_costs import _cost_text
 
         return _cost_text(value, self.weight)
 
@@ -913,7 +913,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     order (:meth:`Solver.exp_second_guesses`) matched to the tasks by their parts'
     hashes: how many of those with a bound below the part's budget (or the best found
     below it) the checkpoint holds."""
-    from .search import SPLIT_SECRETS
+    from .search_expected import SPLIT_SECRETS
 
     solved = {f for f, _, _ in raw["subs"]} | {game.code_index(f) for f in rep.expected}
     firsts = (set(raw["chains"]) | {f for f, _, _ in raw["rivals"]}) - solved
@@ -964,7 +964,7 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     task left, and as a chain, not priced, when it has as many secrets as the least
     part probed in the run: ``--chain-secrets`` is not kept in the run, but a probe is
     only of a part of that many secrets or more.)"""
-    from .search import SPLIT_SECRETS
+    from .search_expected import SPLIT_SECRETS
 
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
     d = _first_d(raw)
@@ -1044,7 +1044,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     task's parts by their hashes. Also ``rep.second_trees``: the parts solved below
     each second guess, told apart by the big part they split (a second guess may
     split two), those not found under any big part last."""
-    from .search import SPLIT_SECRETS
+    from .search_expected import SPLIT_SECRETS
 
     solver = lazy()
     d = _guesses_left(raw["d"])

@@ -134,7 +134,7 @@ def depth3_tree(spec: str) -> dict:
     from optimal_mm import Game
     from optimal_mm import _search
     from optimal_mm.game import partition_counts
-    from optimal_mm.search import _Context
+    from optimal_mm.search_context import _Context
     from optimal_mm.symmetry import orbit_representatives
 
     game = Game.from_spec(spec)

@@ -3,7 +3,7 @@
 
 A worst-case run (``optimal-mm solve GAME --objective worst-case``) proves ``t``
 with a first guess when every part of the secrets under that guess is solvable
-within ``t - 1`` guesses; each part is one task (``optimal_mm.search._wc_part_task``,
+within ``t - 1`` guesses; each part is one task (``optimal_mm.search_tasks._wc_part_task``,
 the function the runner sends to its workers and stores in a checkpoint). Before a
 run too long to watch, this script times some of those tasks, so that the whole
 run can be estimated from them (docs/LOGIK.md does it for p5c8).
@@ -53,8 +53,9 @@ from optimal_mm._search_arrays import INF, NO_CAP, new_stats, new_table  # noqa:
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text, check_output_path  # noqa: E402
 from forked_timing import at_least, seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
-from optimal_mm.search import (DEFAULT_TABLE_ENTRIES, _context, _part_guesses,  # noqa: E402
-                               _wc_part_task)
+from optimal_mm.search import DEFAULT_TABLE_ENTRIES  # noqa: E402
+from optimal_mm.search_context import _context, _part_guesses  # noqa: E402
+from optimal_mm.search_tasks import _wc_part_task  # noqa: E402
 
 
 def time_call(run, limit):

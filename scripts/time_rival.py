@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from optimal_mm import Game, search  # noqa: E402
+from optimal_mm import Game, search_tasks  # noqa: E402
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.search import NO_CAP, Solver  # noqa: E402
 from forked_timing import at_least  # noqa: E402  (beside this script)
@@ -61,7 +61,7 @@ def main(argv=None) -> int:
               f"bound {len(part) + sum(lbs)}", flush=True)
         start = time.process_time()
         if args.mode == "task":
-            value, _, counters = search._exp_guess_task(
+            value, _, counters = search_tasks._exp_guess_task(
                 game, solver.consistent, args.table_entries, True, (first,), rival, subs,
                 lbs, len(part), args.budget, NO_CAP, 0)
             states = int(counters[0])

@@ -20,10 +20,11 @@ import shutil
 import numpy as np
 import pytest
 
-from optimal_mm import Game, search
+from optimal_mm import Game, search_expected, search_tasks
 from optimal_mm.checkpoint import Checkpoint, task_key
 from optimal_mm.runner import TaskRunner
-from optimal_mm.search import Solver, _guess_answer, _guess_result_under
+from optimal_mm.search import Solver
+from optimal_mm.search_tasks import _guess_answer, _guess_result_under
 
 COUNTERS = np.zeros(4, dtype=np.int64)
 
@@ -109,7 +110,7 @@ def test_a_run_resumed_searches_only_the_unsettled_rivals(tmp_path, monkeypatch)
     # whose results came late), resumed by the stream of one job, whose budgets are
     # the best totals of every rival before: a rival is searched again only if no
     # entry of the first run settles it under its new budget.
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
     with monkeypatch.context() as patch:
         patch.setattr(TaskRunner, "stream", _rounds_of_two)
         rounds = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_001,
@@ -130,7 +131,7 @@ def test_a_run_resumed_searches_only_the_unsettled_rivals(tmp_path, monkeypatch)
             if dict(old, args=old["args"][:5] + old["args"][6:]) == free:
                 assert value is None and old["args"][5] < budget  # did not settle it
     # Without the rule, the rivals whose budget changed are all searched again.
-    monkeypatch.delattr(search._exp_guess_task, "checkpoint_reuse")
+    monkeypatch.delattr(search_tasks._exp_guess_task, "checkpoint_reuse")
     plain = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_003,
                    checkpoint=tmp_path / "b")
     plain.expected()

@@ -25,6 +25,7 @@ from optimal_mm import Game
 from optimal_mm.checkpoint import Checkpoint, read_entries, task_key
 from optimal_mm.checkpoint_report import report
 from optimal_mm.search import Solver
+from optimal_mm import search_expected
 
 
 @pytest.fixture(scope="module")
@@ -127,9 +128,7 @@ def test_the_report_prices_the_worst_case_tasks_left(p4c5b_run, tmp_path):
 
 
 def test_the_report_counts_the_expected_rivals_left(tmp_path, monkeypatch):
-    from optimal_mm import search
-
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
     Solver(Game.from_spec("mastermind"), jobs=1, checkpoint=tmp_path,
            table_entries=60_003).solve("expected")
     (full,) = report(tmp_path)

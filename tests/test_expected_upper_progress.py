@@ -11,7 +11,7 @@ still to be searched, is at least the optimum, and the bests only fall to it.
 
 from __future__ import annotations
 
-from optimal_mm import Game, search
+from optimal_mm import Game, search_expected
 from optimal_mm.progress import Progress
 from optimal_mm.search import Solver
 
@@ -29,7 +29,7 @@ class Recorder(Progress):
 
 
 def test_the_first_batch_gives_an_upper_bound(monkeypatch):
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
     progress = Recorder()
     sol = Solver(Game.from_spec("mastermind"), jobs=1, progress=progress,
                  table_entries=60_001).solve("expected")

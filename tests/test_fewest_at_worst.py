@@ -15,7 +15,8 @@ import pytest
 
 from optimal_mm import Game, InvalidGameError
 from optimal_mm.cli import main
-from optimal_mm.search import Solver, _Context, cap_weight, solve
+from optimal_mm.search import Solver, cap_weight, solve
+from optimal_mm.search_context import _Context
 from optimal_mm.tree import Strategy
 
 from brute import parts_by_answer

@@ -5,7 +5,7 @@ search every guess at every node to find out (no total bounds it), where the
 worst-case search refutes it with its own cuts: p5c6b's 166 secrets after 11111
 12222 21123 13334, 5 guesses left, 258 s against 2 s. So every node of the compiled
 expected search with no budget (:data:`search.UNBUDGETED`) asks the worst-case kernel
-first (its table handed in by :meth:`search._Context.exp`), and
+first (its table handed in by :meth:`search_context._Context.exp`), and
 :meth:`search.Solver._second_guess_rounds` races no guess on a part that fits
 nowhere. Neither changes a value or a tree: checked here against the search with the
 question never asked (``ask_fits`` off).
@@ -16,13 +16,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optimal_mm import Game, search
-from optimal_mm.search import INF, NO_CAP, UNBUDGETED, Solver, _context
+from optimal_mm import Game, search_context, search_expected, search_tasks
+from optimal_mm.search import INF, NO_CAP, UNBUDGETED, Solver
+from optimal_mm.search_context import _context
 
 
 def fresh_context(spec, ask=True):
     """A context of its own (``_context`` shares one per game), its tables empty."""
-    ctx = search._Context(Game.from_spec(spec), False, 100_003)
+    ctx = search_context._Context(Game.from_spec(spec), False, 100_003)
     ctx.ask_fits = ask
     return ctx
 
@@ -87,13 +88,13 @@ def test_nodes_below_the_root_ask_too():
 ])
 def test_the_question_changes_no_value_or_tree(monkeypatch, spec, objective, guesses,
                                                 split, chain):
-    monkeypatch.setattr(search, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
     options = {"chain_secrets": chain} if chain else {}
     game = Game.from_spec(spec)
     asked = Solver(game, guesses, jobs=1, **options).solve(objective)
     with monkeypatch.context() as patch:
-        patch.setattr(search._Context, "fits", lambda self, S, d, top=None: True)
-        patch.setattr(search._Context, "_wc_args", lambda self, d: search._NO_WC)
+        patch.setattr(search_context._Context, "fits", lambda self, S, d, top=None: True)
+        patch.setattr(search_context._Context, "_wc_args", lambda self, d: search_context._NO_WC)
         never = Solver(game, guesses, jobs=1, **options).solve(objective)
     assert asked.value == never.value
     assert asked.strategy.root.to_dict() == never.strategy.root.to_dict()
@@ -109,13 +110,13 @@ def test_a_big_part_that_fits_nowhere_races_no_rival(monkeypatch):
     (part,) = [p for a, p in solver.first_guess_parts(first)
                if game.answer_str(int(a)) == "2B1W"]
     raced = []  # the parts' sizes of the rivals searched
-    rival = search._rival
+    rival = search_tasks._rival
 
     def watched(*args):
         raced.append(args[8])
         return rival(*args)
 
-    monkeypatch.setattr(search, "_rival", watched)
+    monkeypatch.setattr(search_tasks, "_rival", watched)
     beyond = {0: (INF, None)}  # the first second guess's parts: none within the cap
     with solver._session("expected", 5):
         plan = solver.exp_second_guesses((first,), part, 3, 0)

@@ -17,7 +17,8 @@ import pytest
 from optimal_mm import Game, _aot, _kernels, _search, kernels
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.errors import InvalidOptionError
-from optimal_mm.search import _NO_WC, _context, solve
+from optimal_mm.search import solve
+from optimal_mm.search_context import _NO_WC, _context
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from optimal_mm import Game, search
+from optimal_mm import Game, search_expected
 from optimal_mm.errors import FloorError, InvalidOptionError
 from optimal_mm.progress import Progress
 from optimal_mm.search import LowerBound, Solver, solve
@@ -26,7 +26,7 @@ from optimal_mm.search import LowerBound, Solver, solve
 def split_at_60(monkeypatch):
     """Mastermind's parts of 60 secrets or more split, as a big game's are: the
     first guess's big parts then race their second guesses."""
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
 
 
 def _mastermind(entries, jobs=1, **options):
@@ -152,10 +152,14 @@ def test_the_best_tree_so_far_follows_a_race(split_at_60, monkeypatch):
     assert sol.value <= min(after for _, after in seen)
 
 
-def test_doctests():
+@pytest.mark.parametrize("name", ["search", "search_context", "search_tasks", "search_costs",
+                                  "search_worst", "search_expected"])
+def test_doctests(name):
+    """The search's modules' examples (the lower bound's among them) still hold."""
     import doctest
+    import importlib
 
-    result = doctest.testmod(search)
+    result = doctest.testmod(importlib.import_module(f"optimal_mm.{name}"))
     assert result.attempted and not result.failed
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from optimal_mm import Game, _search
 from optimal_mm._search_arrays import INF, NO_CAP
-from optimal_mm.search import _context
+from optimal_mm.search_context import _context
 
 
 def blacks(game: Game, a: int, b: int) -> int:
@@ -278,9 +278,10 @@ def test_a_permutation_game_searches_as_its_black_only_twin(spec):
     black-only scoring does; with the twin's keys and skew-aware bound the expected
     case's search is the twin's own, state for state."""
     from optimal_mm import search
+    from optimal_mm import search_context
 
     def fresh(s):  # a new transposition table: the states counted are the search's own
-        search._CONTEXTS.clear()
+        search_context._CONTEXTS.clear()
         return search.solve(Game.from_spec(s), "expected", jobs=1)
 
     plain, twin = fresh(spec), fresh(spec + "b")

@@ -73,7 +73,7 @@ def test_search_refutes_without_scoring_a_guess():
     # States that the counting bound allows within 3 guesses but whose every guess
     # multiset sends too many secrets to some overlap: refuted before any guess is
     # scored (no state counted).
-    from optimal_mm.search import _Context
+    from optimal_mm.search_context import _Context
 
     game = Game.from_spec("p4c6")
     ctx = _Context(game, False, 100_000)
@@ -95,7 +95,7 @@ def test_search_refutes_without_scoring_a_guess():
 
 @pytest.mark.parametrize("spec", ["p4c5", "p4c6n", "p5c3", "p4c6"])
 def test_bound_below_every_guess_and_the_optimum(spec):
-    from optimal_mm.search import _Context
+    from optimal_mm.search_context import _Context
 
     game = Game.from_spec(spec)
     ctx = _Context(game, False, 1_000_000)

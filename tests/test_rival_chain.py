@@ -1,7 +1,7 @@
 """A rival first guess with big parts is refuted by a chain of tasks
 (``Solver._guess_by_parts``), not by one task that may outlast a session.
 
-The chain must give the one task's answer (:func:`optimal_mm.search._exp_guess_task`):
+The chain must give the one task's answer (:func:`optimal_mm.search_tasks._exp_guess_task`):
 the exact total when it is below the budget, else None; and a run stopped in the
 middle of a chain must resume from the tasks it saved.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from optimal_mm import Game, search
+from optimal_mm import Game, search, search_expected, search_tasks
 from optimal_mm.search import NO_CAP, Solver
 
 from script_loader import load_script
@@ -33,7 +33,7 @@ def _first_guesses(solver):
 
 @pytest.fixture()
 def chained(monkeypatch):
-    monkeypatch.setattr(search, "SPLIT_SECRETS", SPLIT)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", SPLIT)
     solver = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=60_001)
     with solver._session("expected", None):
         yield solver
@@ -56,7 +56,7 @@ def test_chain_agrees_with_the_single_task(chained):
     # Budgets around the totals: the chain and _exp_guess_task answer alike.
     for g, (parts, lbs, n) in _first_guesses(chained).items():
         for bound in (sum(lbs) + n + 1, 5625, 5700, 5800):
-            task, trees, _ = search._exp_guess_task(chained.game, False, 60_001, True, (), g,
+            task, trees, _ = search_tasks._exp_guess_task(chained.game, False, 60_001, True, (), g,
                                                     parts, lbs, n, bound, NO_CAP, 0)
             assert chained._guess_by_parts((), g, parts, lbs, n, bound, NO_CAP, 0) == task
             # A rival below its bound keeps its parts' trees: each part's own optimum
@@ -64,7 +64,7 @@ def test_chain_agrees_with_the_single_task(chained):
             assert (trees is None) == (task is None)
             if trees is not None and bound == 5800:
                 for part, (value, tree) in zip(parts, trees):
-                    alone = search._exp_part_task(chained.game, False, 60_001, True, (g,),
+                    alone = search_tasks._exp_part_task(chained.game, False, 60_001, True, (g,),
                                                   part, search.INF, NO_CAP, True, 0)
                     assert (value, tree) == alone[:2]
             assert n + sum(v for v, _ in trees or ()) == (task or n)
@@ -93,7 +93,7 @@ class StopAfter(search.Progress):
 def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     # Mastermind's 794 tasks with parts split from 60 secrets: the last ~110 are the
     # chains of the rival first guesses 1122 and 1112; stopped inside the first.
-    monkeypatch.setattr(search, "SPLIT_SECRETS", SPLIT)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", SPLIT)
     game = Game.from_spec("mastermind")
     watch = StopAfter()
     plain = Solver(game, jobs=1, table_entries=60_002, progress=watch).expected()
@@ -122,7 +122,7 @@ def test_later_chains_take_the_best_total_so_far_as_budget(monkeypatch):
     game = Game.from_spec("p5c4")
     plain = Solver(game, jobs=1).fewest_at_worst()
     assert any("11223 proved better" in line for line in plain.proof)
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
     calls, chain = [], Solver._guess_by_parts
 
     def spy(self, history, g, parts, lbs, n, bound, d, weight):
@@ -157,7 +157,7 @@ def test_chain_below_a_first_guess_agrees_with_the_single_task(chained):
         assert any(len(q) >= SPLIT for q in subs)
         lbs = [int(lb[len(q)]) for q in subs]
         for bound in (980, 1000, 1020, 10**9):
-            task, _, _ = search._exp_guess_task(game, False, 60_001, True, (first,), g, subs,
+            task, _, _ = search_tasks._exp_guess_task(game, False, 60_001, True, (first,), g, subs,
                                                 lbs, len(part), bound, NO_CAP, 0)
             assert chained._guess_by_parts((first,), g, subs, lbs, len(part), bound,
                                            NO_CAP, 0) == task
@@ -203,7 +203,7 @@ def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, 
     # its own guesses: the value and the tree are those of the search with whole
     # tasks (black-only games, as the open entries that need it, with and without
     # repeats: each reaches chains and splits below the third guess).
-    monkeypatch.setattr(search, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     depths = []
     real = search.Solver._guess_by_parts
@@ -250,7 +250,7 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     # p4c5nb's fewest secrets at the worst depth with chains from 4 secrets: stopped
     # inside the chain of a rival third guess ("rival 1234 2341 3415, its 1 small
     # parts"), the rerun reads back every task saved and computes only the others.
-    monkeypatch.setattr(search, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     watch, full = Phases(), tmp_path / "full"  # an uninterrupted run, its tasks saved
     plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=full,

@@ -1,4 +1,4 @@
-"""A rival that proves better keeps its parts' trees (:func:`search._exp_guess_task`).
+"""A rival that proves better keeps its parts' trees (:func:`search_tasks._exp_guess_task`).
 
 The task has solved every part exactly when it beats its budget, and its
 transposition table still holds their states: it builds their trees there, and the

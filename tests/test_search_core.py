@@ -14,8 +14,8 @@ from optimal_mm import Game
 from optimal_mm import _search
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.game import partition_counts
-from optimal_mm.search import (_NO_WC, _Context, first_guess_classes, node_guess_classes,
-                               solve)
+from optimal_mm.search import first_guess_classes, node_guess_classes, solve
+from optimal_mm.search_context import _Context, _NO_WC
 from optimal_mm.symmetry import orbit_representatives
 
 from brute import parts_by_answer

@@ -197,7 +197,7 @@ def test_search_cuts_with_it(spec):
     # A budget between the balanced-tree bound and the skew-aware bound: the search
     # answers at least the budget without expanding the state (no state counted),
     # and with a budget above the optimum it still finds the exact value.
-    from optimal_mm.search import _Context
+    from optimal_mm.search_context import _Context
 
     game = Game.from_spec(spec)
     ctx = _Context(game, False, 100_000)
@@ -214,7 +214,7 @@ def test_search_cuts_with_it(spec):
 def test_worst_case_refuted_without_expanding():
     # A black-only state whose parts cannot fit the counting bound within its black
     # budget, though the counting bound alone allows its size.
-    from optimal_mm.search import _Context
+    from optimal_mm.search_context import _Context
 
     game = Game.from_spec("p4c4b")
     ctx = _Context(game, False, 100_000)

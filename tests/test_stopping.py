@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import search, stopping
+from optimal_mm import search_context
 from optimal_mm._search_arrays import STOP, STOP_SIGNALS, new_stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,7 +91,7 @@ def test_a_handler_that_returns_lets_the_search_finish_exactly(spec, objective, 
             os.kill(os.getpid(), signal.SIGINT)
 
     thread = threading.Thread(target=pester)
-    search._CONTEXTS.clear()  # a fresh transposition table for each search
+    search_context._CONTEXTS.clear()  # a fresh transposition table for each search
     thread.start()
     try:
         disturbed = search.solve(spec, objective, jobs=1)
@@ -98,7 +99,7 @@ def test_a_handler_that_returns_lets_the_search_finish_exactly(spec, objective, 
         done.set()
         thread.join()
         signal.signal(signal.SIGINT, previous)
-    search._CONTEXTS.clear()
+    search_context._CONTEXTS.clear()
     calm = search.solve(spec, objective, jobs=1)
     assert seen, "no signal arrived"
     assert disturbed.value == calm.value

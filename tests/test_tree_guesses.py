@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from optimal_mm import Game, search
+from optimal_mm import Game, search_context
 from optimal_mm.search import INF, NO_CAP, solve
 
 
@@ -41,7 +41,7 @@ def _reference_tree(ctx, S, d, top=None, weight=0, value=None):
 def test_same_tree_as_trying_every_guess(monkeypatch, spec, guesses, objective):
     game = Game.from_spec(spec)
     now = solve(game, objective, guesses, jobs=1, table_entries=70_001)
-    monkeypatch.setattr(search._Context, "exp_tree", _reference_tree)
+    monkeypatch.setattr(search_context._Context, "exp_tree", _reference_tree)
     before = solve(game, objective, guesses, jobs=1, table_entries=70_002)
     assert now.value == before.value
     assert now.strategy.root.to_dict() == before.strategy.root.to_dict()

@@ -15,7 +15,7 @@ import pytest
 
 from optimal_mm import Game, _search
 from optimal_mm._search_arrays import INF, new_stats
-from optimal_mm.search import _context
+from optimal_mm.search_context import _context
 
 
 def _random_sets(game, rng, count):

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game, kernels
-from optimal_mm.search import (Solver, _context, _part_guesses, WC_TREE_RULES,
-                               worst_case_order)
+from optimal_mm.search import Solver, WC_TREE_RULES, worst_case_order
+from optimal_mm.search_context import _context, _part_guesses
 
 
 def _tree(spec, cap, rule, entries, guesses="any", **options):

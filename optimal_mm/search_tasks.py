@@ -1,0 +1,222 @@
+"""The tasks of the exact search: what a worker process computes.
+
+Each task is a module-level function of plain arguments (a game, the guess rule, the
+table size, the symmetry switch, then its own), so that joblib and dask can send it
+to a worker and a checkpoint can key it by its name and arguments
+(:mod:`optimal_mm.checkpoint`). Each runs on its process's search context
+(:mod:`optimal_mm.search_context`) and returns its answer with the counters it added.
+The :class:`~optimal_mm.search.Solver` decides which tasks to run and what their
+answers prove (:mod:`optimal_mm.search_worst`, :mod:`optimal_mm.search_expected`).
+
+A task's ``checkpoint_reuse`` attribute says which argument may differ between the
+run that saved its answer and the run that asks for it, and how to read the answer
+under the new value (:mod:`optimal_mm.checkpoint`, "Results under another value").
+"""
+
+from __future__ import annotations
+
+from .search_context import _context, _part_guesses
+
+# Tasks run in worker processes: module-level functions of plain arguments.
+def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree,
+                   weight):
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    top = _part_guesses(game, history, part, consistent, symmetry)
+    value, _ = ctx.exp(part, budget, d, top, weight)
+    tree = None
+    if want_tree and value < budget:
+        tree = ctx.exp_tree(part, d, top, weight, int(value))
+    return int(value), tree, ctx.counters - before
+
+
+def _part_size(args) -> int:
+    """How many secrets an :func:`_exp_part_task` searches (arguments after the common
+    ones): its cost grows steeply with it, so a batch dispatches the largest first."""
+    return len(args[1])
+
+
+#: Rounds of null-window probes on every part before a rival first guess is searched.
+PROBE_ROUNDS = 2
+
+
+def _exp_guess_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                    bound, d, weight):
+    """Total of the guess ``first`` (played after ``history``) over the ``n`` secrets
+    of its ``parts`` if it is below ``bound``, else None (the cost of cap weight
+    ``weight`` in place of the total when it is not 0), as ``(total, trees,
+    counters)`` (:func:`_guess_answer` reads it, and the ``(total, counters)`` of
+    the entries written before rivals kept their trees): :func:`_rival`."""
+    return _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                  bound, d, weight)
+
+
+def _exp_trees_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                    total, d, weight):
+    """``(trees, counters)``: the ``(value, subtree)`` of each of the ``parts`` of the
+    guess ``first``, known to cost ``total`` (a rival that proved better, whose
+    checkpoint entry was written before rivals kept their trees): its own search
+    again, with the budget ``total + 1``, which builds them (:func:`_rival`).
+
+    With its total known, the rival's search cuts every guess that would exceed it,
+    part after part; the parts' trees searched without a budget took longer than
+    the rival's whole task (p6c7nb's 2,119-secret part after 123456: 474 s as a
+    rival, its tree unfinished after 16 minutes)."""
+    value, trees, counters = _rival(game, consistent, entries, symmetry, history, first,
+                                    parts, lbs, n, total + 1, d, weight)
+    if value != total or trees is None:  # a broken invariant, never user input
+        raise AssertionError(f"the rival's total {value} != {total}, or no trees")
+    return trees, counters
+
+
+def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, bound, d,
+           weight):
+    """The search of :func:`_exp_guess_task`: ``(total or None, trees, counters)``.
+
+    A rival that proves better has solved every part exactly, so it builds their
+    trees too, ``trees[i] = (value, subtree)`` of ``parts[i]`` (None otherwise, and
+    for the small parts of a chain, which do not cover the ``n`` secrets), while its
+    transposition table still holds their states: the search then plays them as
+    they are, where it built the winner's tree again part by part before, in a
+    worker that held none of them.
+
+    Most rivals are refuted, and a refutation only needs the parts' lower bounds to
+    add up to ``bound``. So the parts' bounds are first raised cheaply: a few rounds
+    of *null-window probes*, each a search of one part with budget ``bound + 1``,
+    which either proves the part costs more (the fail-soft value is a better bound)
+    or solves it exactly. Then the parts are searched in sequence, smallest first,
+    each with the budget the others leave: small parts are solved exactly at little
+    cost, and their excess over their bounds shrinks the budget of the big ones,
+    which then fail soon.
+    """
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
+    parts = [parts[i] for i in order]
+    cur = [int(lbs[i]) for i in order]
+    tops = [_part_guesses(game, (*history, first), part, consistent, symmetry)
+            for part in parts]
+    exact = [False] * len(parts)
+    for _ in range(PROBE_ROUNDS):
+        for i, part in enumerate(parts):
+            if exact[i]:
+                continue
+            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i], weight)
+            exact[i] = value <= cur[i]
+            cur[i] = max(cur[i], int(value))
+            if n + sum(cur) >= bound:
+                return None, None, ctx.counters - before
+    acc, rem, values = n, sum(cur), []
+    for i, part in enumerate(parts):
+        rem -= cur[i]
+        value, _ = ctx.exp(part, bound - acc - rem, d, tops[i], weight)
+        acc += int(value)
+        values.append(int(value))  # exact while acc + rem stays below the bound
+        if acc + rem >= bound:
+            return None, None, ctx.counters - before
+    trees = None
+    if sum(len(part) for part in parts) + 1 >= n:  # every secret: the guess's own total
+        trees = [None] * len(parts)
+        for i, part in enumerate(parts):
+            trees[order[i]] = (values[i], ctx.exp_tree(part, d, tops[i], weight, values[i]))
+    return acc, trees, ctx.counters - before
+
+
+def _first_by(plan, guess) -> list:
+    """The guesses ``plan`` (``(guess, bound)`` in the search's order) with ``guess``
+    first, where it is among them (a lower bound's tree's guess:
+    :meth:`Solver._floor_of`), the others after it in their order: the rivals that
+    race it stay ordered by bound.
+
+    >>> _first_by([(5, 10), (7, 11), (2, 12)], 2)
+    [(2, 12), (5, 10), (7, 11)]
+    >>> _first_by([(5, 10), (7, 11)], 9)
+    [(5, 10), (7, 11)]
+    """
+    k = next((k for k, (g, _) in enumerate(plan) if g == guess), None)
+    return plan if not k else [plan[k], *plan[:k], *plan[k + 1:]]
+
+
+def _guess_answer(result):
+    """``(total, trees, counters)`` of an :func:`_exp_guess_task` result, or of an
+    entry written before rivals kept their trees (``(total, counters)``: no trees),
+    or of a chain's answer saved as the task's (:meth:`Solver._chain_of`)."""
+    if len(result) == 2:
+        return result[0], None, result[1]
+    return result
+
+
+def _guess_result_under(result, ran, wanted):
+    """:func:`_exp_guess_task`'s result under budget ``wanted``, from its result under
+    budget ``ran``, or None when that does not settle it: a total (below ``ran``)
+    answers any budget; "not below ``ran``" answers any budget up to ``ran``."""
+    value, _, counters = _guess_answer(result)
+    if value is not None:
+        return result if value < wanted else (None, None, counters)
+    return result if wanted <= ran else None
+
+
+# The budget (argument 5 after the common ones: ``bound``) of a rival depends on the
+# rivals before it in its round, hence on the number of jobs: a checkpoint answers
+# the same rival under another budget when it can (optimal_mm.checkpoint).
+_exp_guess_task.checkpoint_reuse = (5, _guess_result_under)
+
+
+def _tree_arg(rule: str):
+    """A worst-case task's ``want_tree`` argument for the tree rule ``rule``: ``True``
+    for ``"small-total"`` (the value of every task written before there was a
+    choice, so that their checkpoints stay valid), the rule's name otherwise."""
+    return True if rule == "small-total" else rule
+
+
+def _tree_rule(want_tree):
+    """The tree rule of a task's ``want_tree`` argument, or None: no tree wanted."""
+    if not want_tree:
+        return None
+    return "small-total" if want_tree is True else str(want_tree)
+
+
+def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree):
+    """Whether ``part`` (the secrets of one answer to ``first``) can be solved within
+    ``d`` guesses: ``(ok, subtree or None, counters)``. ``want_tree``: False (no
+    tree), or the tree rule as :func:`_tree_arg` writes it."""
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    top = _part_guesses(game, (first,), part, consistent, symmetry)
+    ok = ctx.wc(part, d, top)
+    rule = _tree_rule(want_tree)
+    tree = ctx.wc_tree(part, d, rule, top) if ok and rule else None
+    return ok, tree, ctx.counters - before
+
+
+def _wc_guess_task(game, consistent, entries, symmetry, history, guess, part, d, want_tree):
+    """Whether the guess ``guess``, played at the node of ``part`` (after the guesses
+    ``history``), keeps every part it leaves solvable within ``d - 1`` guesses, so that
+    ``part`` is solved within ``d``: ``(ok, subtree or None, counters)``.
+
+    One of the tasks a big worst-case part is split into
+    (:meth:`Solver._wc_split_part`); the parts are searched largest first, as the
+    compiled search does below a guess, and the first one that fails ends the task.
+    """
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    parts = sorted(ctx.split(guess, part), key=lambda ap: (-len(ap[1]), ap[0]))
+    ok = all(ctx.wc(sub, d - 1) for _, sub in parts)
+    rule = _tree_rule(want_tree)
+    tree = None
+    if ok and rule:
+        tree = (int(guess), {a: ctx.wc_tree(sub, d - 1, rule) for a, sub in parts})
+    return ok, tree, ctx.counters - before
+
+
+def _refutation_under(result, ran, wanted):
+    """A worst-case task's result under the tree argument ``wanted`` from its result
+    under ``ran``: a refutation has no tree, so it answers any; a feasible part's
+    tree is the rule's own, so it is computed again."""
+    return result if not result[0] else None
+
+
+# A refutation does not depend on the tree rule (argument ``want_tree``): a checkpoint
+# answers it under either rule (optimal_mm.checkpoint, "Results under another value").
+_wc_part_task.checkpoint_reuse = (3, _refutation_under)
+_wc_guess_task.checkpoint_reuse = (4, _refutation_under)
