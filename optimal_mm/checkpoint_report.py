@@ -231,6 +231,9 @@ class ChainRival:
 #: first guess (``--chain-secrets``): a rival second guess searched as a chain is
 #: many such tasks, so their times do not price the rivals still to search.
 CHAIN_PIECE = "piece of a chain below the first guess"
+#: ... and of the pieces of worst-case guesses searched by their parts
+#: (``--split-depth``): a second guess's time is its own task's, when it has one.
+DEEP_WORST = "piece of a worst-case guess searched by its parts"
 
 
 class Timed(NamedTuple):
@@ -276,6 +279,9 @@ class RunReport:
     # Rival third guesses and deeper, in the chains of a run with --chain-secrets
     deep_rivals: list = field(default_factory=list)
     deep_parts: int = 0  # parts solved below the third guess, pieces of split parts
+    # Worst case, pieces of guesses searched by their parts (--split-depth): the tasks
+    # below the second guess (guesses, then parts), refuted and feasible
+    deep_worst: list = field(default_factory=lambda: [0, 0])
     probes: int = 0  # null-window probes of the big parts of chains below the first guess
     # The fewest secrets of a part probed so far (None: no probe): the run's --chain-secrets
     # is at most this, so a part of this many secrets or more was solved as a chain
@@ -497,6 +503,11 @@ class RunReport:
                 cost, g = min(better)
                 line += f" (the best: {g}, {self.cost_text(cost)})"
             out.append(line)
+        if any(self.deep_worst):
+            refuted, feasible = self.deep_worst
+            out.append(f"  worst case, pieces of second guesses searched by their parts "
+                       f"(--split-depth): {refuted + feasible:,} tasks ({refuted:,} "
+                       f"refuted, {feasible:,} feasible)")
         if self.deep_parts:
             out.append(f"  parts solved exactly below the second guess's parts, pieces "
                        f"of parts split by their own guesses (--chain-secrets): "
@@ -545,6 +556,7 @@ class RunReport:
                 "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
                                   for g, c, b in self.deep_rivals],
                 "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
+                "deep_worst": {"refuted": self.deep_worst[0], "feasible": self.deep_worst[1]},
                 "first_batch_left": self.batch_left,
                 "first_batch_chained": self.batch_chained,
                 "rival_first_guesses_not_begun": self.not_begun,
@@ -721,6 +733,11 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 found = rep.worst[d + 1].setdefault(game.code_str(first), {})
                 found.setdefault("whole", []).append((part["shape"][0], bool(result[0])))
                 t_of_task = d + 1
+            elif fn == "_wc_subpart_task" or (fn == "_wc_guess_task" and len(args[0]) > 1):
+                # A piece of a second guess searched by its parts (--split-depth): its
+                # refutation counts as the second guess's own, saved apart.
+                rep.deep_worst[0 if not result[0] else 1] += 1
+                kind = DEEP_WORST
             elif fn == "_wc_guess_task":
                 history, guess, part, d = args[0], args[1], args[2], args[3]
                 first = game.code_str(history[0])

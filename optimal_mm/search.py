@@ -226,6 +226,18 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         same; the tree may start such a part with another second guess. Tasks do
         not depend on it, so a checkpoint may be resumed with another value (its
         tasks are used where the run asks for them).
+    split_depth : int
+        Worst case: how deep the split goes. 1 (the default): a split part's second
+        guesses are one task each. 2: a second guess that leaves a part of
+        ``split_secrets`` or more is searched by its parts, such a part one third
+        guess per task, and so on down to ``split_depth`` guesses below the first
+        (:meth:`_wc_split_node`). A second-guess task of p5c8nb within 9 ran 50
+        minutes unfinished, all of it lost at the stop; split deeper, its pieces are
+        saved as they end. The guesses at the levels above the tasks are searched one
+        after another (the tasks of each run in parallel). The worst case found is
+        the same; tasks do not depend on it (a refuted guess searched by pieces is
+        saved as its own task's answer), so a checkpoint may be resumed with another
+        value.
     wc_tree : {"small-total", "first"}
         Worst case: how the tree below the first guess picks its guesses once a part
         is proven feasible (:meth:`~optimal_mm.search_context._Context.wc_guess`).
@@ -278,7 +290,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
                  checkpoint=None, scheduler: str | None = None,
                  memory_limit: "int | str | None" = None,
                  split_secrets: int = WC_SPLIT_SECRETS, wc_tree: str = "small-total",
-                 chain_secrets: int | None = None, checkpoint_min_seconds: float = 0.0):
+                 chain_secrets: int | None = None, checkpoint_min_seconds: float = 0.0,
+                 split_depth: int = 1):
         game = as_game(game)
         if guesses not in ("any", "consistent"):
             raise InvalidGameError(f"guesses must be 'any' or 'consistent', got {guesses!r}")
@@ -294,6 +307,9 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         if (not isinstance(split_secrets, (int, np.integer)) or isinstance(split_secrets, bool)
                 or split_secrets < 1):
             raise InvalidOptionError(f"split secrets must be 1 or more, got {split_secrets!r}")
+        if (not isinstance(split_depth, (int, np.integer)) or isinstance(split_depth, bool)
+                or split_depth < 1):
+            raise InvalidOptionError(f"split depth must be 1 or more, got {split_depth!r}")
         if chain_secrets is not None and (
                 not isinstance(chain_secrets, (int, np.integer))
                 or isinstance(chain_secrets, bool) or chain_secrets < 1):
@@ -330,6 +346,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self.scheduler = scheduler
         self.entries = int(table_entries)
         self.split_secrets = int(split_secrets)
+        self.split_depth = int(split_depth)
         self.chain_secrets = None if chain_secrets is None else int(chain_secrets)
         self.wc_tree = wc_tree
         self._tree_arg = _tree_arg(wc_tree)

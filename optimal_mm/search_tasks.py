@@ -189,13 +189,29 @@ def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree
     return ok, tree, ctx.counters - before
 
 
+def _wc_subpart_task(game, consistent, entries, symmetry, part, d, want_tree):
+    """Whether ``part`` can be solved within ``d`` guesses: ``(ok, subtree or None,
+    counters)``, its first guess unrestricted (the compiled search's own classes).
+
+    One part left by a guess that a deep split searches by pieces
+    (:meth:`Solver._wc_guess_by_parts`): the same question as one of the calls of
+    :func:`_wc_guess_task`, asked alone. It depends on the part and ``d`` only, not on
+    the guesses that led to it."""
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    ok = ctx.wc(part, d)
+    rule = _tree_rule(want_tree)
+    tree = ctx.wc_tree(part, d, rule) if ok and rule else None
+    return ok, tree, ctx.counters - before
+
+
 def _wc_guess_task(game, consistent, entries, symmetry, history, guess, part, d, want_tree):
     """Whether the guess ``guess``, played at the node of ``part`` (after the guesses
     ``history``), keeps every part it leaves solvable within ``d - 1`` guesses, so that
     ``part`` is solved within ``d``: ``(ok, subtree or None, counters)``.
 
     One of the tasks a big worst-case part is split into
-    (:meth:`Solver._wc_split_part`); the parts are searched largest first, as the
+    (:meth:`Solver._wc_split_node`); the parts are searched largest first, as the
     compiled search does below a guess, and the first one that fails ends the task.
     """
     ctx = _context(game, consistent, entries, symmetry)
@@ -220,3 +236,4 @@ def _refutation_under(result, ran, wanted):
 # answers it under either rule (optimal_mm.checkpoint, "Results under another value").
 _wc_part_task.checkpoint_reuse = (3, _refutation_under)
 _wc_guess_task.checkpoint_reuse = (4, _refutation_under)
+_wc_subpart_task.checkpoint_reuse = (2, _refutation_under)

@@ -5,7 +5,8 @@ in order of their largest part; a first guess proves ``t`` when all its parts
 are feasible within ``t - 1``; ``t`` is refuted when none does. A part of
 :data:`WC_SPLIT_SECRETS` secrets or more (Logik's, whose refutation takes weeks)
 is one task per second guess, tried in the compiled search's order until one
-keeps it within ``t - 1`` (:meth:`Solver._wc_split_part`).
+keeps it within ``t - 1`` (:meth:`Solver._wc_split_node`); with ``split_depth``,
+the parts its guesses leave are split the same way, down to that many guesses.
 
 These are the worst-case methods of :class:`~optimal_mm.search.Solver`, a mixin that
 reads the solver's game, guess rule and options, its search context (``_ctx``), task
@@ -21,14 +22,14 @@ import time
 
 import numpy as np
 
-from ._search_arrays import INF, NO_CAP
+from ._search_arrays import INF, NO_CAP, new_stats
 from .game import Game, partition_counts
 from .search_context import _classes, _part_guesses
-from .search_tasks import _wc_guess_task, _wc_part_task
+from .search_tasks import _wc_guess_task, _wc_part_task, _wc_subpart_task
 from .solution import Solution
 
 #: Worst-case parts of the first guess with at least this many secrets are split by
-#: their own guesses, one task per second guess (:meth:`Solver._wc_split_part`). Every
+#: their own guesses, one task per second guess (:meth:`Solver._wc_split_node`). Every
 #: first guess of p5c8 (Logik) has such a part, and refuting one takes weeks
 #: (docs/LOGIK.md): split, a run saves its progress every few minutes. In smaller games
 #: only poor first guesses (1111) have one; smaller parts are searched or refuted
@@ -95,7 +96,7 @@ class WorstCaseSearch:
 
         Parts of ``split_secrets`` secrets or more (:data:`WC_SPLIT_SECRETS` unless
         the solver was given another) are split by their own guesses
-        (:meth:`_wc_split_part`), largest first; the others are one task each.
+        (:meth:`_wc_split_node`), largest first; the others are one task each.
         """
         ctx = self._ctx
         for g in order:
@@ -110,7 +111,7 @@ class WorstCaseSearch:
             split = [(a, p) for a, p in parts if len(p) >= self.split_secrets and d > 2]
             refuted = False
             for a, p in split:
-                tree = self._wc_split_part(g, a, p, d - 1)
+                tree = self._wc_split_node((g,), a, p, d - 1)
                 if tree is None:
                     refuted = True
                     break
@@ -164,12 +165,19 @@ class WorstCaseSearch:
 
         return keys, results, sink
 
-    def _wc_parts(self, g, parts, d, trees):
-        """Search ``parts`` of first guess ``g`` within ``d - 1``, one task each; put
-        their subtrees in ``trees``; True when one of them is infeasible."""
-        args = [(g, p, d - 1, self._tree_arg) for _, p in parts]
-        label = f"worst case within {d}: first guess {self.game.code_str(g)}"
-        _, results, sink = self._wc_batch(_wc_part_task, args, label)
+    def _wc_parts(self, g, parts, d, trees, history=()):
+        """Search ``parts`` of guess ``g`` (played after ``history``: the first guess
+        when there is none) within ``d - 1``, one task each; put their subtrees in
+        ``trees``; True when one of them is infeasible. Below the first guess the
+        tasks are :func:`_wc_subpart_task` (pieces of a deep split)."""
+        if history:
+            fn, args = _wc_subpart_task, [(p, d - 1, self._tree_arg) for _, p in parts]
+            label = (f"worst case: {len(parts)} parts after {self._line(history, g)}, "
+                     f"within {d - 1}")
+        else:
+            fn, args = _wc_part_task, [(g, p, d - 1, self._tree_arg) for _, p in parts]
+            label = f"worst case within {d}: first guess {self.game.code_str(g)}"
+        _, results, sink = self._wc_batch(fn, args, label)
         # Parts go out largest first, each to a worker as soon as one is free
         # (TaskRunner.stream), until one is infeasible: it refutes the guess, and the
         # rest need not be searched. Parts already in the checkpoint count without
@@ -191,7 +199,7 @@ class WorstCaseSearch:
             with lock:
                 sink(next(i for i, a in enumerate(args) if a is task), result)
 
-        self._runner.stream(_wc_part_task, draws(), finished)
+        self._runner.stream(fn, draws(), finished)
         if refuted():
             return True
         trees.update({a: r[1] for (a, _), r in zip(parts, results)})
@@ -202,41 +210,73 @@ class WorstCaseSearch:
         within ``d``) in the order the compiled search tries them: least largest part,
         then least sum of squared part sizes, then guesses that may be the secret, then
         index; those leaving a part beyond the counting bound of ``d - 1`` left out.
-        A part split one second guess per task (:meth:`_wc_split_part`) has one task
+        A part split one second guess per task (:meth:`_wc_split_node`) has one task
         for each."""
+        return self._wc_node_guesses((g,), part, d)
+
+    def _wc_node_guesses(self, history, part, d):
+        """:meth:`wc_second_guesses` at the node after the guesses ``history``: one
+        per class of the group fixing the history and the part, in the compiled
+        search's order."""
         game, ctx = self.game, self._ctx
-        top = _part_guesses(game, (g,), part, self.consistent, self.symmetry)
+        top = _part_guesses(game, tuple(history), part, self.consistent, self.symmetry)
         top = ctx.all_guesses if top is None else top
         return worst_case_order(game, top, part, ctx.lb[d - 1]).tolist()
 
-    def _wc_split_part(self, g, answer, part, d):
-        """The subtree of a big ``part`` (answer ``answer`` to first guess ``g``) within
-        ``d`` guesses, or None when it has none, searched one second guess per task.
+    def _line(self, history, g=None) -> str:
+        """The guesses ``history`` (and ``g``), as people read them."""
+        return " ".join(self.game.code_str(h) for h in (*history, *(() if g is None else (g,))))
 
-        Each task asks whether one second guess keeps every part it leaves solvable
-        within ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first
-        guess that does, infeasible when all are refuted. Guesses go out in the
-        compiled search's order (:meth:`wc_second_guesses`), each to a worker as soon
-        as one is free (:meth:`TaskRunner.stream`; they went out in batches before,
-        and a long refutation waited for the slowest task of each), until one before
-        the next is known feasible: the tasks then running are the only ones wasted
-        (still saved). The guess kept is the first feasible one in that order, whatever the
+    def _wc_split_node(self, history, answer, part, d):
+        """The subtree of a big ``part`` (answer ``answer`` to the last of the guesses
+        ``history``) within ``d`` guesses, or None when it has none, searched one guess
+        per task.
+
+        Each task asks whether one guess keeps every part it leaves solvable within
+        ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first guess
+        that does, infeasible when all are refuted. Guesses go out in the compiled
+        search's order (:meth:`_wc_node_guesses`), each to a worker as soon as one is
+        free (:meth:`TaskRunner.stream`; they went out in batches before, and a long
+        refutation waited for the slowest task of each), until one before the next
+        is known feasible: the tasks then running are the only ones wasted (still
+        saved). The guess kept is the first feasible one in that order, whatever the
         number of workers and whatever a checkpoint already holds: a feasible guess
         found later in the order is used only once every guess before it is refuted.
-        So a refutation that takes weeks is checkpointed a second guess at a time.
+        So a refutation that takes weeks is checkpointed a guess at a time.
 
-        The subtree starts with that guess (under the "small-total" tree rule, the
-        whole part's search would have picked its first guess for a small total,
+        Above ``split_depth`` guesses, a guess that leaves a part of ``split_secrets``
+        or more is searched by pieces instead (:meth:`_wc_guess_by_parts`), the
+        guesses one after another: such a task would be one compiled call of hours
+        (p5c8nb within 9: a second guess of the 3,539 secrets after 12345 ran over
+        50 minutes unfinished), all of it lost when the run stops.
+
+        The subtree starts with the guess kept (under the "small-total" tree rule,
+        the whole part's search would have picked its first guess for a small total,
         :meth:`_Context.wc_tree`): the same worst case, a total that may differ (p5c8
         within 7: 181,018 against 181,389). Below it, the solver's tree rule.
         """
-        game = self.game
-        guesses = self.wc_second_guesses(g, part, d)
-        args = [((g,), g2, part, d, self._tree_arg) for g2 in guesses]
+        guesses = self._wc_node_guesses(history, part, d)
+        first = "first guess" if len(history) == 1 else "guesses"
+        where = f"{first} {self._line(history)}"
+        secrets = f"{len(part)} secrets after {self.game.answer_str(answer)}"
+        which = f"{len(guesses)} {_ordinal(len(history) + 1)} guesses"
+
+        def refuted():
+            self.progress.message(f"{where}: the {secrets} need more than {d} guesses "
+                                  f"({which} refuted)")
+
+        if len(history) < self.split_depth and d > 2:
+            self.progress.message(f"worst case within {d + len(history)}: {where}, "
+                                  f"{secrets}: {which}, each searched by its parts")
+            for g in guesses:
+                tree = self._wc_guess_by_parts(history, g, part, d)
+                if tree is not None:
+                    return tree
+            return refuted()
+        args = [(tuple(history), g, part, d, self._tree_arg) for g in guesses]
         _, results, sink = self._wc_batch(
             _wc_guess_task, args,
-            f"worst case within {d + 1}: first guess {game.code_str(g)}, {len(part)} "
-            f"secrets after {game.answer_str(answer)}: {len(guesses)} second guesses")
+            f"worst case within {d + len(history)}: {where}, {secrets}: {which}")
         lock = threading.Lock()
 
         def draws():  # in order, until a guess before the next one is known feasible
@@ -253,14 +293,58 @@ class WorstCaseSearch:
 
         self._runner.stream(_wc_guess_task, draws(), finished)
         # Every guess before the first not refuted was drawn, so it has its result.
-        first = next((i for i, r in enumerate(results) if r is None or r[0]), None)
-        if first is None:
-            self.progress.message(f"first guess {game.code_str(g)}: the {len(part)} "
-                                  f"secrets after {game.answer_str(answer)} need more "
-                                  f"than {d} guesses ({len(guesses)} second guesses "
-                                  f"refuted)")
+        kept = next((i for i, r in enumerate(results) if r is None or r[0]), None)
+        if kept is None:
+            return refuted()
+        return results[kept][1]
+
+    def _wc_guess_by_parts(self, history, g, part, d):
+        """:func:`_wc_guess_task`'s question for the guess ``g`` at the node of
+        ``part`` (after ``history``), answered by pieces: its parts of
+        ``split_secrets`` secrets or more each split again (:meth:`_wc_split_node`),
+        largest first, then the others, one :func:`_wc_subpart_task` each. The
+        subtree ``(g, {answer: subtree})``, or None when a part does not fit within
+        ``d - 1``.
+
+        A refutation is saved as the task's own answer (its pieces hold the work), so
+        that a rerun, or a run without the deep split, reads it back whole, and the
+        checkpoint report counts the guess as refuted; a feasible answer is not, since
+        its tree is built from the pieces' (a task's would pick its own guesses), and
+        a rerun reads its pieces back."""
+        task = (tuple(history), g, part, d, self._tree_arg)
+        _, (found,) = self._runner.known(_wc_guess_task, [task])
+        if found is not None:
+            self.stats.add(found[2])
+            return found[1] if found[0] else None
+        before = self._runner.task_seconds
+        parts = self._parts(g, part)
+        trees, refuted = {}, False
+        for a, p in parts:
+            if len(p) >= self.split_secrets:
+                tree = self._wc_split_node((*history, g), a, p, d - 1)
+                if tree is None:
+                    refuted = True
+                    break
+                trees[a] = tree
+        if not refuted:
+            rest = [(a, p) for a, p in parts if a not in trees]
+            refuted = self._wc_parts(g, rest, d, trees, history)
+        if refuted:
+            self._runner.record(_wc_guess_task, task, (False, None, new_stats()),
+                                self._runner.task_seconds - before)
             return None
-        return results[first][1]
+        return int(g), {a: trees[a] for a, _ in parts}
+
+
+def _ordinal(n: int) -> str:
+    """``"second"`` for 2, and so on: the guesses of a split node, by their place.
+
+    >>> _ordinal(2), _ordinal(4), _ordinal(11)
+    ('second', 'fourth', '11th')
+    """
+    words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+    return words[n - 1] if n <= len(words) else f"{n}th"
 
 
 def worst_case_order(game: Game, guesses, secrets, lb_next) -> np.ndarray:

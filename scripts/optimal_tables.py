@@ -358,7 +358,7 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
-            cap=None):
+            cap=None, split_depth=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
     goes to stderr too, each line after the entry's key (:func:`_progress`).
@@ -376,6 +376,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["checkpoint_min_seconds"] = min_seconds
     if split_secrets is not None:
         options["split_secrets"] = split_secrets
+    if split_depth is not None and objective != "expected":
+        options["split_depth"] = split_depth
     if wc_tree is not None and objective == "worst-case":
         options["wc_tree"] = wc_tree
     if chain_secrets is not None and objective != "worst-case":
@@ -858,6 +860,10 @@ def main(argv=None) -> int:
                              "more one second guess per task (optimal-mm solve "
                              "--split-secrets), so that a long refutation saves its "
                              "progress in the checkpoint more often")
+    parser.add_argument("--split-depth", type=int, metavar="D",
+                        help="worst case: split deeper, down to D guesses below the first "
+                             "(optimal-mm solve --split-depth; default 1), so that tasks "
+                             "of hours are saved in pieces")
     parser.add_argument("--wc-tree", choices=WC_TREE_RULES,
                         help="worst case: how the tree picks its guesses (optimal-mm solve "
                              "--wc-tree; default small-total): first builds a big game's "
@@ -879,6 +885,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
+    if args.split_depth is not None and args.split_depth < 1:
+        parser.error(f"--split-depth must be 1 or more, got {args.split_depth}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.jobs < 1:
@@ -982,6 +990,7 @@ def _run_entries(args, todo, running) -> None:
             cap = cap_for(now, spec, guesses, objective)
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, split_secrets=args.split_secrets,
+                                  split_depth=args.split_depth,
                                   wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
                                   jobs=args.jobs, floor=floor,
                                   min_seconds=args.checkpoint_min_seconds,

@@ -122,6 +122,11 @@ def register(sub) -> None:
                            f"one second guess per task (default {WC_SPLIT_SECRETS}); less "
                            f"saves a long refutation's progress more often "
                            f"(docs/LONG_RUNS.md)")
+    long.add_argument("--split-depth", type=int, default=1, metavar="D",
+                      help="worst case: split deeper, down to D guesses below the first "
+                           "(default 1: one task per second guess); 2 searches a second "
+                           "guess by its parts, one of --split-secrets or more one third "
+                           "guess per task, so that tasks of hours are saved in pieces")
     long.add_argument("--chain-secrets", type=int, metavar="N",
                       help="expected, fewest-at-worst, worst-then-expected: below the "
                            "first guess, never search a part of N secrets or more as one "
@@ -196,6 +201,8 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--table-entries must be 0 or more, got {args.table_entries}")
     if args.split_secrets < 1:
         raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
+    if args.split_depth < 1:
+        raise InvalidOptionError(f"--split-depth must be 1 or more, got {args.split_depth}")
     if args.chain_secrets is not None and args.chain_secrets < 1:
         raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if not 0 <= args.checkpoint_min_seconds < float("inf"):
@@ -220,8 +227,8 @@ def run_solve(args) -> int:
                     backend=args.backend, table_entries=args.table_entries,
                     progress=progress, checkpoint=args.checkpoint,
                     scheduler=args.scheduler, memory_limit=limit,
-                    split_secrets=args.split_secrets, wc_tree=args.wc_tree,
-                    chain_secrets=args.chain_secrets,
+                    split_secrets=args.split_secrets, split_depth=args.split_depth,
+                    wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
                     checkpoint_min_seconds=args.checkpoint_min_seconds)
     try:
         with time_limited(args.time_limit):
