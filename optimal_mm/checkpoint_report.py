@@ -88,16 +88,21 @@ from .game import Game
 
 @dataclass
 class SplitPart:
-    """A part searched one second guess per task."""
+    """A part searched one second guess per task (or, split deeper with
+    ``--split-depth``, one guess per task after the guesses ``history``)."""
 
     secrets: int
     refuted: int = 0
     feasible: list = field(default_factory=list)  # second guesses found feasible
     classes: int | None = None  # how many second guesses its run tries (None: unknown)
+    history: tuple = ()  # code strings of the guesses before (the first guess alone: ())
 
     def text(self) -> str:
+        from .search_worst import _ordinal
+
         total = "?" if self.classes is None else f"{self.classes:,}"
-        line = f"{self.refuted:,} of {total} second-guess classes refuted"
+        which = "second" if not self.history else _ordinal(len(self.history) + 2)
+        line = f"{self.refuted:,} of {total} {which}-guess classes refuted"
         if self.feasible:
             line += f", feasible: {', '.join(self.feasible)}"
         elif self.classes is not None and self.refuted >= self.classes:
@@ -324,17 +329,24 @@ class RunReport:
         mean (None where no task of that kind is timed)."""
         out = []
         for t in sorted(self.worst):
-            tasks = 0
+            tasks = deep = 0
             for first, found in self.worst[t].items():
                 if _first_refuted(found) or not self.searches(first):
                     continue
                 for split in found.get("split", {}).values():
                     if split.classes is not None and not split.feasible:
                         tasks += max(split.classes - split.refuted, 0)
+                for split in found.get("deep", {}).values():
+                    if split.classes is not None and not split.feasible:
+                        deep += max(split.classes - split.refuted, 0)
             if tasks:
                 out.append(_left_row(f"second-guess tasks of the open split parts within "
                                      f"{t} guesses", tasks,
                                      self.task_cpu("_wc_guess_task", t)))
+            if deep:
+                out.append(_left_row(f"tasks of the open parts split deeper (--split-depth) "
+                                     f"within {t} guesses, at most (a part refuted or "
+                                     f"proven ends its own)", deep, self.task_cpu(DEEP_WORST, t)))
         chained = sum(self.batch_chained.values())
         batch = sum(self.batch_left.values()) - chained
         if batch:
@@ -479,6 +491,7 @@ class RunReport:
                     notes.append(_EARLIER_CLASS)
                 verdict = f" ({', '.join(notes)})" if notes else ""
                 out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
+                out += _deep_lines(found.get("deep", {}))
         for first, found in self.expected.items():
             own = found.get("parts", [])
             out.append(f"  first guess {first}"
@@ -531,7 +544,11 @@ class RunReport:
                                             for n, ok in found.get("whole", [])],
                                   "split": [{"secrets": s.secrets, "refuted": s.refuted,
                                              "classes": s.classes, "feasible": s.feasible}
-                                            for s in found.get("split", {}).values()]}
+                                            for s in found.get("split", {}).values()],
+                                  "deep": [{"after": list(s.history), "secrets": s.secrets,
+                                            "refuted": s.refuted, "classes": s.classes,
+                                            "feasible": s.feasible}
+                                           for s in found.get("deep", {}).values()]}
                           for first, found in by_first.items()}
                  for t, by_first in sorted(self.worst.items())}
         for t, by_first in worst.items():
@@ -663,6 +680,29 @@ def _parts_text(parts, cost_text) -> str:
     return line + (f", {bounded:,} bounded only" if bounded else "")
 
 
+#: Parts split deeper (``--split-depth``) listed one per line below their first guess;
+#: beyond them, the refuted ones are counted.
+DEEP_LISTED = 6
+
+
+def _deep_lines(deep: dict) -> list[str]:
+    """The report's lines for the parts split deeper below one first guess
+    (:class:`SplitPart` with a history): the open ones and those proven feasible
+    first, then the refuted ones, at most :data:`DEEP_LISTED` in all."""
+    def refuted(split):
+        return (split.classes is not None and not split.feasible
+                and split.refuted >= split.classes)
+
+    ranked = sorted(deep.values(), key=refuted)
+    out = [f"      then {' '.join(split.history)}: part of {split.secrets:,} secrets "
+           f"split: {split.text()}" for split in ranked[:DEEP_LISTED]]
+    more = ranked[DEEP_LISTED:]
+    if more:
+        n = sum(refuted(split) for split in more)
+        out.append(f"      and {len(more):,} more parts split deeper ({n:,} of them refuted)")
+    return out
+
+
 def _first_refuted(found: dict) -> bool:
     """Whether a first guess is refuted: one of its parts is, searched whole or split
     with every second-guess class refuted."""
@@ -699,7 +739,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     if not str(directory) or not path.is_dir():  # '' would be the current folder
         raise InvalidOptionError(f"checkpoint {str(directory)!r} is not a directory")
     runs: dict[str, RunReport] = {}
-    split_args = defaultdict(list)  # run id -> [(T, first, part hash, d)]
+    split_args = defaultdict(list)  # run id -> [(T, guesses before, part hash, d)]
     # run id -> expected-case split parts: {"subs": {(first, second, sub hash): row},
     # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
     # "budgets": the budget each rival was searched against; "chains": rival first
@@ -733,7 +773,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 found = rep.worst[d + 1].setdefault(game.code_str(first), {})
                 found.setdefault("whole", []).append((part["shape"][0], bool(result[0])))
                 t_of_task = d + 1
-            elif fn == "_wc_subpart_task" or (fn == "_wc_guess_task" and len(args[0]) > 1):
+            elif fn == "_wc_subpart_task":
                 # A piece of a second guess searched by its parts (--split-depth): its
                 # refutation counts as the second guess's own, saved apart.
                 rep.deep_worst[0 if not result[0] else 1] += 1
@@ -742,10 +782,16 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 history, guess, part, d = args[0], args[1], args[2], args[3]
                 first = game.code_str(history[0])
                 found = rep.worst[d + len(history)].setdefault(first, {})
-                split = found.setdefault("split", {}).get(part["array"])
+                where = "split" if len(history) == 1 else "deep"
+                key = part["array"] if len(history) == 1 else (tuple(history), part["array"])
+                split = found.setdefault(where, {}).get(key)
                 if split is None:
-                    split = found["split"][part["array"]] = SplitPart(part["shape"][0])
-                    split_args[rid].append((d + len(history), history[0], part["array"], d))
+                    split = found[where][key] = SplitPart(
+                        part["shape"][0], history=tuple(game.code_str(h) for h in history[1:]))
+                    split_args[rid].append((d + len(history), tuple(history), part["array"], d))
+                if len(history) > 1:
+                    rep.deep_worst[0 if not result[0] else 1] += 1
+                    kind = DEEP_WORST
                 if result[0]:
                     if game.code_str(guess) not in split.feasible:  # one per tree rule
                         split.feasible.append(game.code_str(guess))
@@ -870,14 +916,30 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
     its hash (:meth:`Solver.wc_second_guesses`)."""
     _first_classes(rep, game)
     parts_of = {}
-    for t, first, digest, d in wanted:
+
+    def parts_after(history):
+        """The parts after the guesses ``history``, by their hash."""
+        if history not in parts_of:
+            solver = lazy()
+            if len(history) == 1:
+                parts = [p for _, p in solver.first_guess_parts(history[0])]
+            else:  # every part after the guesses before, split by the last one
+                parts = [sub for p in parts_after(history[:-1]).values()
+                         for _, sub in solver.split(history[-1], p)]
+            parts_of[history] = {_digest(p): p for p in parts}
+        return parts_of[history]
+
+    for t, history, digest, d in wanted:
         solver = lazy()
-        if first not in parts_of:
-            parts_of[first] = {_digest(p): p for _, p in solver.first_guess_parts(first)}
-        part = parts_of[first].get(digest)
-        if part is not None:
-            split = rep.worst[t][game.code_str(first)]["split"][digest]
-            split.classes = len(solver.wc_second_guesses(first, part, d))
+        part = parts_after(history).get(digest)
+        if part is None:
+            continue
+        found = rep.worst[t][game.code_str(history[0])]
+        if len(history) == 1:
+            found["split"][digest].classes = len(solver.wc_second_guesses(history[0], part, d))
+        else:
+            found["deep"][(history, digest)].classes = len(
+                solver._wc_node_guesses(history, part, d))
 
 
 def _first_classes(rep: RunReport, game: Game) -> list[str]:

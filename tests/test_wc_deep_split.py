@@ -105,6 +105,39 @@ def test_the_report_counts_the_pieces(tmp_path):
     assert rep.to_dict()["deep_worst"] == {"refuted": refuted, "feasible": feasible}
 
 
+def test_the_report_lists_the_parts_split_deeper(tmp_path):
+    """p4c5b within 7, split from 60 secrets down to the fourth guess: every part
+    split deeper is found again (its classes counted as the search counts them) and
+    refuted; stopped early, the tasks left of the open ones are priced."""
+    sol, _, _ = _worst("p4c5b", 7, 6001, 60, 3, checkpoint=tmp_path / "all")
+    assert not sol.feasible
+    (rep,) = report(tmp_path / "all")
+    deep = rep.to_dict()["worst_case"]["7"]["1111"]["deep"]
+    assert deep and {len(d["after"]) for d in deep} == {1, 2}
+    assert all(d["classes"] == d["refuted"] and not d["feasible"] for d in deep)
+    text = "\n".join(rep.lines())
+    assert "third-guess classes refuted: the part is refuted" in text
+    assert "fourth-guess classes refuted" in text and "more parts split deeper" in text
+
+    class Stop(Phases):
+        def __init__(self, stop):
+            super().__init__()
+            self.stop = stop
+
+        def advance(self, n=1):
+            self.stop -= n
+            if self.stop <= 0:
+                raise KeyboardInterrupt
+
+    solver = Solver(Game.from_spec("p4c5b"), table_entries=6002, progress=Stop(40),
+                    split_secrets=60, split_depth=3, jobs=1, checkpoint=tmp_path / "part")
+    with pytest.raises(KeyboardInterrupt):
+        solver.worst_case(7)
+    (rep,) = report(tmp_path / "part")
+    (row,) = [r for r in rep.left() if "split deeper" in r["what"]]
+    assert row["tasks"] >= 1 and row["timed"] >= 1 and row["estimate_seconds"] is not None
+
+
 def test_split_depth_from_the_command_line(tmp_path, capsys):
     out = tmp_path / "mm.json"
     assert main(["solve", "mastermind", "--split-secrets", "40", "--split-depth", "3",
