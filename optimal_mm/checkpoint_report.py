@@ -688,12 +688,14 @@ DEEP_LISTED = 6
 def _deep_lines(deep: dict) -> list[str]:
     """The report's lines for the parts split deeper below one first guess
     (:class:`SplitPart` with a history): the open ones and those proven feasible
-    first, then the refuted ones, at most :data:`DEEP_LISTED` in all."""
+    first, then the refuted ones, each group shallowest first, at most
+    :data:`DEEP_LISTED` in all."""
     def refuted(split):
         return (split.classes is not None and not split.feasible
                 and split.refuted >= split.classes)
 
-    ranked = sorted(deep.values(), key=refuted)
+    ranked = sorted(deep.values(), key=lambda split: (refuted(split), len(split.history),
+                                                      split.history, -split.secrets))
     out = [f"      then {' '.join(split.history)}: part of {split.secrets:,} secrets "
            f"split: {split.text()}" for split in ranked[:DEEP_LISTED]]
     more = ranked[DEEP_LISTED:]

@@ -385,7 +385,9 @@ class Solver(WorstCaseSearch, ExpectedSearch):
     def run_key(self, objective: str, max_guesses: int | None = None) -> dict:
         """What a task's result depends on besides its own arguments.
 
-        Game (spec and alphabet), objective, guess rule, cap, symmetry reduction, and
+        Game (spec and alphabet), objective, guess rule, cap (of ``expected``: the
+        worst case's and ``fewest-at-worst``'s tasks carry theirs, and their runs share
+        the key without one), symmetry reduction, and
         :data:`TASK_FORMAT`, the version of what a task computes, bumped by hand with
         every change that can alter a task's arguments or result (so that a checkpoint
         never mixes the results of two searches that disagree).
@@ -514,9 +516,13 @@ class Solver(WorstCaseSearch, ExpectedSearch):
 
     # ----------------------------------------------------------- worst case
     def worst_case(self, max_guesses: int | None = None) -> Solution:
-        """Find ``t*`` (or test one cap) and a tree within it."""
+        """Find ``t*`` (or test one cap) and a tree within it.
+
+        The checkpoint is the run's without a cap: a worst-case task's arguments hold
+        the guesses left, so a run that tests one cap (``solve --max-guesses 9``, a
+        probe) and the run that finds ``t*`` (the optimal table's) share their tasks."""
         max_guesses = check_max_guesses(max_guesses)
-        with self._session("worst-case", max_guesses):
+        with self._session("worst-case", None):
             return self._worst_case(max_guesses)
 
     # -------------------------------------------------------- expected case

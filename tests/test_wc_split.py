@@ -134,3 +134,18 @@ def test_a_part_refuted_whole_is_not_split_again(tmp_path):
     # Without the checkpoint the same run splits (the test would prove nothing else).
     fresh, progress, _ = _worst("p4c7", 5, 200, 6003, jobs=1)
     assert any("second guesses" in label for label in progress.labels)
+
+
+def test_a_capped_run_and_the_run_without_a_cap_share_a_checkpoint(tmp_path):
+    """A run testing one cap saves its tasks under the key of the run that finds t*
+    (each task holds its guesses left): that run reads them back, and the capped run
+    again computes nothing."""
+    capped, _, solver = _worst("p4c7", 5, 200, 7001, jobs=1, checkpoint=tmp_path)
+    assert not capped.feasible and solver.checkpoint.stored > 0
+    saved = solver.checkpoint.stored
+    full, _, solver = _worst("p4c7", None, 200, 7002, jobs=1, checkpoint=tmp_path)
+    assert full.value == 6 and full.resumed >= saved
+    fresh, _, alone = _worst("p4c7", None, 200, 7003, jobs=1, checkpoint=tmp_path / "fresh")
+    assert fresh.value == 6 and solver.checkpoint.stored == alone.checkpoint.stored - saved
+    again, _, solver = _worst("p4c7", 5, 200, 7004, jobs=1, checkpoint=tmp_path)
+    assert not again.feasible and solver.checkpoint.stored == 0
