@@ -158,3 +158,23 @@ def test_bad_split_depths_are_refused():
     for bad in (0, -1, True, 1.5, "2"):
         with pytest.raises(ValueError, match="split depth"):
             Solver(Game.from_spec("p2c3"), jobs=1, split_depth=bad)
+
+
+def test_deep_split_does_not_depend_on_workers():
+    """The same tree and the same refutation with one worker or two (the third
+    guesses of each part split deeper given to the workers as they free up)."""
+    trees = []
+    for jobs, entries in ((1, 8001), (2, 8002)):
+        progress = Phases()
+        solver = Solver(Game.from_spec("p4c7"), table_entries=entries, split_secrets=60,
+                        split_depth=2, jobs=jobs, backend="threading", progress=progress)
+        sol = solver.worst_case(6)
+        assert any("third guesses" in label for label in progress.labels)
+        doc = sol.strategy.to_dict()
+        doc.pop("meta")  # run time, jobs
+        trees.append(doc)
+        refuted = Solver(Game.from_spec("p4c7"), table_entries=entries + 10,
+                         split_secrets=150, split_depth=2, jobs=jobs,
+                         backend="threading").worst_case(5)
+        assert not refuted.feasible and refuted.value is None
+    assert trees[0] == trees[1]
