@@ -178,3 +178,26 @@ def test_deep_split_does_not_depend_on_workers():
                          backend="threading").worst_case(5)
         assert not refuted.feasible and refuted.value is None
     assert trees[0] == trees[1]
+
+
+def test_a_deep_split_run_stopped_resumes_where_it_was(tmp_path):
+    """Stopped after 40 tasks (Ctrl-C: KeyboardInterrupt), rerun: the tasks saved are
+    read back, the same refutation follows, and nothing saved is computed again."""
+    class Stop(Phases):
+        def advance(self, n=1):
+            self.done = getattr(self, "done", 0) + n
+            if self.done >= 40:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Solver(Game.from_spec("p4c7"), table_entries=9001, progress=Stop(),
+               split_secrets=200, split_depth=2, jobs=1, checkpoint=tmp_path).worst_case(5)
+    saved = {p.name for p in tmp_path.glob("task-*.json")}
+    assert saved
+    again, _, solver = _worst("p4c7", 5, 9002, 200, 2, checkpoint=tmp_path)
+    fresh, _, _ = _worst("p4c7", 5, 9003, 200, 2, checkpoint=tmp_path / "fresh")
+    assert not again.feasible and not fresh.feasible and again.resumed > 0
+    after = {p.name for p in tmp_path.glob("task-*.json")}
+    # Only new entries were written, and the two runs together wrote what one does.
+    assert solver.checkpoint.stored == len(after - saved)
+    assert after == {p.name for p in (tmp_path / "fresh").glob("task-*.json")}
