@@ -67,7 +67,7 @@ class WorstCaseSearch:
                 tree = (g, dict(subtrees))
                 self.progress.update(best=d)
                 # With a cap, only that cap was tested: t* itself may be smaller.
-                extra = {} if self.wc_tree == "small-total" else {"wc_tree": self.wc_tree}
+                extra = self._tree_rules()
                 strategy = self._strategy("worst-case", d, tree, max_guesses is None, seconds,
                                           extra)
                 return Solution(game, "worst-case", self.guesses, d, d, strategy, self.stats,
@@ -79,6 +79,18 @@ class WorstCaseSearch:
         seconds = time.perf_counter() - start
         return Solution(game, "worst-case", self.guesses, max_guesses, None, None, self.stats,
                         seconds, proof, self._runner.resumed)
+
+    def _tree_rules(self) -> dict:
+        """What besides the game and guess rule decides a worst-case tree's guesses,
+        for its ``meta``: the tree rule, and the split of big parts (a split part's
+        subtree starts with the first feasible guess in the search's order), where
+        they are not the defaults."""
+        extra = {} if self.wc_tree == "small-total" else {"wc_tree": self.wc_tree}
+        if self.split_secrets != WC_SPLIT_SECRETS:
+            extra["split_secrets"] = self.split_secrets
+        if self.split_depth != 1:
+            extra["split_depth"] = self.split_depth
+        return extra
 
     def _wc_order(self, reps, secrets):
         counts = partition_counts(self.game, reps, secrets)

@@ -143,8 +143,14 @@ def test_split_depth_from_the_command_line(tmp_path, capsys):
     out = tmp_path / "mm.json"
     assert main(["solve", "mastermind", "--split-secrets", "40", "--split-depth", "3",
                  "-o", str(out), "--quiet"]) == 0
-    stats = Strategy.load(out).validate()
+    tree = Strategy.load(out)
+    stats = tree.validate()
     assert stats.max == 5 and stats.secrets == 1296
+    # What decided the tree's guesses, for whoever builds it again.
+    assert tree.meta["split_secrets"] == 40 and tree.meta["split_depth"] == 3
+    plain = tmp_path / "plain.json"
+    assert main(["solve", "mastermind", "-o", str(plain), "--quiet"]) == 0
+    assert not {"split_secrets", "split_depth"} & set(Strategy.load(plain).meta)
     assert "worst case: 5 guesses, optimal (proven)" in capsys.readouterr().out
     for bad in ("0", "-2"):
         bad_out = tmp_path / f"bad{bad}.json"
