@@ -941,7 +941,7 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
             found["split"][digest].classes = len(solver.wc_second_guesses(history[0], part, d))
         else:
             found["deep"][(history, digest)].classes = len(
-                solver._wc_node_guesses(history, part, d))
+                solver.wc_node_guesses(history, part, d))
 
 
 def _first_classes(rep: RunReport, game: Game) -> list[str]:

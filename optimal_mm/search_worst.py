@@ -224,9 +224,9 @@ class WorstCaseSearch:
         index; those leaving a part beyond the counting bound of ``d - 1`` left out.
         A part split one second guess per task (:meth:`_wc_split_node`) has one task
         for each."""
-        return self._wc_node_guesses((g,), part, d)
+        return self.wc_node_guesses((g,), part, d)
 
-    def _wc_node_guesses(self, history, part, d):
+    def wc_node_guesses(self, history, part, d):
         """:meth:`wc_second_guesses` at the node after the guesses ``history``: one
         per class of the group fixing the history and the part, in the compiled
         search's order."""
@@ -247,7 +247,7 @@ class WorstCaseSearch:
         Each task asks whether one guess keeps every part it leaves solvable within
         ``d - 1`` (:func:`_wc_guess_task`); the part is feasible at the first guess
         that does, infeasible when all are refuted. Guesses go out in the compiled
-        search's order (:meth:`_wc_node_guesses`), each to a worker as soon as one is
+        search's order (:meth:`wc_node_guesses`), each to a worker as soon as one is
         free (:meth:`TaskRunner.stream`; they went out in batches before, and a long
         refutation waited for the slowest task of each), until one before the next
         is known feasible: the tasks then running are the only ones wasted (still
@@ -267,7 +267,7 @@ class WorstCaseSearch:
         :meth:`_Context.wc_tree`): the same worst case, a total that may differ (p5c8
         within 7: 181,018 against 181,389). Below it, the solver's tree rule.
         """
-        guesses = self._wc_node_guesses(history, part, d)
+        guesses = self.wc_node_guesses(history, part, d)
         first = "first guess" if len(history) == 1 else "guesses"
         where = f"{first} {self._line(history)}"
         secrets = f"{len(part)} secrets after {self.game.answer_str(answer)}"
