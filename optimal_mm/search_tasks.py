@@ -180,13 +180,8 @@ def _wc_part_task(game, consistent, entries, symmetry, first, part, d, want_tree
     """Whether ``part`` (the secrets of one answer to ``first``) can be solved within
     ``d`` guesses: ``(ok, subtree or None, counters)``. ``want_tree``: False (no
     tree), or the tree rule as :func:`_tree_arg` writes it."""
-    ctx = _context(game, consistent, entries, symmetry)
-    before = ctx.counters.copy()
     top = _part_guesses(game, (first,), part, consistent, symmetry)
-    ok = ctx.wc(part, d, top)
-    rule = _tree_rule(want_tree)
-    tree = ctx.wc_tree(part, d, rule, top) if ok and rule else None
-    return ok, tree, ctx.counters - before
+    return _wc_decide(_context(game, consistent, entries, symmetry), part, d, want_tree, top)
 
 
 def _wc_subpart_task(game, consistent, entries, symmetry, part, d, want_tree):
@@ -197,11 +192,17 @@ def _wc_subpart_task(game, consistent, entries, symmetry, part, d, want_tree):
     (:meth:`Solver._wc_guess_by_parts`): the same question as one of the calls of
     :func:`_wc_guess_task`, asked alone. It depends on the part and ``d`` only, not on
     the guesses that led to it."""
-    ctx = _context(game, consistent, entries, symmetry)
+    return _wc_decide(_context(game, consistent, entries, symmetry), part, d, want_tree)
+
+
+def _wc_decide(ctx, part, d, want_tree, top=None):
+    """``(ok, subtree or None, counters)`` of ``part`` within ``d`` guesses on the
+    context ``ctx``, its first guess among ``top`` if given: the body of the tasks
+    that decide one part."""
     before = ctx.counters.copy()
-    ok = ctx.wc(part, d)
+    ok = ctx.wc(part, d, top)
     rule = _tree_rule(want_tree)
-    tree = ctx.wc_tree(part, d, rule) if ok and rule else None
+    tree = ctx.wc_tree(part, d, rule, top) if ok and rule else None
     return ok, tree, ctx.counters - before
 
 
