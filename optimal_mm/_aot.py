@@ -40,7 +40,8 @@ from ._search_arrays import STATS
 _HERE = os.path.dirname(os.path.realpath(__file__))
 
 #: The sources whose text the machine code depends on.
-SOURCES = ("_search.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
+SOURCES = ("_search.py", "_search_keys.py", "_search_table.py", "_search_guesses.py",
+           "_search_wc.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
            "_aot.py")
 
 class Array:
@@ -87,14 +88,14 @@ _SEARCH = (_U2, _I1, _I2, "int64", "int64", "boolean")  # table, all guesses, lb
 EXPORTS = {
     "exp_search": ("_search", "exp_search", "UniTuple(int64, 2)",
                    (_I1, "int64", "int64", _I1, _I2, _TT, *_SEARCH, _TT, _STATS, *_RULES)),
-    "wc_search": ("_search", "wc_search", "Tuple((boolean, int64))",
+    "wc_search": ("_search_wc", "wc_search", "Tuple((boolean, int64))",
                   (_I1, "int64", _I1, *_SEARCH, _TT, _STATS, *_RULES)),
-    "wc_pick": ("_search", "wc_pick", "int64",
+    "wc_pick": ("_search_wc", "wc_pick", "int64",
                 (_I1, "int64", *_SEARCH, _TT, _STATS, *_RULES)),
     "exp_tree_nodes": ("_search", "exp_tree_nodes", f"UniTuple({_I1.numba()}, 3)",
                        (_I1, "int64", "int64", _I1, _I2, _TT, *_SEARCH, _TT, _STATS,
                         *_RULES)),
-    "candidates": ("_search", "_candidates", f"Tuple(({_I1.numba()}, int64))",
+    "candidates": ("_search_guesses", "_candidates", f"Tuple(({_I1.numba()}, int64))",
                    (_I1, _B1, _I1, _I1, "boolean", *_RULES)),
     "score_rows": ("_kernels", "score_rows", _U1.numba(), (_U1, _U2, "int64", "boolean")),
     "score_table": ("_kernels", "score_table", _U2.numba(), (_U2, "int64", "boolean")),

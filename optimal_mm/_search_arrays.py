@@ -131,7 +131,7 @@ def code_masks(codes: np.ndarray, n_colours: int) -> np.ndarray:
       the rows past the last multiset.
 
     The multisets serve the worst case's colour-overlap filter
-    (:func:`optimal_mm._search._overlap_pass`): the blacks plus whites of two codes
+    (:func:`optimal_mm._overlap.overlap_pass`): the blacks plus whites of two codes
     depend on their multisets alone.
     """
     n, pegs = codes.shape

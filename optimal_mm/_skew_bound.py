@@ -8,7 +8,7 @@ This module bounds a state from its own per-position colour counts. It holds as
 well wherever the answer is a function of the blacks: in a permutation game (every
 code has each of the ``P = C`` colours once, so the whites are ``P`` less the
 blacks), black-and-white scoring splits the secrets exactly as black-only scoring
-does, and the search applies it there too (:func:`~optimal_mm._search._blacks_decide`).
+does, and the search applies it there too (:func:`~optimal_mm._search_keys._blacks_decide`).
 
 The constraint. Let ``f_p(c)`` be the number of secrets of ``S`` with colour ``c`` at
 position ``p`` and ``F_p = max_c f_p(c)``. Under a guess ``g``, the secrets of the

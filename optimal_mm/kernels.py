@@ -39,10 +39,10 @@ PARALLEL_WORK = 20_000_000
 #: Kernels called as they are: name -> (numba module, function).
 _DIRECT = {
     "exp_search": ("_search", "exp_search"),
-    "wc_search": ("_search", "wc_search"),
-    "wc_pick": ("_search", "wc_pick"),
+    "wc_search": ("_search_wc", "wc_search"),
+    "wc_pick": ("_search_wc", "wc_pick"),
     "exp_tree_nodes": ("_search", "exp_tree_nodes"),
-    "candidates": ("_search", "_candidates"),
+    "candidates": ("_search_guesses", "_candidates"),
     "score_rows": ("_kernels", "score_rows"),
     "orbit_labels": ("_kernels", "orbit_labels"),
 }

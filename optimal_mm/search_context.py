@@ -105,7 +105,7 @@ class _Context:
         Under a cap, every node of the search with no budget (:data:`UNBUDGETED`:
         ``S`` itself when ``beta`` is, a part below a node with no guess within the
         cap found yet) asks the worst-case search first whether its state fits within
-        its guesses left (:func:`~optimal_mm._search.wc_search`, with this context's
+        its guesses left (:func:`~optimal_mm._search_wc.wc_search`, with this context's
         worst-case table, :meth:`_wc_args`): where it does not, the answer is
         :data:`INF` at once. The expected search finds that out too, but only by
         trying every guess at every node, since no total bounds a part that no tree
@@ -195,7 +195,7 @@ class _Context:
         ``rule`` (:data:`WC_TREE_RULES`); :class:`InfeasibleError` if there is none.
 
         ``"small-total"``
-            The compiled :func:`~optimal_mm._search.wc_pick`: guesses in order of
+            The compiled :func:`~optimal_mm._search_wc.wc_pick`: guesses in order of
             their balanced-tree bound on the total, the first feasible one kept. Each
             guess ahead of it must be refuted, and the search that proved ``S``
             feasible never tried most of them: on a big part this costs many times
@@ -205,7 +205,7 @@ class _Context:
             The guess the search itself keeps: the first, in its order (least
             largest part, ...), whose parts are all feasible within ``d - 1``. The
             node's own candidates (or ``top``, the caller's representatives at the
-            root of a task) are passed to :func:`~optimal_mm._search.wc_search` as
+            root of a task) are passed to :func:`~optimal_mm._search_wc.wc_search` as
             the guesses to try, so that the transposition table does not answer for
             ``S`` whole; the parts it refuted on the way are in that table. The
             guess depends on the search's order alone, not on what the table held.

@@ -18,7 +18,7 @@ for the signal themselves:
 * The kernels read that slot at every node they expand and before each guess they
   try; once it holds SIGINT, SIGTERM or SIGALRM (the alarm of a :class:`time_limit`)
   they return at once and store nothing more in the transposition table
-  (:func:`~optimal_mm._search._stopped`): what the table holds stays exact.
+  (:func:`~optimal_mm._search_table._stopped`): what the table holds stays exact.
 * Back in Python, the pending handler runs: the default SIGINT handler raises
   :class:`KeyboardInterrupt`, the command line's SIGTERM handler
   :class:`~optimal_mm.cli.Terminated`, a time limit's :class:`TimeLimitReached`
@@ -99,7 +99,7 @@ def _armable_page() -> _Page | None:
 
 def stop_signal_in(word: int) -> bool:
     """Whether the ``STOP`` slot's value ``word`` holds a stop signal's number in one
-    of its bytes (the kernels' own test, :func:`~optimal_mm._search._stopped`)."""
+    of its bytes (the kernels' own test, :func:`~optimal_mm._search_table._stopped`)."""
     return any((word >> (8 * k)) & 0xFF in STOP_SIGNALS for k in range(8))
 
 

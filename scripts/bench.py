@@ -132,7 +132,7 @@ def depth3_tree(spec: str) -> dict:
     import numpy as np
 
     from optimal_mm import Game
-    from optimal_mm import _search
+    from optimal_mm import _search_guesses
     from optimal_mm.game import partition_counts
     from optimal_mm.search_context import _Context
     from optimal_mm.symmetry import orbit_representatives
@@ -146,7 +146,7 @@ def depth3_tree(spec: str) -> dict:
     def live(part):
         in_s = np.zeros(n, dtype=np.bool_)
         in_s[part] = True
-        guesses, _ = _search._candidates(part, in_s, everything[:0], everything, False,
+        guesses, _ = _search_guesses._candidates(part, in_s, everything[:0], everything, False,
                                          *ctx.rules)
         return len(guesses)
 

@@ -6,10 +6,12 @@ import of numba; a failed build falls back to the JIT, and a bad choice of backe
 is a one-line error.
 """
 
+import importlib
 import os
 import shutil
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -107,13 +109,17 @@ def test_search_kernels_agree(aot, spec, consistent):
     game = Game.from_spec(spec)
     ctx = _context(game, consistent, 1 << 16)
     args = (ctx.table, ctx.all_guesses, ctx.lb, ctx.win, ctx.n_slots, consistent)
+    # numba's own functions, found as the package finds them for the JIT backend
+    jit = types.SimpleNamespace(**{
+        name: getattr(importlib.import_module(f"optimal_mm.{module}"), function)
+        for name, (module, function) in kernels._DIRECT.items()})
     for S in _states(game):
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[S] = True
         none = S[:0]
         for d in (3, _search.NO_CAP):
             results = []
-            for module in (_search, aot):
+            for module in (jit, aot):
                 stats = new_stats()
                 tt = _search.new_table(1 << 12)
                 wc = (ctx.lb, _search.new_table(1 << 12))  # asked where d = 3
@@ -130,7 +136,7 @@ def test_search_kernels_agree(aot, spec, consistent):
                 results.append((tuple(exp), tree, tuple(wc), pick, tuple(stats)))
             assert results[0] == results[1], (spec, consistent, len(S), d)
         guesses = ctx.all_guesses
-        mine = _search._candidates(S, in_s, none, guesses, consistent, *ctx.rules)
+        mine = jit.candidates(S, in_s, none, guesses, consistent, *ctx.rules)
         theirs = aot.candidates(S, in_s, none, guesses, consistent, *ctx.rules)
         assert np.array_equal(mine[0], theirs[0]) and mine[1] == theirs[1]
 
@@ -145,6 +151,28 @@ def test_build_key_follows_the_sources(tmp_path, monkeypatch):
         f.write("\n# an edit\n")
     assert _aot.build_key() != key
     assert _aot.module_name(key) == f"_aot_{key}"
+
+
+def test_build_key_covers_every_module_the_kernels_import():
+    """The machine code depends on every package module that an exported kernel's
+    module imports, directly or through another: each must be in SOURCES, or an edit
+    to it would load a stale build (``_numba`` sets numba up and holds no kernel)."""
+    import ast
+
+    seen, todo = set(), [module for module, _, _, _ in _aot.EXPORTS.values()]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        with open(os.path.join(_aot._HERE, module + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                todo.append(node.module)
+    assert "_search_wc" in seen and "_search_keys" in seen  # the walk follows imports
+    missing = {m + ".py" for m in seen - {"_numba"}} - set(_aot.SOURCES)
+    assert not missing, missing
 
 
 def test_unknown_backend_is_refused(fresh_backend):

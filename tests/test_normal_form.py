@@ -4,14 +4,14 @@ With black-only scoring a black is a position where guess and secret agree, so
 renaming each position's colours on its own and permuting the positions keeps every
 answer, and with repeats every code maps to a code. The transposition table keys
 such a state by an image of it under one of these maps
-(:func:`optimal_mm._search._normal_form`), shared by many symmetric states. These
+(:func:`optimal_mm._search_keys._normal_form`), shared by many symmetric states. These
 tests check that the image is in the state's orbit, and that values found through
 the shared keys equal those of a search that keys every state by itself (symmetry
 off) and those of symmetric images of the state.
 
 Every other game keys its states by their image under one colour permutation and
 one position permutation, the symmetries of every game
-(:func:`optimal_mm._search._global_form`); the same checks apply.
+(:func:`optimal_mm._search_keys._global_form`); the same checks apply.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import numpy as np
 import pytest
 
-from optimal_mm import Game, _search
+from optimal_mm import Game, _search_keys
 from optimal_mm._search_arrays import INF, NO_CAP
 from optimal_mm.search_context import _context
 
@@ -99,7 +99,7 @@ def test_the_normal_form_is_an_image_of_the_state(spec):
     rng = random.Random(spec)
     for _ in range(40):
         S = random_state(game, rng, 12)
-        T = _search._normal_form(S, codes, game.colours)
+        T = _search_keys._normal_form(S, codes, game.colours)
         assert len(T) == len(S) and np.all(np.diff(T) > 0)
         assert np.array_equal(T, apply_symmetry(game, S, *documented_map(game, S)))
         assert orbit_invariant(game, T) == orbit_invariant(game, S)
@@ -147,8 +147,8 @@ def test_which_form_keys_a_game():
         game = Game.from_spec(spec)
         ctx = _context(game, False, 1 << 10, True)
         args = (ctx.n_slots, game.codes, game.colours, game.repeats)
-        assert _search._normalises(*args, True) == form
-        assert _search._normalises(*args, False) == 0
+        assert _search_keys._normalises(*args, True) == form
+        assert _search_keys._normalises(*args, False) == 0
 
 
 def global_map(game: Game, S):
@@ -193,7 +193,7 @@ def test_the_global_form_is_an_image_of_the_state(spec):
     rng = random.Random(spec)
     for _ in range(40):
         S = random_state(game, rng, 12)
-        T = _search._global_form(S, game.codes, game.colours)
+        T = _search_keys._global_form(S, game.codes, game.colours)
         assert len(T) == len(S) and np.all(np.diff(T) > 0)
         assert np.array_equal(T, global_keys(game, S, *global_map(game, S)))
 
@@ -206,13 +206,13 @@ def test_the_state_hash_is_a_hash_of_the_set():
     seen = {}
     for _ in range(300):
         S = np.array(sorted(rng.sample(range(5000), rng.randint(1, 40))), dtype=np.int64)
-        key, check = _search._hash(S, 5, 0)
+        key, check = _search_keys._hash(S, 5, 0)
         shuffled = S.copy()
         rng.shuffle(shuffled)
-        assert _search._hash(shuffled, 5, 0) == (key, check)
+        assert _search_keys._hash(shuffled, 5, 0) == (key, check)
         assert key != 0 and 0 <= check < 1 << 32
-        assert _search._hash(S, 4, 0) != (key, check)
-        assert _search._hash(S, 5, 1) != (key, check)
+        assert _search_keys._hash(S, 4, 0) != (key, check)
+        assert _search_keys._hash(S, 5, 1) != (key, check)
         assert seen.setdefault((key, check), S.tobytes()) == S.tobytes()  # no collision
 
 
@@ -238,8 +238,8 @@ def test_a_permutation_game_keys_a_state_and_its_inverse_alike(spec):
     game = Game.from_spec(spec)
     codes = np.ascontiguousarray(game.codes)
     ctx = _context(game, False, 1 << 10, True)
-    normal = _search._normalises(ctx.n_slots, codes, game.colours, game.repeats, True)
-    work = _search._form_work(game.pegs, game.colours)
+    normal = _search_keys._normalises(ctx.n_slots, codes, game.colours, game.repeats, True)
+    work = _search_keys._form_work(game.pegs, game.colours)
     a, b = 0, 1
     assert blacks(game, a, b) == blacks(game, *inverse_state(game, [a, b]))
     rng = random.Random(spec)
@@ -247,16 +247,16 @@ def test_a_permutation_game_keys_a_state_and_its_inverse_alike(spec):
     for _ in range(60):
         S = random_state(game, rng, 20)
         inv = inverse_state(game, S)
-        side = _search._orientation(S, codes, work)
-        assert _search._orientation(inv, codes, work) == -side
-        if len(S) < _search._INVERSE_SECRETS or side == 0:
+        side = _search_keys._orientation(S, codes, work)
+        assert _search_keys._orientation(inv, codes, work) == -side
+        if len(S) < _search_keys._INVERSE_SECRETS or side == 0:
             continue
         told += 1
-        key = _search._state_hash(S, 3, 0, codes, game.colours, normal, work)
-        assert key == _search._state_hash(inv, 3, 0, codes, game.colours, normal, work)
+        key = _search_keys._state_hash(S, 3, 0, codes, game.colours, normal, work)
+        assert key == _search_keys._state_hash(inv, 3, 0, codes, game.colours, normal, work)
         keyed = inv if side > 0 else S
-        rank, pos = _search._global_map(keyed, codes, game.colours, work)
-        assert key == _search._image_hash(keyed, 3, 0, codes, game.colours, rank, pos)
+        rank, pos = _search_keys._global_map(keyed, codes, game.colours, work)
+        assert key == _search_keys._image_hash(keyed, 3, 0, codes, game.colours, rank, pos)
     assert told > 0
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game
-from optimal_mm import _search
+from optimal_mm import _search, _search_guesses, _search_keys, _search_table
 from optimal_mm._search_arrays import new_stats
 from optimal_mm.game import partition_counts
 from optimal_mm.search import first_guess_classes, node_guess_classes, solve
@@ -58,7 +58,7 @@ def test_node_symmetry_keeps_every_partition(spec):
     for S in _states(game, rng, 40):
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[S] = True
-        cands, n_secrets = _search._candidates(S, in_s, S[:0], ctx.all_guesses, False,
+        cands, n_secrets = _search_guesses._candidates(S, in_s, S[:0], ctx.all_guesses, False,
                                                *ctx.rules)
         assert set(cands[:n_secrets]) <= set(S) and not in_s[cands[n_secrets:]].any()
 
@@ -100,21 +100,21 @@ def test_transposition_table_round_trip():
     stats = new_stats()
     keys = np.random.default_rng(3).integers(1, 2**62, size=300)
     for i, key in enumerate(keys[:100]):
-        _search._tt_put(tt, key, i, 2 * i + 1, stats)
+        _search_table._tt_put(tt, key, i, 2 * i + 1, stats)
     assert stats[3] == 100
     for i, key in enumerate(keys[:100]):
-        assert _search._tt_find(tt, key, i) == 2 * i + 1
-        assert _search._tt_find(tt, key, i + 1) == -1  # another check: another state
-    _search._tt_put(tt, keys[5], 5, 7, stats)  # an update takes no new entry
-    assert _search._tt_find(tt, keys[5], 5) == 7 and stats[3] == 100
+        assert _search_table._tt_find(tt, key, i) == 2 * i + 1
+        assert _search_table._tt_find(tt, key, i + 1) == -1  # another check: another state
+    _search_table._tt_put(tt, keys[5], 5, 7, stats)  # an update takes no new entry
+    assert _search_table._tt_find(tt, keys[5], 5) == 7 and stats[3] == 100
     for key in keys[100:]:  # full: new states are not stored
-        _search._tt_put(tt, key, 0, 1, stats)
-    assert stats[3] == 100 and _search._tt_find(tt, keys[200], 0) == -1
+        _search_table._tt_put(tt, key, 0, 1, stats)
+    assert stats[3] == 100 and _search_table._tt_find(tt, keys[200], 0) == -1
 
 
 def test_popcount():
     for x in [0, 1, 2**62 - 1, 0b1011, 2**40 + 2**3]:
-        assert _search._popcount(np.int64(x)) == bin(x).count("1")
+        assert _search_guesses._popcount(np.int64(x)) == bin(x).count("1")
 
 
 def test_code_masks():
@@ -144,7 +144,7 @@ def test_position_classes_black_only(spec):
     for S in _states(game, rng, 20):
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[S] = True
-        root = _search._position_classes(S, in_s, game.codes, game.colours, swaps)
+        root = _search_guesses._position_classes(S, in_s, game.codes, game.colours, swaps)
         for i in range(game.pegs):  # colours in no secret at position i: one class
             dead = sorted(set(range(game.colours)) - set(game.codes[S, i]))
             assert all(root[i, c] == dead[0] for c in dead)
@@ -248,7 +248,7 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
     assert value >= _search.INF and guess == -1
     states = int(ctx.counters[0])
     assert states > 0
-    for beta in (_search._VALUE_CAP, 10 ** 6):
+    for beta in (_search_table._VALUE_CAP, 10 ** 6):
         value, guess = kernel(beta, t - 1)
         assert value >= beta and guess == -1
     assert int(ctx.counters[0]) == states  # answered by the table: nothing searched
@@ -261,7 +261,7 @@ def test_an_infeasible_state_is_kept_as_a_bound(spec, consistent):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_guesses_pop_in_order_of_key_then_index(seed):
-    """The node's guess order (:func:`_search._pop_min`): the first picks scan, the
+    """The node's guess order (:func:`_search_guesses._pop_min`): the first picks scan, the
     rest come from a heap, and together they give the keys in increasing order, ties
     by index, exactly as a stable sort would; keys at or above the limit are held
     back, and only the least of them is returned, once, when the rest is spent."""
@@ -270,12 +270,12 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
     keys = rng.integers(0, 30, m).astype(np.int64)  # many ties
     limit = np.int64(40) if seed % 2 else np.int64(2 * 17)
     expected = [int(k) for k in np.argsort(keys, kind="stable")]
-    below = [k for k in expected if keys[k] < limit or expected.index(k) < _search._SCANS]
+    below = [k for k in expected if keys[k] < limit or expected.index(k) < _search_guesses._SCANS]
     held = [k for k in expected if k not in below]
     work, order, pick = keys.copy(), np.empty(m, dtype=np.int64), np.zeros(3, dtype=np.int64)
     popped = []
     while True:
-        k = _search._pop_min(work, order, pick, limit)
+        k = _search_guesses._pop_min(work, order, pick, limit)
         if k < 0:
             break
         popped.append(int(k))
@@ -283,7 +283,7 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
     # Without a limit (the worst case's use) every index comes back, in order.
     work, pick = keys.copy(), np.zeros(3, dtype=np.int64)
     popped = []
-    while (k := _search._pop_min(work, order, pick, _search._TAKEN)) >= 0:
+    while (k := _search_guesses._pop_min(work, order, pick, _search_guesses._TAKEN)) >= 0:
         popped.append(int(k))
     assert popped == expected
 
@@ -320,8 +320,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
     states += [S[i:i + k] for S in states[:12] if len(S) >= 5 for i in (0, 1)
                for k in (3, 4)]  # worked out, not keyed
     codes, n_colours, repeats, _, _, symmetry = ctx.rules
-    normal = _search._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
-    work = _search._form_work(codes.shape[1], n_colours)
+    normal = _search_keys._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
+    work = _search_keys._form_work(codes.shape[1], n_colours)
     lb, tt = ctx.lb, ctx.exp_tt
     weight = _search._cap_weight(lb)
     kinds = set()
@@ -336,7 +336,7 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         work, weight, exact_ends, consistent)
                     if v < 0:
                         kinds.add("searched")
-                        assert (key, check) == _search._state_hash(
+                        assert (key, check) == _search_keys._state_hash(
                             S, d, weight, codes, n_colours, normal, work)
                         if entry >= 0 and entry & 1:  # read as a bound: below beta
                             kinds.add("exact read as bound")
@@ -370,7 +370,7 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
 
 @pytest.mark.parametrize("spec", ["p4c5nb", "p3c4", "bulls-and-cows"])
 def test_the_columns_a_node_scores_from_are_the_tables(spec):
-    """:func:`_search._columns` copies row ``j`` = ``table[S[j]]`` (every code's
+    """:func:`_search_guesses._columns` copies row ``j`` = ``table[S[j]]`` (every code's
     column, where guesses may be any code), or, ``narrow``, the secrets' columns only
     in the order of ``S`` (consistent guesses: column ``i`` is guess ``S[i]``); a
     state too big for the copy gets no rows, and the node then reads the table."""
@@ -378,16 +378,16 @@ def test_the_columns_a_node_scores_from_are_the_tables(spec):
     table = game.answer_table()
     rng = np.random.default_rng(3)
     for S in _states(game, rng, 12, max_history=2):
-        wide, narrow = _search._columns(table, S), _search._columns(table, S, True)
-        if len(S) * table.shape[1] <= _search._COLUMNS_BYTES:
+        wide, narrow = _search_guesses._columns(table, S), _search_guesses._columns(table, S, True)
+        if len(S) * table.shape[1] <= _search_guesses._COLUMNS_BYTES:
             assert np.array_equal(wide, table[S])
         else:
             assert wide.shape == (0, table.shape[1])
-        if len(S) ** 2 <= _search._COLUMNS_BYTES:
+        if len(S) ** 2 <= _search_guesses._COLUMNS_BYTES:
             assert np.array_equal(narrow, table[np.ix_(S, S)])
         else:
             assert narrow.shape == (0, len(S))
     everything = np.arange(game.n_codes, dtype=np.int64)
-    too_big = game.n_codes ** 2 > _search._COLUMNS_BYTES
-    assert _search._columns(table, everything, True).shape[0] == (0 if too_big else
+    too_big = game.n_codes ** 2 > _search_guesses._COLUMNS_BYTES
+    assert _search_guesses._columns(table, everything, True).shape[0] == (0 if too_big else
                                                                   game.n_codes)

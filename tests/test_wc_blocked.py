@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optimal_mm import Game, _search
+from optimal_mm import Game, _search_guesses, _search_wc
 from optimal_mm._search_arrays import INF, new_stats
 from optimal_mm.search_context import _context
 
@@ -56,7 +56,7 @@ def test_block_scoring_agrees_with_guess_at_a_time(spec):
             while cap < n and ctx.lb[d - 1, cap + 1] < INF:
                 cap += 1
             answers = []
-            for kernel in (_search._wc_keys, _search._wc_keys_blocked):
+            for kernel in (_search_wc._wc_keys, _search_wc._wc_keys_blocked):
                 keys = np.full(len(guesses), -7, dtype=np.int64)
                 stats = new_stats()
                 found = kernel(S, guesses, ctx.table, cap, ctx.lb[d - 1], ctx.win,
@@ -78,8 +78,8 @@ def test_block_two_guess_test_agrees(spec, consistent):
         S = np.sort(S)
         guesses = S if consistent else ctx.all_guesses
         stats = new_stats()
-        old, _ = _search._two_guess_test(S, guesses, ctx.table, ctx.n_slots, stats)
-        new, g = _search._two_guess_blocked(S, ctx.table, ctx.n_slots, consistent, stats)
+        old, _ = _search_guesses._two_guess_test(S, guesses, ctx.table, ctx.n_slots, stats)
+        new, g = _search_wc._two_guess_blocked(S, ctx.table, ctx.n_slots, consistent, stats)
         assert old == new, (spec, S.tolist())
         if new:  # the guess returned does separate the secrets
             assert len(np.unique(ctx.table[g, S])) == len(S)
