@@ -99,11 +99,10 @@ expanded before -> after: p3c9nb 18,571,226 -> 297,356 (609 -> 47 s), p3c10b
 The same values. To learn that a state fits nowhere, though, this search must try
 every guess at every node below it when it has no budget (no total bounds such a
 state), where the worst case refutes it with its own cuts: so under a cap a node
-with no budget asks :func:`~optimal_mm._search_wc.wc_search` first, with the worst case's own bounds and
-table (``wc_lb, wc_tt``), and costs ``INF`` at once where the answer is no
-(mastermind's total within 5, asked at every such node rather than at the root
-alone: 15,920 -> 8,687 states, the worst case's included).
-
+with no budget asks :func:`~optimal_mm._search_wc.wc_search` first, with the worst
+case's own bounds and table (``wc_lb, wc_tt``), and costs ``INF`` at once where the
+answer is no (mastermind's total within 5, asked at every such node rather than at
+the root alone: 15,920 -> 8,687 states, the worst case's included).
 
 Where the pieces are. This module holds the expected case (:func:`exp_search`) and
 the extraction of its tree (:func:`exp_tree_nodes`); the others are one concept
@@ -175,9 +174,9 @@ def exp_search(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, wi
     guesses left (``NO_CAP`` for none). The cost is the one ``lb`` describes: the
     total, or the lexicographic cost of the fewest secrets at the cap (see the
     module docstring). ``wc_lb, wc_tt`` are the worst-case search's bounds and table
-    (:func:`~optimal_mm._search_wc.wc_search`), which a node under a cap with no budget asks whether its
-    state fits at all; an empty ``wc_lb`` asks nothing. The recursion itself is
-    :func:`_exp_node`.
+    (:func:`~optimal_mm._search_wc.wc_search`), which a node under a cap with no budget
+    asks whether its state fits at all; an empty ``wc_lb`` asks nothing. The recursion
+    itself is :func:`_exp_node`.
     """
     return _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win,
                      n_slots, consistent, tt, stats, codes, n_colours, repeats, swaps,
@@ -189,16 +188,16 @@ def _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win
               consistent, tt, stats, codes, n_colours, repeats, swaps, masks, symmetry,
               key, check):
     """:func:`exp_search` of the state ``S``, whose table key and check
-    (:func:`~optimal_mm._search_keys._state_hash`) are ``key, check`` when the caller has them (``key`` 0:
-    not yet made). A node of any guesses keys every part of every guess it tries, to
-    raise the part's bound from the table before searching it, and the part's own
-    node would key it again (twice when it is probed first); the key, a form of the
-    state under the game's symmetries, is the greatest single cost of a black-only
-    node (40 % of the processor time of ``solve p4c8nb --objective fewest-at-worst
-    --guesses consistent --jobs 1`` by ``perf``), so it is made once and handed down
-    (that search, keys handed down, every part keyed as before: 71.1 and 72.3 s ->
-    66.7 and 69.2 s, interleaved; the same states). The node's head, what it
-    returns without searching, is :func:`_settled`, which its parent asks first of
+    (:func:`~optimal_mm._search_keys._state_hash`) are ``key, check`` when the caller
+    has them (``key`` 0: not yet made). A node of any guesses keys every part of every
+    guess it tries, to raise the part's bound from the table before searching it, and
+    the part's own node would key it again (twice when it is probed first); the key, a
+    form of the state under the game's symmetries, is the greatest single cost of a
+    black-only node (40 % of the processor time of ``solve p4c8nb --objective
+    fewest-at-worst --guesses consistent --jobs 1`` by ``perf``), so it is made once
+    and handed down (that search, keys handed down, every part keyed as before: 71.1
+    and 72.3 s -> 66.7 and 69.2 s, interleaved; the same states). The node's head, what
+    it returns without searching, is :func:`_settled`, which its parent asks first of
     each part: a part that the table or its bound decides is settled without the
     call.
     """
@@ -649,9 +648,9 @@ def _four(table, S):
 def _store(tt, use_tt, key, check, value, exact, stats):
     """Store an expected-case result; an exact value is never overwritten by a bound.
     A value the payload cannot hold (INF, the mark of a state that its guesses left
-    cannot solve, or a big weighted cost) is kept as the bound :data:`~optimal_mm._search_table._VALUE_CAP`:
-    the next visit of an infeasible state under a cap then fails at once instead of
-    searching it again."""
+    cannot solve, or a big weighted cost) is kept as the bound
+    :data:`~optimal_mm._search_table._VALUE_CAP`: the next visit of an infeasible state
+    under a cap then fails at once instead of searching it again."""
     if not use_tt:
         return
     if value >= _VALUE_CAP:
@@ -675,12 +674,12 @@ def exp_tree_nodes(S, d, value, top_guesses, wc_lb, wc_tt, table, all_guesses, l
     It reads what :func:`exp_search` left in the table ``tt`` and picks, at each
     node of three or more secrets, the first guess in index order that meets the
     node's optimum among its candidates (``top_guesses`` at the root if given, else
-    one per class of the node's own symmetry, :func:`~optimal_mm._search_guesses._candidates`): the search for
-    the optimum runs with budget ``value + 1`` (``value``, the root's cost when
-    known, else -1 to read it from the table), which cuts every worse guess at
-    its bound. A node of one or two secrets guesses its first. The same choices as
-    the node-by-node build in Python (``search_context._Context.exp_tree``), without a
-    Python call per node.
+    one per class of the node's own symmetry,
+    :func:`~optimal_mm._search_guesses._candidates`): the search for the optimum runs
+    with budget ``value + 1`` (``value``, the root's cost when known, else -1 to read
+    it from the table), which cuts every worse guess at its bound. A node of one or two
+    secrets guesses its first. The same choices as the node-by-node build in Python
+    (``search_context._Context.exp_tree``), without a Python call per node.
     """
     no_guess = np.empty(0, dtype=np.int64)
     no_budget = np.int64(INF)

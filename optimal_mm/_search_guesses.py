@@ -197,10 +197,10 @@ def _colour_classes(S, in_s, codes, n_colours, swaps):
 @njit(cache=True)
 def _position_classes(S, in_s, codes, n_colours, swaps):
     """``root[i, c]``: the smallest colour of ``c``'s class at position ``i`` (black-only
-    scoring with repeats; the rows of :func:`~optimal_mm._search_arrays.position_swaps` follow the colour swaps
-    in ``swaps``). Colours in no secret at position ``i`` form one class there; two
-    others share a class when a chain of swaps at position ``i``, each mapping ``S``
-    onto itself, joins them."""
+    scoring with repeats; the rows of :func:`~optimal_mm._search_arrays.position_swaps`
+    follow the colour swaps in ``swaps``). Colours in no secret at position ``i`` form
+    one class there; two others share a class when a chain of swaps at position ``i``,
+    each mapping ``S`` onto itself, joins them."""
     pegs = codes.shape[1]
     pairs = n_colours * (n_colours - 1) // 2
     present = np.zeros((pegs, n_colours), dtype=np.bool_)
@@ -343,7 +343,8 @@ def _lazy_candidates(swaps, n_colours, consistent, top_guesses, symmetry):
 @njit(cache=True, inline="always")
 def _position_group(swaps, n_colours):
     """Whether ``swaps`` also holds the swaps at one position (black-only scoring
-    with repeats, :func:`~optimal_mm._search_arrays.position_swaps`): more rows than colour pairs."""
+    with repeats, :func:`~optimal_mm._search_arrays.position_swaps`): more rows than
+    colour pairs."""
     return swaps.shape[0] > n_colours * (n_colours - 1) // 2
 
 

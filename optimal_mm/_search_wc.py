@@ -65,8 +65,8 @@ def _wc_key(biggest, total, n, lb_next, in_s_g):
     """The worst-case order of a guess whose largest part (besides the win) has
     ``biggest`` secrets and whose part sizes squared add up to ``total``: least
     largest part, then least sum of squares, then guesses that may be the secret;
-    :data:`~optimal_mm._search_guesses._TAKEN` for a guess that cannot help (no split, a part too big for the
-    guesses left ``lb_next``)."""
+    :data:`~optimal_mm._search_guesses._TAKEN` for a guess that cannot help (no split,
+    a part too big for the guesses left ``lb_next``)."""
     if biggest == n or lb_next[biggest] >= INF:
         return _TAKEN
     return (biggest * (n * n + 1) + total) * 2 + (0 if in_s_g else 1)
@@ -75,8 +75,9 @@ def _wc_key(biggest, total, n, lb_next, in_s_g):
 @njit(cache=True, inline="always")
 def _drain_parts(cnt, seen, n_seen, win, weight):
     """The largest part but the win and the sum of ``weight[size]`` over those parts,
-    for the answers ``seen[:n_seen]`` counted in ``cnt`` by :func:`~optimal_mm._search_guesses._score`; zeroes the
-    counts it reads, so ``cnt`` is ready for the next guess."""
+    for the answers ``seen[:n_seen]`` counted in ``cnt`` by
+    :func:`~optimal_mm._search_guesses._score`; zeroes the counts it reads, so ``cnt``
+    is ready for the next guess."""
     biggest = 0
     total = 0
     for j in range(n_seen):
@@ -94,9 +95,10 @@ def _drain_parts(cnt, seen, n_seen, win, weight):
 @njit(cache=True)
 def _wc_keys(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_key, stats):
     """The order key (:func:`_wc_key`) of every guess of a worst-case node, one guess
-    at a time; a guess with a part above ``cap`` secrets is :data:`~optimal_mm._search_guesses._TAKEN` as soon as
-    the part outgrows it. Returns the index of the first guess that splits ``S`` into
-    singletons (the keys after it are not computed), or -1.
+    at a time; a guess with a part above ``cap`` secrets is
+    :data:`~optimal_mm._search_guesses._TAKEN` as soon as the part outgrows it. Returns
+    the index of the first guess that splits ``S`` into singletons (the keys after it
+    are not computed), or -1.
     """
     n = len(S)
     cnt = np.zeros(n_slots, dtype=np.int64)
@@ -196,11 +198,12 @@ def _wc_keys_blocked(S, guesses, table, cap, lb_next, win, n_slots, in_s, order_
 
 @njit(cache=True)
 def _two_guess_blocked(S, table, n_slots, consistent, stats):
-    """:func:`~optimal_mm._search_guesses._two_guess_test` for a big table (:data:`_SCAN_CODES`): the secrets first,
-    each scored against the others, then every other code, in blocks read along the
-    secrets' rows, a bit per answer (at most 64 answers). The same answer; the guess
-    returned is the first that separates the secrets in that order (every code, not
-    one per orbit, and counted so in the statistics)."""
+    """:func:`~optimal_mm._search_guesses._two_guess_test` for a big table
+    (:data:`_SCAN_CODES`): the secrets first, each scored against the others, then
+    every other code, in blocks read along the secrets' rows, a bit per answer (at most
+    64 answers). The same answer; the guess returned is the first that separates the
+    secrets in that order (every code, not one per orbit, and counted so in the
+    statistics)."""
     n = len(S)
     seen = np.zeros(n_slots, dtype=np.bool_)
     stats[0] += 1
