@@ -44,7 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from optimal_mm.checkpoint_report import duration_text, report  # noqa: E402
+from optimal_mm.checkpoint_report import report  # noqa: E402
+from optimal_mm.checkpoint_summary import duration_text  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_tables import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
                             floor_tree, open_cell)

@@ -17,7 +17,8 @@ import sys
 import pytest
 
 from optimal_mm import Game
-from optimal_mm.checkpoint_report import _digest, duration_text, report
+from optimal_mm.checkpoint_report import _digest, report
+from optimal_mm.checkpoint_summary import duration_text
 from optimal_mm.search import INF, Solver, first_guess_classes
 from optimal_mm import search_expected
 
@@ -329,7 +330,7 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert rep.deep_parts > 0  # pieces of parts split below the second guess
     # Their times are kept apart: a chained rival is many pieces, so a piece's time
     # does not price a rival second guess still to search.
-    from optimal_mm.checkpoint_report import CHAIN_PIECE
+    from optimal_mm.checkpoint_summary import CHAIN_PIECE
 
     pieces = [e for e in rep.timed if e.function == CHAIN_PIECE]
     assert pieces and len(pieces) < len(rep.timed)
@@ -623,9 +624,9 @@ def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypa
 def test_the_docstring_examples_hold():
     import doctest
 
-    from optimal_mm import checkpoint_report
+    from optimal_mm import checkpoint_summary
 
-    result = doctest.testmod(checkpoint_report)
+    result = doctest.testmod(checkpoint_summary)
     assert result.attempted and not result.failed
 
 

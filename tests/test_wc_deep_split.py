@@ -17,7 +17,8 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm.checkpoint import read_entries
-from optimal_mm.checkpoint_report import DEEP_LISTED, report
+from optimal_mm.checkpoint_report import report
+from optimal_mm.checkpoint_summary import DEEP_LISTED
 from optimal_mm.cli import main
 from optimal_mm.progress import Progress
 from optimal_mm.search import Solver
