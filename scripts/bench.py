@@ -146,8 +146,8 @@ def depth3_tree(spec: str) -> dict:
     def live(part):
         in_s = np.zeros(n, dtype=np.bool_)
         in_s[part] = True
-        guesses, _ = _search_guesses._candidates(part, in_s, everything[:0], everything, False,
-                                         *ctx.rules)
+        guesses, _ = _search_guesses._candidates(part, in_s, everything[:0], everything,
+                                                 False, *ctx.rules)
         return len(guesses)
 
     def parts(g, secrets):

@@ -6,6 +6,7 @@ import of numba; a failed build falls back to the JIT, and a bad choice of backe
 is a one-line error.
 """
 
+import ast
 import importlib
 import os
 import shutil
@@ -157,8 +158,6 @@ def test_build_key_covers_every_module_the_kernels_import():
     """The machine code depends on every package module that an exported kernel's
     module imports, directly or through another: each must be in SOURCES, or an edit
     to it would load a stale build (``_numba`` sets numba up and holds no kernel)."""
-    import ast
-
     seen, todo = set(), [module for module, _, _, _ in _aot.EXPORTS.values()]
     while todo:
         module = todo.pop()

@@ -59,7 +59,7 @@ def test_node_symmetry_keeps_every_partition(spec):
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[S] = True
         cands, n_secrets = _search_guesses._candidates(S, in_s, S[:0], ctx.all_guesses, False,
-                                               *ctx.rules)
+                                                       *ctx.rules)
         assert set(cands[:n_secrets]) <= set(S) and not in_s[cands[n_secrets:]].any()
 
         def shapes(guesses):
@@ -270,7 +270,8 @@ def test_guesses_pop_in_order_of_key_then_index(seed):
     keys = rng.integers(0, 30, m).astype(np.int64)  # many ties
     limit = np.int64(40) if seed % 2 else np.int64(2 * 17)
     expected = [int(k) for k in np.argsort(keys, kind="stable")]
-    below = [k for k in expected if keys[k] < limit or expected.index(k) < _search_guesses._SCANS]
+    below = [k for k in expected
+             if keys[k] < limit or expected.index(k) < _search_guesses._SCANS]
     held = [k for k in expected if k not in below]
     work, order, pick = keys.copy(), np.empty(m, dtype=np.int64), np.zeros(3, dtype=np.int64)
     popped = []
@@ -378,7 +379,8 @@ def test_the_columns_a_node_scores_from_are_the_tables(spec):
     table = game.answer_table()
     rng = np.random.default_rng(3)
     for S in _states(game, rng, 12, max_history=2):
-        wide, narrow = _search_guesses._columns(table, S), _search_guesses._columns(table, S, True)
+        wide = _search_guesses._columns(table, S)
+        narrow = _search_guesses._columns(table, S, True)
         if len(S) * table.shape[1] <= _search_guesses._COLUMNS_BYTES:
             assert np.array_equal(wide, table[S])
         else:
@@ -390,4 +392,4 @@ def test_the_columns_a_node_scores_from_are_the_tables(spec):
     everything = np.arange(game.n_codes, dtype=np.int64)
     too_big = game.n_codes ** 2 > _search_guesses._COLUMNS_BYTES
     assert _search_guesses._columns(table, everything, True).shape[0] == (0 if too_big else
-                                                                  game.n_codes)
+                                                                          game.n_codes)
