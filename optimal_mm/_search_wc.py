@@ -10,6 +10,7 @@ table is asked whether one of them is already known to fail
 (:func:`_wc_known_refuted`), and each node remembers a few parts that refuted its
 guesses (:func:`_keeps_together`): a guess that keeps one of them together in a
 part is refuted without being searched.
+
 On big answer tables (Logik's 1 GiB) guesses are scored in blocks along the
 secrets' rows rather than one at a time along their own (:func:`_wc_keys_blocked`):
 the same keys, a few times faster, since a guess's row is then fetched from memory
