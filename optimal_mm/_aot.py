@@ -7,7 +7,7 @@ the whole search of a small game such as Mastermind. The same Python kernels
 (:mod:`optimal_mm._search`, :mod:`optimal_mm._kernels`) compiled ahead of time with
 ``numba.pycc`` make an ordinary extension module, imported in milliseconds.
 
-The build is made once per machine, on first use (:func:`build`, about a minute),
+The build is made once per machine, on first use (:func:`build`, a few minutes),
 and kept beside numba's own cache in the package's ``__pycache__`` (or, where that
 is read-only, in ``$XDG_CACHE_HOME/optimal_mm``). Its module name carries a
 :func:`build_key` of everything the machine code depends on (the kernels' sources,

@@ -75,7 +75,7 @@ def _choose():
     try:
         if path is None:
             print("optimal_mm: compiling the kernels ahead of time, once per machine "
-                  "(about a minute)...", file=sys.stderr, flush=True)
+                  "(a few minutes)...", file=sys.stderr, flush=True)
             path = _aot.build(key)
         module = _aot.load(path, key)
     except (_aot.BuildError, ImportError, OSError) as exc:
