@@ -222,12 +222,24 @@ def _ext_suffix() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def build_key() -> str:
-    """Hex digest of what the machine code depends on; part of the module's name."""
-    h = _digest()
+def _hash_sources(h) -> None:
     for name in SOURCES:
         with open(os.path.join(_HERE, name), "rb") as f:
             h.update(f.read())
+
+
+def sources_digest() -> bytes:
+    """A digest of the kernels' sources (:data:`SOURCES`) as they are on disk: what
+    numba's cache of every kernel is checked against (:mod:`optimal_mm._numba`)."""
+    h = _digest()
+    _hash_sources(h)
+    return h.digest()
+
+
+def build_key() -> str:
+    """Hex digest of what the machine code depends on; part of the module's name."""
+    h = _digest()
+    _hash_sources(h)
     for part in (_numba_version(), sys.implementation.cache_tag,
                  _ext_suffix(), _cpu()):
         h.update(b"\0" + part.encode())

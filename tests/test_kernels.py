@@ -174,6 +174,32 @@ def test_build_key_covers_every_module_the_kernels_import():
     assert not missing, missing
 
 
+def test_numba_cache_is_stamped_by_every_kernel_source(tmp_path, monkeypatch):
+    """numba would check a kernel's cached machine code against its own file alone,
+    though the code holds its callees from other files: every kernel's cache must be
+    checked against all the kernels' sources, so that an edit to a callee (here the
+    skew-aware bound, called by the expected search) invalidates its callers too."""
+    from optimal_mm import _numba
+
+    stamp = _aot.sources_digest()
+    for module, function in kernels._DIRECT.values():
+        dispatcher = getattr(importlib.import_module(f"optimal_mm.{module}"), function)
+        locator = dispatcher._cache._impl.locator
+        assert isinstance(locator, _numba._Stamped), (module, function)
+        assert locator.get_source_stamp() == stamp
+        assert os.path.isdir(locator.get_cache_path())  # where numba would put it
+    # The digest follows the text of each source, the callees' included.
+    copy = tmp_path / "optimal_mm"
+    copy.mkdir()
+    for name in _aot.SOURCES:
+        (copy / name).write_bytes(open(os.path.join(_aot._HERE, name), "rb").read())
+    monkeypatch.setattr(_aot, "_HERE", str(copy))
+    assert _aot.sources_digest() == stamp
+    with open(copy / "_skew_bound.py", "a", encoding="utf-8") as f:
+        f.write("\n# edited\n")
+    assert _aot.sources_digest() != stamp
+
+
 def test_unknown_backend_is_refused(fresh_backend):
     fresh_backend.setenv("OPTIMAL_MM_KERNELS", "fortran")
     with pytest.raises(InvalidOptionError, match="OPTIMAL_MM_KERNELS"):

@@ -62,6 +62,52 @@ def test_dual_is_below_the_exact_minimum(r, parts, cap):
     assert binding > 0
 
 
+def _rows(rng):
+    """Bound rows to try the dual on: the balanced-tree rows under several caps, and
+    random convex rows (non-decreasing increments, some of them repeated, one of them
+    a weighted depth as the fewest-at-worst cost has), and one whose 40 increments all
+    differ, too many breakpoints for the search to list."""
+    rows = [lower_bound_table(40, r)[cap] for r in (3, 4, 6) for cap in (3, 4, NO_CAP)]
+    rows.append(np.concatenate(([0], np.cumsum(np.arange(1, 41)))).astype(np.int64))
+    for _ in range(12):
+        steps = np.sort(rng.choice([1, 2, 3, 4, 5, 7, 1000], size=40))
+        rows.append(np.concatenate(([0], np.cumsum(steps))).astype(np.int64))
+    return rows
+
+
+@pytest.mark.parametrize("parts", [2, 3, 4, 5, 6])
+def test_dual_search_finds_the_dual_maximum(parts):
+    # The search over lam = j / Q reads the slope H(j + 1) - H(j) off one merge at j:
+    # it must be that difference exactly, for every j up to past the last breakpoint,
+    # and the bound returned must be the maximum of H over all those j, rounded up.
+    q = int(np.lcm.reduce(np.arange(1, parts, dtype=np.int64)))
+    values, sizes = np.empty(130, dtype=np.int64), np.empty(130, dtype=np.int64)
+    ptr, used = np.empty(parts, dtype=np.int64), np.empty(parts, dtype=np.int64)
+    rng = np.random.default_rng(parts)
+    checked = 0
+    for row in _rows(rng):
+        n_groups = _skew_bound._marginal_groups(row, 40, values, sizes)
+        capacity = int(sizes[:n_groups].sum())
+        spread = int(values[n_groups - 1] - values[0] + 1)
+        for need, budget in rng.integers(1, 30, size=(6, 2)):
+            need, budget = int(need), int(budget) * (parts - 1) // 2
+            if _skew_bound._least_blacks(need, parts, capacity) not in range(budget + 1):
+                continue
+            js = sorted(set(range(0, min(spread * q, 400) + 2))
+                        | set(int(x) for x in rng.integers(0, spread * q + 2, size=50)))
+            h = {j: _skew_bound._dual(j, q, need, budget, parts, values, sizes, n_groups,
+                                      ptr, used) for j in js}
+            for j in js:
+                if j + 1 in h:
+                    assert h[j + 1][0] - h[j][0] == h[j][1], (parts, need, budget, j)
+            best = max(v for v, _ in h.values())
+            got = _skew_bound._parts_minimum(need, budget, parts, q, values, sizes,
+                                             n_groups, capacity, ptr, used)
+            assert got == -((-best) // q)
+            checked += 1
+    assert checked > 20
+
+
 def _answer(guess, secret):
     return sum(g == s for g, s in zip(guess, secret))
 
