@@ -12,7 +12,10 @@ and kept beside numba's own cache in the package's ``__pycache__`` (or, where th
 is read-only, in ``$XDG_CACHE_HOME/optimal_mm``). Its module name carries a
 :func:`build_key` of everything the machine code depends on (the kernels' sources,
 the signatures below, numba's and Python's versions, the CPU), so a stale build is
-never loaded: editing a kernel or moving to another CPU makes a new one.
+never loaded: editing a kernel or moving to another CPU makes a new one. The build
+compiles through numba's cache, which :mod:`optimal_mm._numba` stamps with all the
+kernels' sources, so that a kernel whose file is unchanged is compiled again when a
+function it calls from another file changed.
 
 Each kernel is exported with one fixed signature (:data:`EXPORTS`): the types the
 callers in :mod:`optimal_mm.search` and :mod:`optimal_mm.game` pass. The exported
