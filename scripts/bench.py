@@ -99,6 +99,11 @@ CASES = {
     "p5c4-wc": ("p5c4", "worst-case", [], 60.0, ""),
     "p5c4-exp": ("p5c4", "expected", [], None, "C++ solver 0.24 s"),
     "p6c3-wc": ("p6c3", "worst-case", [], 60.0, ""),
+    # Black-only scoring, where the open cells of the optimal table are: the keys of
+    # the global form and the skew-aware bound, under the fewest-at-worst cost.
+    "p6c6nb-faw": ("p6c6nb", "fewest-at-worst", [], None, ""),
+    "p4c8nb-faw-consistent": ("p4c8nb", "fewest-at-worst", ["--guesses", "consistent"],
+                              None, ""),
 }
 DEFAULT = ["mastermind-wc", "mastermind-exp", "mastermind-exp-max5", "p4c8n-exp", "p5c4-wc",
            "p5c4-exp", "p6c3-wc", "p4c7-wc", "p4c7-exp", "bulls-and-cows-wc",
