@@ -11,6 +11,8 @@ import pytest
 
 from optimal_mm import cli
 
+from processes import fresh_python
+
 
 def _commands(parser: argparse.ArgumentParser) -> list[str]:
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -71,13 +73,9 @@ def test_main_turns_the_collector_back_on_once_its_parser_is_built(capsys):
 def test_building_a_parser_imports_neither_shutil_nor_tempfile():
     """Start-up: argparse's formatter would import shutil (with bz2 and lzma) to find
     the terminal's width; the command's own formatter is told it."""
-    import subprocess
-    import sys
-
-    code = ("import sys; from optimal_mm.cli import build_parser; build_parser('solve'); "
-            "print(sorted({'shutil', 'tempfile', 'hashlib'} & set(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = fresh_python("import sys; from optimal_mm.cli import build_parser; "
+                       "build_parser('solve'); "
+                       "print(sorted({'shutil', 'tempfile', 'hashlib'} & set(sys.modules)))")
     assert out.strip() == "[]"
 
 

@@ -15,6 +15,8 @@ from optimal_mm.counting import SymmetryGroup, count_histories
 from optimal_mm.errors import InvalidOptionError
 from optimal_mm.symmetry import orbit_representatives
 
+from processes import fresh_python
+
 
 def code_permutations(game, per_position):
     """Every element of the group as a permutation of code indices (``-1`` where an
@@ -176,14 +178,11 @@ def test_shipped_table_matches_the_library():
 def test_cli_builds_only_the_invoked_commands_parser():
     # Running one command imports only its own module (start-up of small games);
     # the full parser, for --help, still lists every command.
-    import subprocess
-    import sys
-    code = ("import sys; from optimal_mm.cli import main, build_parser; "
-            "main(['symmetry', 'p2c3', '--depth', '1']); "
-            "print(sorted(m for m in sys.modules if m.startswith('optimal_mm.cli.'))); "
-            "print(build_parser().format_help())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = fresh_python(
+        "import sys; from optimal_mm.cli import main, build_parser; "
+        "main(['symmetry', 'p2c3', '--depth', '1']); "
+        "print(sorted(m for m in sys.modules if m.startswith('optimal_mm.cli.'))); "
+        "print(build_parser().format_help())")
     assert "['optimal_mm.cli.symmetry_cmds']" in out
     for command in ("solve", "strategy", "analyze", "verify", "play", "symmetry"):
         assert command in out.split("['optimal_mm.cli.symmetry_cmds']")[1]

@@ -16,6 +16,8 @@ from optimal_mm.errors import OutputError
 from optimal_mm.outputs import atomic_write_bytes, atomic_write_text, check_output_path
 from optimal_mm.tree import Strategy, atomic_write_bytes as tree_writer
 
+from processes import fresh_python
+
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
@@ -93,15 +95,11 @@ def test_the_temporary_name_is_taken_afresh_when_it_exists(tmp_path, monkeypatch
 def test_writing_a_file_imports_no_tempfile():
     """Start-up: tempfile imports shutil, random, bz2 and lzma (about 3 ms), and every
     ``solve`` writes its tree."""
-    import subprocess
-    import sys
-
-    code = ("import sys, tempfile as t, os; d = t.mkdtemp(); del sys.modules['tempfile']; "
-            "from optimal_mm.outputs import atomic_write_text, check_output_path; "
-            "p = os.path.join(d, 'x.json'); check_output_path(p); atomic_write_text(p, '1'); "
-            "print('tempfile' in sys.modules, open(p).read())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = fresh_python(
+        "import sys, tempfile as t, os; d = t.mkdtemp(); del sys.modules['tempfile']; "
+        "from optimal_mm.outputs import atomic_write_text, check_output_path; "
+        "p = os.path.join(d, 'x.json'); check_output_path(p); atomic_write_text(p, '1'); "
+        "print('tempfile' in sys.modules, open(p).read())")
     assert out.split() == ["False", "1"]
 
 
