@@ -208,14 +208,15 @@ def _least_blacks(need, parts, cap):
 
 
 @njit(cache=True)
-def _breakpoints(q, parts, values, n_groups, out):
-    """The breakpoints of ``H`` (:func:`_dual`), sorted into ``out``: every
-    ``(v - v') * q / (k' - k)`` for run values ``v > v'`` and ``1 <= k' - k < parts``
-    (a multiple of ``1 / q`` scaled by ``q``: an integer). Returns how many, or 0
-    when ``out`` has no room for them all (one slot is kept for the caller)."""
+def _breakpoints(q, parts, values, n_groups, top):
+    """The breakpoints of ``H`` (:func:`_dual`) in ``(0, top)``, sorted, then ``top``:
+    every ``(v - v') * q / (k' - k)`` for run values ``v > v'`` and
+    ``1 <= k' - k < parts`` (a multiple of ``1 / q`` scaled by ``q``: an integer).
+    Empty when there are more than :data:`_MAX_BREAKPOINTS` of them."""
     m = n_groups * (n_groups - 1) // 2 * (parts - 1)
-    if m + 1 > len(out):
-        return 0
+    if m > _MAX_BREAKPOINTS:
+        return np.empty(0, dtype=np.int64)
+    out = np.empty(m + 1, dtype=np.int64)
     i = 0
     for a in range(1, n_groups):
         for b in range(a):
@@ -224,7 +225,8 @@ def _breakpoints(q, parts, values, n_groups, out):
                 out[i] = gap // dk
                 i += 1
     out[:m].sort()
-    return m
+    out[m] = top
+    return out
 
 
 @njit(cache=True)
@@ -247,42 +249,31 @@ def _parts_minimum(need, budget, parts, q, values, sizes, n_groups, cap, ptr, us
     # for run values v > v' and parts k < k' (between breakpoints the greedy choice
     # does not change, nor the slope). So the search runs over those few
     # candidates, sorted, rather than over every j up to ``top``, which grows with
-    # the fewest-at-worst cost's weight: p6c7nb's consistent fewest at 9 spent a
-    # quarter of its processor time in merges, over 40 a bound, by halving
-    # [0, top] with H(mid + 1) and H(mid) compared.
+    # the fewest-at-worst cost's weight: p6c7nb's consistent fewest at 9 spent 18 to
+    # 27 % of its processor time in merges, over 40 a bound, by halving [0, top]
+    # with H(mid + 1) and H(mid) compared.
     _, slope = _dual(0, q, need, budget, parts, values, sizes, n_groups, ptr, used)
-    if slope <= 0:
-        lo = 0
-    else:
+    lo = 0
+    if slope > 0:
         # Beyond lam = spread every part k >= 1 costs more than any of part 0:
         # the greedy weight stops falling and h decreases from there.
         top = (values[n_groups - 1] - values[0] + 1) * q
-        m = n_groups * (n_groups - 1) // 2 * (parts - 1)
-        cand = np.empty(m + 1 if m <= _MAX_BREAKPOINTS else 1, dtype=np.int64)
-        m = _breakpoints(q, parts, values, n_groups, cand)
-        cand[m] = top  # a sentinel: the slope there is not positive
-        i_lo = 0
-        i_hi = m
-        while i_lo < i_hi:  # slope(cand[i_hi]) <= 0, positive below cand[i_lo]
-            i_mid = (i_lo + i_hi) // 2
-            _, slope = _dual(cand[i_mid], q, need, budget, parts, values, sizes,
-                             n_groups, ptr, used)
+        cand = _breakpoints(q, parts, values, n_groups, top)
+        listed = len(cand) > 0
+        # Halve the candidates' indices, or (0, top] itself where they were too
+        # many to list: the slope is positive below ``lo``, not above ``hi``.
+        lo = 0 if listed else 1
+        hi = len(cand) - 1 if listed else top
+        while lo < hi:
+            mid = (lo + hi) // 2
+            _, slope = _dual(cand[mid] if listed else mid, q, need, budget, parts,
+                             values, sizes, n_groups, ptr, used)
             if slope > 0:
-                i_lo = i_mid + 1
+                lo = mid + 1
             else:
-                i_hi = i_mid
-        lo = cand[i_lo]
-        if m == 0:  # too many breakpoints to list: halve (0, top]
-            lo = 1
-            hi = top
-            while lo < hi:
-                mid = (lo + hi) // 2
-                _, slope = _dual(mid, q, need, budget, parts, values, sizes, n_groups,
-                                 ptr, used)
-                if slope > 0:
-                    lo = mid + 1
-                else:
-                    hi = mid
+                hi = mid
+        if listed:
+            lo = cand[lo]
     h, _ = _dual(lo, q, need, budget, parts, values, sizes, n_groups, ptr, used)
     return -((-h) // q)
 
