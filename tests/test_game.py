@@ -233,6 +233,26 @@ def test_big_black_white_answers():
         g.parse_answer("21")
 
 
+def test_unpickled_games_share_one_instance_and_its_caches():
+    """A worker receives its game with every task: the same rules give back the same
+    instance, whose codes are built once; other rules give their own game."""
+    import pickle
+
+    bc = Game.from_spec("bulls-and-cows")
+    first = pickle.loads(pickle.dumps(bc))
+    assert first == bc and first is not bc
+    codes = first.codes
+    again = pickle.loads(pickle.dumps(bc))
+    assert again is first and again.codes is codes
+    other = pickle.loads(pickle.dumps(Game.from_spec("p4c10nb")))
+    assert other != first and other.scoring == "black" and other.alphabet == "0123456789"
+    assert other.codes.tolist() == codes.tolist()
+    # The alphabet is part of the rules: a renamed game is not the one kept.
+    renamed = pickle.loads(pickle.dumps(Game.from_spec("p4c10n", alphabet="ABCDEFGHIJ")))
+    assert renamed.alphabet == "ABCDEFGHIJ" and renamed.code_str(0) == "ABCD"
+    assert pickle.loads(pickle.dumps(bc)).alphabet == "0123456789"
+
+
 def test_doctests():
     import doctest
 
