@@ -88,3 +88,40 @@ def test_orbit_kernel_agrees_with_its_twin(count, n):
 
 def test_orbit_labels_of_no_generators_are_the_identity():
     assert np.array_equal(symmetry.orbit_labels(4, []), np.arange(4))
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p3c4n", "p4c3", "p3c5b"])
+def test_fixing_against_every_colour_renaming(spec):
+    """A position permutation is kept exactly when some colour renaming paired with it
+    maps every guess of the history to itself, and the images given are that
+    renaming's on the played colours (every renaming of the colours tried)."""
+    game = Game.from_spec(spec)
+    rng = np.random.default_rng(7)
+    perms = symmetry._position_perms(game.pegs)
+    assert sorted(map(tuple, perms.tolist())) == list(itertools.permutations(range(game.pegs)))
+    kept_some = dropped_some = False
+    for _ in range(12):
+        history = rng.integers(game.n_codes, size=rng.integers(1, 4))
+        guesses = np.array([game.code_colours(h) for h in history], dtype=np.int64)
+        played = sorted(set(guesses.ravel().tolist()))
+        fixing, images = symmetry._fixing(guesses, perms)
+        for k, pi in enumerate(perms.tolist()):
+            renamings = set()
+            for sigma in itertools.permutations(range(game.colours)):
+                image = np.empty_like(guesses)
+                image[:, pi] = np.asarray(sigma)[guesses]  # c'[pi(i)] = sigma(c[i])
+                if (image == guesses).all():
+                    renamings.add(tuple(sigma[c] for c in played))
+            assert bool(fixing[k]) == bool(renamings), (spec, history, pi)
+            if fixing[k]:
+                assert renamings == {tuple(images[k].tolist())}
+            kept_some |= bool(fixing[k])
+            dropped_some |= not fixing[k]
+    assert kept_some and dropped_some
+
+
+def test_symmetry_doctests():
+    import doctest
+
+    result = doctest.testmod(symmetry)
+    assert result.attempted and not result.failed
