@@ -179,6 +179,10 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
     return gens
 
 
+#: The permutations of each number of pegs asked for (:func:`_position_perms`).
+_POSITION_PERMS: dict = {}
+
+
 def _position_perms(pegs: int) -> np.ndarray:
     """Every permutation of ``range(pegs)``, one per row, in lexicographic order
     (cached: a search asks for the same few)."""
@@ -188,9 +192,6 @@ def _position_perms(pegs: int) -> np.ndarray:
         perms = _POSITION_PERMS[pegs] = perms.reshape(-1, pegs)
         perms.setflags(write=False)
     return perms
-
-
-_POSITION_PERMS: dict = {}
 
 
 def _fixing(guesses: np.ndarray, perms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
