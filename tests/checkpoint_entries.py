@@ -11,7 +11,10 @@ def drop_entries(folder, keep) -> int:
     """Remove the checkpoint entries for which ``keep(function, args)`` is false, as a
     run stopped before it computed them; how many were removed."""
     removed = 0
-    for path in folder.glob("task-*.json"):
+    # In the order of their names, not the folder's listing order, which differs
+    # between file systems (ext4 and tmpfs): a ``keep`` that drops "the first two"
+    # of a kind then drops the same ones everywhere.
+    for path in sorted(folder.glob("task-*.json")):
         task = json.loads(path.read_text())["task"]
         if not keep(task["function"], task["args"]):
             path.unlink()

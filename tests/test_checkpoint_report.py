@@ -425,6 +425,7 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind
     game, solver, sol, first, rep, batch = _mastermind_run(
         mastermind_runs, tmp_path, monkeypatch)
     assert rep.batch_left == {} and not _left(rep, "tasks of the first guess")
+    full = rep
     small, sub = [], []  # remove two small parts' tasks and two big parts' sub-parts'
 
     def keep(fn, args):
@@ -443,12 +444,19 @@ def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind
     (row,) = _left(rep, "tasks of the first guess")
     assert row["tasks"] == 4 and row["timed"] == len(rep.task_cpu("_exp_part_task")) > 0
     # A big part that lacks a part of its first second guess: every one of its rival
-    # second guesses counts, at most, less those the checkpoint holds.
+    # second guesses counts, at most, less those the checkpoint holds; if a rival
+    # settled did better than that first second guess, its cost is the part's best
+    # known, and the rivals whose bound is not below it are out of the race.
     unsolved = [b for b in rep.big_parts[sol.strategy.root.guess] if b.incumbent is None]
     assert 1 <= len(unsolved) <= 2
-    plans = sum(len(solver.exp_second_guesses((first,), part, search.NO_CAP, 0)) - 1
-                for _, part in solver.first_guess_parts(first)
-                if len(part) >= 60 and len(part) in {b.secrets for b in unsolved})
+    whole = {b.secrets: b for b in full.big_parts[sol.strategy.root.guess]}
+    assert len(whole) == len(full.big_parts[sol.strategy.root.guess])  # sizes tell them
+    plans = 0
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= 60 and len(part) in {b.secrets for b in unsolved}:
+            best = whole[len(part)].best if whole[len(part)].winner else None
+            rivals = solver.exp_second_guesses((first,), part, search.NO_CAP, 0)[1:]
+            plans += sum(best is None or bound < best for _, bound in rivals)
     assert sum(b.below for b in unsolved) == plans
     (row,) = _left(rep, "rival second guesses, at most, of the big parts whose first")
     assert row["tasks"] == plans - sum(b.settled for b in unsolved) > 0
