@@ -304,6 +304,64 @@ def _quiet_loky_respawn() -> None:
                             module=r"joblib\.externals\.loky\.process_executor")
 
 
+# Pooled dispatches under way in this process (a stream's tasks may start batches of
+# their own), and its lock: joblib's leftover folders are swept when none is.
+_DISPATCHING = [0]
+_DISPATCHING_LOCK = threading.Lock()
+
+
+def _joblib_leftovers() -> list[str]:
+    """The memmapping folders of this process that joblib's loky backend has left.
+
+    joblib (1.6) makes a temporary-resources manager for every ``Parallel`` call,
+    and the manager makes its folder at once, in /dev/shm where it can, to test it.
+    While the reusable pool lives the manager of the pool's first call stays, and
+    every later call's is thrown away, with its folder, which joblib removes only
+    when the interpreter exits: one folder a call, about 900 an hour in p6c7nb's race
+    (2026-12-02). The folders of the pool's own manager are not counted."""
+    import glob
+    import tempfile
+
+    live: set[str] = set()
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import reusable_executor
+
+        manager = getattr(reusable_executor._executor, "_temp_folder_manager", None)
+        live = set(getattr(manager, "_cached_temp_folders", {}).values())
+    roots = {os.environ.get("JOBLIB_TEMP_FOLDER") or "/dev/shm", tempfile.gettempdir()}
+    pattern = f"joblib_memmapping_folder_{os.getpid()}_*"
+    return [path for root in sorted(roots)
+            for path in glob.glob(os.path.join(root, pattern)) if path not in live]
+
+
+def _sweep_joblib_leftovers() -> int:
+    """Remove the empty folders of :func:`_joblib_leftovers`; how many went.
+
+    ``os.rmdir`` removes an empty folder only, so a memmap still in a folder keeps
+    it, and a folder that joblib wants again it makes again before it writes there."""
+    removed = 0
+    for path in _joblib_leftovers():
+        with contextlib.suppress(OSError):
+            os.rmdir(path)
+            removed += 1
+    return removed
+
+
+@contextlib.contextmanager
+def _dispatching(sweep: bool):
+    """Around a pooled dispatch: counted, and with ``sweep``, the last to end sweeps
+    joblib's leftover folders (:func:`_sweep_joblib_leftovers`)."""
+    with _DISPATCHING_LOCK:
+        _DISPATCHING[0] += 1
+    try:
+        yield
+    finally:
+        with _DISPATCHING_LOCK:
+            _DISPATCHING[0] -= 1
+            if sweep and _DISPATCHING[0] == 0:
+                _sweep_joblib_leftovers()
+
+
 def _daemonic() -> bool:
     """Whether this process is a daemonic multiprocessing process (no children allowed)."""
     import multiprocessing
@@ -684,7 +742,7 @@ class TaskRunner:
         pid = os.getpid()
         failures = _worker_failures()
         _quiet_loky_respawn()
-        with config:
+        with _dispatching(sweep=self._client is None and self.backend == "loky"), config:
             try:
                 with _sigint_blocked():  # the first dispatch starts the workers
                     results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=queued,
