@@ -89,7 +89,8 @@ def pytest_configure(config):
         return
     if stats.f_bavail * stats.f_frsize < _MEMORY_ROOM or not os.access("/dev/shm", os.W_OK):
         return
-    for old in glob.glob("/dev/shm/optimal_mm-tests-*"):  # failed runs' folders, a day old or more
+    # Failed runs' folders, a day old or more
+    for old in glob.glob("/dev/shm/optimal_mm-tests-*"):
         try:
             if time.time() - os.stat(old).st_mtime > _KEEP_FAILED_SECONDS:
                 shutil.rmtree(old, ignore_errors=True)
