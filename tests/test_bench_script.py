@@ -44,6 +44,7 @@ def test_timed_run_sees_the_end_without_polling_delay(monkeypatch):
     loaded machine would stretch."""
     import subprocess
     import sys
+    import time
     import types
     bench = _script()
     polls = []
@@ -52,16 +53,17 @@ def test_timed_run_sees_the_end_without_polling_delay(monkeypatch):
         polls.append(seconds)
         time.sleep(seconds)
 
-    import time
     clock = {name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
-    monkeypatch.setattr(subprocess, "time", types.SimpleNamespace(**{**clock, "sleep": sleep}))
+    monkeypatch.setattr(subprocess, "time",
+                        types.SimpleNamespace(**{**clock, "sleep": sleep}))
     proc, wall = bench.timed_run([sys.executable, "-S", "-c",
                                   "import time; time.sleep(0.07); print('ok')"], 30)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok"
     assert polls == []
     assert wall >= 0.07  # the child's own sleep is inside the time measured
     # The same wait with a timeout does poll: the check above can fail.
-    subprocess.run([sys.executable, "-S", "-c", "import time; time.sleep(0.07)"], timeout=30)
+    subprocess.run([sys.executable, "-S", "-c", "import time; time.sleep(0.07)"],
+                   timeout=30)
     assert polls
 
 
