@@ -120,6 +120,15 @@ BACKENDS = ("loky", "threading", "dask")
 LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
+def _always_saved(fn, args) -> bool:
+    """Whether the task ``fn(*common, *args)`` is saved in a checkpoint even when it
+    took less than ``min_save_seconds``: the task function's ``checkpoint_always``
+    predicate says so (a task that a report of the checkpoint needs to find, such
+    as the part trees under a search's first two guesses)."""
+    keep = getattr(fn, "checkpoint_always", None)
+    return keep is not None and bool(keep(args))
+
+
 def _timed_call(fn, args):
     """``fn(*args)`` and how long it took: ``(result, (wall seconds, processor seconds
     of this thread, UTC epoch at the end))``, for the task's checkpoint entry."""
@@ -429,7 +438,10 @@ class TaskRunner:
         task. A chain's or a split part's answer (:meth:`record`) is saved when its
         pieces took this much in all (:attr:`task_seconds`): p4c10b's fewest at the
         worst depth, saving every such answer, wrote 18,615 of them in 10 minutes
-        (76 MB), most from chains of a few milliseconds.
+        (76 MB), most from chains of a few milliseconds. A task function may name
+        the tasks it always saves, whatever their time (``fn.checkpoint_always``, a
+        predicate of the task's own arguments): those a report of the checkpoint
+        reads (:func:`_always_saved`).
 
     Attributes
     ----------
@@ -610,7 +622,8 @@ class TaskRunner:
         saved, as a task of that time would not be (its pieces are computed again
         when asked for). Without a checkpoint, nothing to do."""
         if self.checkpoint is None or (seconds is not None
-                                       and seconds < self.min_save_seconds):
+                                       and seconds < self.min_save_seconds
+                                       and not _always_saved(fn, args)):
             return
         from .checkpoint import task_key
 
@@ -631,7 +644,7 @@ class TaskRunner:
             return
 
         def finished(i, result, timing):
-            self._save(keys[i], result, timing)
+            self._save(keys[i], result, timing, _always_saved(fn, arg_lists[i]))
             sink(i, result)
             self.progress.advance()
 
@@ -683,7 +696,8 @@ class TaskRunner:
             if self.checkpoint is not None:
                 from .checkpoint import task_key
 
-                self._save(task_key(fn.__name__, args), result, timing)
+                self._save(task_key(fn.__name__, args), result, timing,
+                           _always_saved(fn, args))
             sink(args, result)
             self.progress.advance()
 
@@ -694,12 +708,13 @@ class TaskRunner:
         else:
             self._dispatch(fn, items(), finished, ahead=False)
 
-    def _save(self, key, result, timing) -> None:
+    def _save(self, key, result, timing, always: bool = False) -> None:
         """Save one finished task's result and timing, if there is a checkpoint (and
-        it took ``min_save_seconds`` or more); count its processor time."""
+        it took ``min_save_seconds`` or more, or is ``always`` saved); count its
+        processor time."""
         self.task_seconds += timing[1]
         cp = self.checkpoint
-        if cp is None or timing[1] < self.min_save_seconds:
+        if cp is None or (timing[1] < self.min_save_seconds and not always):
             return
         from .checkpoint import task_timing
 

@@ -11,6 +11,8 @@ answers prove (:mod:`optimal_mm.search_worst`, :mod:`optimal_mm.search_expected`
 A task's ``checkpoint_reuse`` attribute says which argument may differ between the
 run that saved its answer and the run that asks for it, and how to read the answer
 under the new value (:mod:`optimal_mm.checkpoint`, "Results under another value").
+Its ``checkpoint_always`` attribute names the tasks a checkpoint keeps however short
+they were (:mod:`optimal_mm.runner`, ``min_save_seconds``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,20 @@ def _part_size(args) -> int:
     """How many secrets an :func:`_exp_part_task` searches (arguments after the common
     ones): its cost grows steeply with it, so a batch dispatches the largest first."""
     return len(args[1])
+
+
+def _top_part_tree(args) -> bool:
+    """Whether an :func:`_exp_part_task` (arguments after the common ones) builds the
+    tree of a part under at most two guesses. Such a task is saved in a checkpoint
+    whatever its time (``checkpoint_always``, :mod:`optimal_mm.runner`): a report of
+    the checkpoint (:mod:`optimal_mm.checkpoint_report`) reads a rival second
+    guess's tree as built only when it finds the task of each of its parts, and a
+    part of a few secrets takes milliseconds."""
+    history, want_tree = args[0], args[4]
+    return len(history) <= 2 and bool(want_tree)
+
+
+_exp_part_task.checkpoint_always = _top_part_tree
 
 
 #: Rounds of null-window probes on every part before a rival first guess is searched.

@@ -562,6 +562,42 @@ def test_the_tree_of_a_better_rival_is_followed_until_built(tmp_path, monkeypatc
     assert line.endswith("each at the processor time of the rival's own task")
 
 
+@pytest.mark.parametrize("always", [True, False])
+def test_short_part_trees_under_two_guesses_are_saved_whatever_their_time(
+        tmp_path, monkeypatch, always):
+    """p4c5nb's consistent fewest at the worst depth, parts split from 30 secrets and
+    chained from 4, with ``--checkpoint-min-seconds`` far above any task's time and
+    every rival's answer kept (as a long run keeps its rivals of minutes): the part
+    trees under the first two guesses are saved all the same, so the report finds
+    the first guess's batch done and each winning rival's tree built. A p6c7nb race
+    reported "1 tree of a rival ... not yet built" for a tree whose part of 6
+    secrets had taken under its 0.5 s. Without the rule that keeps them
+    (``always`` false), the report sees no part at all."""
+    from optimal_mm import search_tasks
+
+    monkeypatch.setattr(search_tasks._exp_guess_task, "checkpoint_always",
+                        lambda args: True, raising=False)
+    if not always:
+        monkeypatch.delattr(search_tasks._exp_part_task, "checkpoint_always")
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", guesses="consistent",
+        chain_secrets=4, checkpoint_min_seconds=1e6)
+    bigs = rep.big_parts.get(sol.strategy.root.guess, [])
+    if not always:
+        assert bigs == []
+        return
+    assert rep.batch_left == rep.batch_chained == {}
+    won = [b for b in bigs if b.winner is not None]
+    assert len(bigs) == 2 and won and all(b.tree_built for b in won)
+    assert not _left(rep, "tree")
+    assert "not yet built" not in "\n".join(rep.lines())
+    # Only those part trees are kept beyond the rivals: the run's deeper ones are not
+    parts = []
+    assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_part_task"
+                        or parts.append(args) or True) == 0
+    assert parts and all(len(args[0]) <= 2 and args[4] for args in parts)
+
+
 def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
                                                         mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end, then all but one
