@@ -168,6 +168,9 @@ def main(argv=None) -> int:
     parser.add_argument("--split-secrets", type=int, metavar="N", help="solve --split-secrets")
     parser.add_argument("--chain-secrets", type=int, metavar="N", help="solve --chain-secrets")
     parser.add_argument("--wc-tree", choices=("small-total", "first"), help="solve --wc-tree")
+    parser.add_argument("--checkpoint-min-seconds", type=float, metavar="S",
+                        help="solve --checkpoint-min-seconds: the resumed search's tasks "
+                             "shorter than S are not saved (the table's long runs use 0.5)")
     parser.add_argument("--render", action="store_true",
                         help="search nothing: rewrite the markdown from the JSON (and "
                              "drop the trees of cells solved since)")
@@ -180,6 +183,11 @@ def main(argv=None) -> int:
     if not args.time_limit > 0:
         print(f"upper_trees.py: --time-limit must be a positive number, got "
               f"{args.time_limit}", file=sys.stderr)
+        return 2
+    least = args.checkpoint_min_seconds
+    if least is not None and not 0 <= least < float("inf"):
+        print(f"upper_trees.py: --checkpoint-min-seconds must be a finite number of 0 or "
+              f"more, got {least}", file=sys.stderr)
         return 2
     if not args.out.is_dir():
         print(f"upper_trees.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
@@ -214,7 +222,8 @@ def main(argv=None) -> int:
         solve_args = ["--jobs", str(args.jobs)]
         for flag, value in (("--split-secrets", args.split_secrets),
                             ("--chain-secrets", args.chain_secrets),
-                            ("--wc-tree", args.wc_tree)):
+                            ("--wc-tree", args.wc_tree),
+                            ("--checkpoint-min-seconds", args.checkpoint_min_seconds)):
             if value is not None:
                 solve_args += [flag, str(value)]
         for key in args.only:

@@ -59,7 +59,8 @@ def _args(root, *more):
 def test_the_tree_of_an_open_cell_is_written_replayed_and_listed(stopped_run, capsys):
     root, best = stopped_run
     script = load_script("upper_trees")
-    assert script.main(_args(root, "--only", "p4c7/any/expected", "--time-limit", "1")) == 0
+    assert script.main(_args(root, "--only", "p4c7/any/expected", "--time-limit", "1",
+                             "--checkpoint-min-seconds", "0.5")) == 0
     said = capsys.readouterr().out
     assert said.startswith(f"p4c7/any/expected: {best} (table ≤ {best}), "), said
     (row,) = json.loads((root / "out" / "upper_trees.json").read_text())["trees"]
@@ -70,6 +71,7 @@ def test_the_tree_of_an_open_cell_is_written_replayed_and_listed(stopped_run, ca
     assert row["secrets"] == Game.from_spec("p4c7").n_codes == stats.secrets
     assert row["first_guess"] == tree.root.guess and row["max"] == stats.max
     assert f"--best-so-far {root / 'out' / row['file']}" in row["command"]  # as it ran
+    assert row["command"].endswith("--jobs 1 --checkpoint-min-seconds 0.5")
     md = (root / "out" / "upper_trees.md").read_text()
     assert f"| p4c7/any/expected | [{row['file'].split('/')[-1]}]({row['file']}) " in md
     # The markdown alone, from the JSON.
@@ -120,6 +122,10 @@ def test_a_cell_without_a_tree_is_said_and_fails(stopped_run, capsys):
     (["--only", "p9c9/any/expected"], "needs cells of the table"),
     (["--only", "p4c7/any/worst-case"], "not an open cell of an expected-case objective"),
     (["--only", "p4c7/any/expected", "--time-limit", "0"], "--time-limit must be"),
+    (["--only", "p4c7/any/expected", "--checkpoint-min-seconds", "-1"],
+     "--checkpoint-min-seconds must be"),
+    (["--only", "p4c7/any/expected", "--checkpoint-min-seconds", "nan"],
+     "--checkpoint-min-seconds must be"),
     ([], "needs cells of the table"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(stopped_run, capsys, args, says):
