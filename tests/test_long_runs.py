@@ -401,17 +401,31 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
         assert lean.checkpoint.stored == len(kept)
         return kept
 
-    assert lean_run(tmp_path / "none", 1e6) == []  # nothing took that long
+    def report_reads(entry):
+        """A part tree under the first two guesses: saved whatever its time, as the
+        checkpoint report reads them (``search_tasks._top_part_tree``)."""
+        fn, args = entry["task"]["function"], entry["task"]["args"]
+        return fn == "_exp_part_task" and len(args[0]) <= 2 and bool(args[4])
+
+    # Nothing took that long: only the part trees the report reads are kept (tasks,
+    # or chains' answers without a timing of their own)
+    top = lean_run(tmp_path / "none", 1e6)
+    assert top and all(report_reads(entry) for entry in top)
     full = lean_run(tmp_path / "all", 0)
     tasks = [entry for entry in full if "timing" in entry]
     chains = [entry for entry in full if "timing" not in entry]
-    assert tasks and chains
+    assert tasks and chains and len(full) > len(top)
+    def tasks_of(entries):
+        return sorted(json.dumps(e["task"], sort_keys=True) for e in entries)
+
+    assert tasks_of(top) == tasks_of(e for e in full if report_reads(e))
     # Every task made to take one second of processor time: at a threshold of 1.5 no
     # task is saved, but every chain of two pieces or more is
     real = runner.TaskRunner._save
-    monkeypatch.setattr(runner.TaskRunner, "_save", lambda self, key, result, timing: real(
-        self, key, result, (timing[0], 1.0, timing[2])))
-    kept = lean_run(tmp_path / "chains", 1.5)
+    monkeypatch.setattr(runner.TaskRunner, "_save",
+                        lambda self, key, result, timing, always=False: real(
+                            self, key, result, (timing[0], 1.0, timing[2]), always))
+    kept = [e for e in lean_run(tmp_path / "chains", 1.5) if not report_reads(e)]
     assert kept and all("timing" not in entry for entry in kept)
     assert len(kept) <= len(chains) and len(full) > 10 * len(kept)
     assert len(lean_run(tmp_path / "every", 0.5)) == len(full)
