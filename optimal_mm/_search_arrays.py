@@ -61,8 +61,47 @@ def new_table(entries: int):
         max_buckets *= 2
     meta = np.zeros(2, dtype=np.int64)
     meta[1] = min(1024, max_buckets)
-    return (np.zeros((entries, 2), dtype=np.int64), np.zeros(entries, dtype=np.int32),
-            np.zeros(max_buckets, dtype=np.int32), meta)
+    return (untouched_zeros((entries, 2), np.int64), untouched_zeros(entries, np.int32),
+            untouched_zeros(max_buckets, np.int32), meta)
+
+
+#: Arrays of at least this many bytes are mapped by :func:`untouched_zeros`.
+MAPPED_BYTES = 1 << 20
+
+
+def untouched_zeros(shape, dtype) -> np.ndarray:
+    """``np.zeros(shape, dtype)`` whose pages the process commits only on first write,
+    however its heap stands: an anonymous memory map, from :data:`MAPPED_BYTES` up.
+
+    ``np.zeros`` asks ``calloc``, which gives fresh zero pages only for a block
+    above glibc's mmap threshold; glibc raises that threshold (up to 32 MiB) each
+    time the process frees a mapped block, and then serves such arrays from its
+    heap, writing zeros over every byte. A table of 8,000,000 entries then cost 35
+    ms instead of 0.2 ms to make, and 65 ms in a process forked from it (each page
+    copied on write: the task samplers' children, ``scripts/forked_timing.py``,
+    where a 5 ms task took 60 ms after the tests of ``tests/test_search.py`` had
+    run in the parent). A map is zero and untouched whatever came before; it is
+    unmapped when the array is freed. Like numpy's own large arrays on Linux, it
+    asks for transparent huge pages where the system offers them (fewer misses of
+    the address cache in a table read at random).
+    """
+    dtype = np.dtype(dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    if count * dtype.itemsize < MAPPED_BYTES:
+        return np.zeros(shape, dtype=dtype)
+    import mmap
+
+    size = count * dtype.itemsize
+    if hasattr(mmap, "MAP_PRIVATE"):  # private: a forked child copies what it writes
+        block = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    else:
+        block = mmap.mmap(-1, size)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            block.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:  # a kernel without them: plain pages
+            pass
+    return np.frombuffer(block, dtype=dtype).reshape(shape)
 
 
 def colour_swaps(codes: np.ndarray, n_colours: int, lookup: np.ndarray) -> np.ndarray:
