@@ -120,6 +120,7 @@ BACKENDS = ("loky", "threading", "dask")
 LOCAL_DASK_CONFIG = {"distributed.scheduler.worker-ttl": None,
                      "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 
+
 def _always_saved(fn, args) -> bool:
     """Whether the task ``fn(*common, *args)`` is saved in a checkpoint even when it
     took less than ``min_save_seconds``: the task function's ``checkpoint_always``
