@@ -124,6 +124,26 @@ def signature(name: str) -> str:
     return f"{result}({', '.join(_numba_type(a) for a in args)})"
 
 
+def jit_compile(name: str):
+    """Compile the export ``name`` with numba's JIT, as a call with its arguments
+    would, and return the JIT's dispatcher.
+
+    The compilation is asked for by the argument types alone, without the result
+    type: numba keys its on-disk cache by what ``compile`` is given, and a call
+    looks its types up as a tuple of argument types. Asked with the whole signature,
+    the build's compilation would be kept where no call finds it, and the first JIT
+    call of a fresh checkout (the tests compare both backends) would compile every
+    search kernel again: about three minutes on a 2-core machine.
+    """
+    from numba.core import sigutils
+
+    module, function, _, _ = EXPORTS[name]
+    kernel = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    args, _ = sigutils.normalize_signature(signature(name))
+    kernel.compile(tuple(args))
+    return kernel
+
+
 def _argument(name: str, i: int, arg, value):
     """``value`` as the export ``name`` takes its argument ``i``: an input array of
     another dtype or layout (e.g. unaligned after unpickling) is copied to the
@@ -393,11 +413,10 @@ def _compile(name: str, out_dir):
     cc.output_dir = str(out_dir)
     cc.target_cpu = llvm.get_host_cpu_name()
     cc.verbose = False
-    for export, (module, function, _, _) in EXPORTS.items():
-        kernel = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    for export in EXPORTS:
         # Type and compile with the JIT first (kept in numba's cache): pycc's own
         # type inference, run cold, trips on the recursion of the search kernels.
-        kernel.compile(signature(export))
+        kernel = jit_compile(export)
         cc.export(export, signature(export))(kernel.py_func)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

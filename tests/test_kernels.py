@@ -114,6 +114,10 @@ def test_search_kernels_agree(aot, spec, consistent):
     jit = types.SimpleNamespace(**{
         name: getattr(importlib.import_module(f"optimal_mm.{module}"), function)
         for name, (module, function) in kernels._DIRECT.items()})
+    # compiled as the build compiles them (from numba's cache after a build), so
+    # that the calls below must find that compilation, not make their own
+    assert all(_aot.jit_compile(name) is getattr(jit, name) for name in kernels._DIRECT)
+    compiled = {name: set(getattr(jit, name).overloads) for name in kernels._DIRECT}
     for S in _states(game):
         in_s = np.zeros(game.n_codes, dtype=np.bool_)
         in_s[S] = True
@@ -140,6 +144,25 @@ def test_search_kernels_agree(aot, spec, consistent):
         mine = jit.candidates(S, in_s, none, guesses, consistent, *ctx.rules)
         theirs = aot.candidates(S, in_s, none, guesses, consistent, *ctx.rules)
         assert np.array_equal(mine[0], theirs[0]) and mine[1] == theirs[1]
+    # No call compiled another overload: the build's JIT compilation is the one the
+    # JIT backend's calls find, in numba's cache too (a fresh checkout's first JIT
+    # call would otherwise compile every search kernel again).
+    assert {name: set(getattr(jit, name).overloads) for name in kernels._DIRECT} == compiled
+
+
+def test_the_builds_jit_compilation_is_cached_where_a_call_looks(aot):
+    """The build compiles each kernel with the JIT before exporting it, and numba
+    keeps that in its on-disk cache under the key it was asked by. A call looks its
+    types up by the argument types alone, so the build must ask by them too: asked by
+    the whole signature (result included), the cache entry is one no call finds, and
+    the first JIT call of each kernel in a new process compiles it again."""
+    from numba.core import sigutils
+
+    for name in _aot.EXPORTS:
+        kernel = _aot.jit_compile(name)  # from the cache: the aot fixture built
+        args = tuple(sigutils.normalize_signature(_aot.signature(name))[0])
+        assert args in kernel.overloads, name
+        assert kernel._cache.load_overload(args, kernel.targetctx) is not None, name
 
 
 def test_build_key_follows_the_sources(tmp_path, monkeypatch):
