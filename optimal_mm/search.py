@@ -369,6 +369,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         # when it was found), or None (best_so_far)
         self._best = None
         self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
+        self._nodes = {}  # the split parts solved in this expected search (_solve_node)
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:
@@ -458,7 +459,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         outer = self._depth == 0
         if outer:
             self._best = None
-            self._floor, self._floor_cache = None, {}
+            self._floor, self._floor_cache, self._nodes = None, {}, {}
             self._fit_memory(objective, max_guesses)
             key = (None if self.checkpoint_dir is None
                    else self.run_key(objective, max_guesses))

@@ -113,7 +113,7 @@ class ExpectedSearch:
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        self._floor, self._floor_cache = (floor if not weight else None), {}
+        self._floor, self._floor_cache, self._nodes = (floor if not weight else None), {}, {}
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
 
@@ -271,8 +271,8 @@ class ExpectedSearch:
         guess (solved exactly there), then as each big part's own search ends. So a
         run stopped while its big parts' rivals are searched still has an upper bound
         and its tree (p4c8nb's expected case: its three big parts ran past 900 s),
-        and whenever a big part's race finds a rival better than the best so far
-        whose task built its tree.
+        and whenever a big part's race finds a rival better than the best so far (a
+        rival searched as a chain has its tree built as it takes the lead).
 
         ``floor``, a lower bound on the parts' cost (a :class:`LowerBound` less the
         secrets), lets each big part's race stop as soon as its best total brings the
@@ -492,7 +492,10 @@ class ExpectedSearch:
         promising guess's parts solved the same way, then its other guesses as rivals
         (:meth:`_split_part`), so that a part whose exact search runs for hours as one
         compiled call (p3c10nb's 527 secrets after 012, below their first second
-        guess) is saved a piece at a time.
+        guess) is saved a piece at a time. A split part is solved once per search:
+        asked again (the tree of a chain that took the lead of its race,
+        :meth:`_lead_trees`, then again at the race's end), it is read from memory,
+        with or without a checkpoint.
 
         On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
         takes that subtree; else it is split by the tree's guess there first (its
@@ -522,8 +525,11 @@ class ExpectedSearch:
             value, tree = self._split_part(history, part, plan, incumbent, d, weight)
             return int(value), tree, new_stats()
 
-        value, tree, _ = self._saved_or(_exp_part_task, task, split)
-        return value, tree
+        key = (tuple(int(h) for h in history), int(part[0]), d, weight)
+        if key not in self._nodes:
+            value, tree, _ = self._saved_or(_exp_part_task, task, split)
+            self._nodes[key] = value, tree
+        return self._nodes[key]
 
     def _solve_subparts(self, history, subs, d, weight, label, known=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
@@ -662,7 +668,8 @@ class ExpectedSearch:
 
         best, best_g, trees = self._second_guess_rounds(
             history, part, plan[1:], best, d, weight,
-            f"rivals of {self.game.code_str(plan[0][0])}", enough, told)
+            f"rivals of {self.game.code_str(plan[0][0])}", enough,
+            None if on_better is None else told)
         if best_g is None:
             best_g = plan[0][0]
         else:
@@ -733,8 +740,8 @@ class ExpectedSearch:
         flight when a live race meets it still run to their end. (The guess a lower
         bound's tree plays at the part is no rival: it goes first, :meth:`_first_batch`,
         :meth:`_solve_node`.) ``on_better(total, guess, trees)``, if given, is told
-        each rival that takes the lead with the trees its task built (a chain's has
-        none: not told).
+        each rival that takes the lead with the trees its task built, or, a chain's
+        answer having none, the trees :meth:`_lead_trees` builds for it at once.
 
         With no total to beat under a cap (``best`` at least :data:`UNBUDGETED`: the
         first guess's parts do not all fit, or a rival's chain has no budget), the
@@ -768,7 +775,7 @@ class ExpectedSearch:
             if value is not None and (value < race["best"] or
                                       value == race["best"] and k < race["holder"]):
                 race["best"], race["holder"], race["trees"] = value, k, trees
-                return value < best and trees is not None
+                return value < best
             return False
 
         def task(k):  # under the lock: ((arguments), chained?)
@@ -800,7 +807,7 @@ class ExpectedSearch:
                     with lock:
                         self.stats.add(counters)
                         lead = keep(k, value, trees)
-                    if lead and on_better is not None:
+                    if lead and trees is not None and on_better is not None:
                         on_better(value, plan[k][0], trees)
                     self.progress.advance()
                 with lock:
@@ -811,7 +818,7 @@ class ExpectedSearch:
             with lock:
                 self.stats.add(counters)
                 lead = keep(order[args[1]], value, trees)
-            if lead and on_better is not None:
+            if lead and trees is not None and on_better is not None:
                 on_better(value, args[1], trees)
 
         while True:
@@ -827,13 +834,44 @@ class ExpectedSearch:
             if chained:  # with the budget of every guess before it
                 value = self._chain_of(args)
                 with lock:
-                    keep(k, value)
+                    lead = keep(k, value)
+                if lead and on_better is not None:  # its tree now, not after the race
+                    trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
+                    with lock:
+                        race["trees"] = trees
+                    on_better(value, plan[k][0], trees)
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
         if race["holder"] < 0:
             return best, None, None
         return race["best"], plan[race["holder"]][0], race["trees"]
+
+    def _lead_trees(self, history, g, part, total, d, weight) -> list:
+        """The ``(value, subtree)`` of each part of the guess ``g`` at ``part`` (after
+        the guesses ``history``, ``d`` guesses left), a chain that has just taken the
+        lead of its race at ``total``: its parts solved exactly
+        (:meth:`_solve_subparts`), as the race's end would solve them.
+
+        A chain's answer is its total alone, and the race used to build the winner's
+        tree only once every rival had settled: a race that outlasts its sessions
+        (p6c7nb's 1,854 secrets after 123456, a rival better by 4 secrets at the cap
+        found hours before the race's end) kept its better total out of the table,
+        whose entries are the trees a run has built. Built at once, the tree goes to
+        ``on_better`` and so into the run's best tree so far; if it stays the lead,
+        the race's end reads its parts back from the checkpoint or the solver's
+        own tables, and if a later rival beats it, one part tree was built in vain.
+        The parts must add up to the chain's total (an :class:`AssertionError` if not)."""
+        d2 = d if d >= NO_CAP else d - 1
+        subs = self._ctx.split(g, part)
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
+        solved = self._solve_subparts((*history, g), subs, d2, weight,
+                                      f"expected: the tree of {line}, a rival that took the lead")
+        trees = [solved[a] for a, _ in subs]
+        if len(part) + sum(v for v, _ in trees) != total:
+            raise AssertionError(f"the tree of {line} costs "
+                              f"{len(part) + sum(v for v, _ in trees)}, its chain found {total}")
+        return trees
 
     def _rival_task(self, history, rival, part, budget, d, weight) -> tuple:
         """The arguments of :func:`_exp_guess_task` for the guess ``rival`` at ``part``

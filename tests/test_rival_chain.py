@@ -283,3 +283,61 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     whole = Solver(game, jobs=1, checkpoint=full)
     assert whole.fewest_at_worst().value == plain.value
     assert whole.checkpoint.stored == 0 and whole.checkpoint.loaded > 0
+
+
+def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkeypatch):
+    # p4c5nb's expected case with chains from 4 secrets: the rival second guesses of
+    # the first guess's big parts are chains, whose answer is a total alone. One that
+    # takes the lead of its part's race has its tree built before the race goes on,
+    # so a run stopped at the very next task already holds it in its best tree so
+    # far (the table's upper bound of a run that times out), and the race's end finds
+    # it built: the run's tree is that of the search with whole tasks.
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    leads, watch = [], StopAfter()
+    real = search.Solver._lead_trees
+
+    def spy(self, history, g, part, total, d, weight):
+        trees = real(self, history, g, part, total, d, weight)
+        leads.append((watch.done, history, g, part, total))  # tasks of the first run
+        return trees
+
+    splits = []
+    real_split = search.Solver._split_part
+
+    def spy_split(self, history, part, *args):
+        splits.append((tuple(history), int(part[0])))
+        return real_split(self, history, part, *args)
+
+    monkeypatch.setattr(search.Solver, "_lead_trees", spy)
+    monkeypatch.setattr(search.Solver, "_split_part", spy_split)
+    plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full",
+                   progress=watch).expected()
+    whole = Solver(game, jobs=1).expected()
+    assert plain.value == whole.value
+    assert plain.strategy.root.to_dict() == whole.strategy.root.to_dict()
+    # A part split by its own guesses is searched once, though a lead's tree and the
+    # race's end both ask for it: with no checkpoint to read it back from, too
+    splits.clear()
+    bare = Solver(game, jobs=1, chain_secrets=4).expected()
+    assert bare.strategy.root.to_dict() == plain.strategy.root.to_dict()
+    assert len(splits) == len(set(splits)) > 3
+    # Only the first guess's big parts' races build a lead's tree (deeper races
+    # have no best tree to tell), each at that lead's total
+    assert leads and all(len(history) == 1 for _, history, *_ in leads)
+    done, history, g, part, total = leads[0]
+    leads.clear()
+    stop = StopAfter(done + 1)
+    stopped = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped",
+                     progress=stop)
+    with pytest.raises(KeyboardInterrupt):
+        stopped.expected()
+    assert [lead[1:3] for lead in leads] == [(history, g)]
+    best = stopped.best_so_far()  # replayed for every secret as it is made
+    paths = [best.path_for(int(s)) for s in part]
+    assert {p[1] for p in paths} == {game.code_str(g)}  # the lead's guess, not the first
+    assert sum(len(p) - 1 for p in paths) == total
+    # The resumed run ends as the uninterrupted one
+    again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped").expected()
+    assert again.value == plain.value
+    assert again.strategy.root.to_dict() == plain.strategy.root.to_dict()
