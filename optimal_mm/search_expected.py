@@ -835,7 +835,10 @@ class ExpectedSearch:
                 value = self._chain_of(args)
                 with lock:
                     lead = keep(k, value)
-                if lead and on_better is not None:  # its tree now, not after the race
+                if lead and on_better is not None and self._known_race(
+                        history, part, plan[k + 1:], value, d, weight) is None:
+                    # its tree now, not after the race (unless the checkpoint of a
+                    # resumed run already holds a later rival that beats it)
                     trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
                     with lock:
                         race["trees"] = trees
@@ -860,7 +863,9 @@ class ExpectedSearch:
         whose entries are the trees a run has built. Built at once, the tree goes to
         ``on_better`` and so into the run's best tree so far; if it stays the lead,
         the race's end reads its parts back from the checkpoint or the solver's
-        own tables, and if a later rival beats it, one part tree was built in vain.
+        own tables, and if a later rival beats it, one part tree was built in vain
+        (a resumed run, replaying the race from its checkpoint, builds none for a
+        lead that the checkpoint shows beaten).
         The parts must add up to the chain's total (an :class:`AssertionError` if not)."""
         d2 = d if d >= NO_CAP else d - 1
         subs = self._ctx.split(g, part)
