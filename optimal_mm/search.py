@@ -543,7 +543,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         ``worst-then-expected``, ``fewest-at-worst``), whether it ended or was stopped
         (a time limit, Ctrl-C): from the end of phase (1)'s first batch, the first
         guess's tree with each big part under its first second guess, then with each
-        big part under its best second guess as its search ends (the tree that
+        big part under the best second guess its race has found so far (a rival that
+        takes the lead, its tree built at once), until each race ends (the tree that
         solves the first guess exactly), then that of a rival first guess proved
         better once that tree is built. Replayed for every secret like any tree the
         solver builds, with ``optimal`` false: a search that ended proves its own
