@@ -20,7 +20,8 @@ What an entry is
     The file holds both keys, the result and a SHA-256 checksum of the three (and of
     the task's *timing*, where the run recorded one: its wall and processor seconds
     and when it finished, which says how long the tasks still to come may take:
-    :mod:`optimal_mm.checkpoint_report`). Several runs may share a directory: their
+    :mod:`optimal_mm.checkpoint_report`; for an answer computed in pieces, their
+    processor seconds in all: :func:`task_timing`). Several runs may share a directory: their
     entries have different names.
 
 Why nothing is trusted
@@ -55,7 +56,7 @@ Examples
 >>> key = task_key("_exp_part_task", (5, np.arange(3), 10))
 >>> cp.get(key) is None
 True
->>> cp.put(key, (7, (0, {1: (2, {})}), np.zeros(5, dtype=np.int64)))
+>>> cp.put(key, (7, (0, {1: (2, {})}), np.zeros(4, dtype=np.int64)))
 >>> cp.get(key)
 (7, (0, {1: (2, {})}), array([0, 0, 0, 0]))
 """
@@ -141,16 +142,28 @@ def _digest(obj) -> str:
     return hashlib.sha256(_dumps(obj).encode("utf-8")).hexdigest()
 
 
-def task_timing(seconds: float, cpu_seconds: float, finished: float) -> dict:
+def task_timing(seconds: float, cpu_seconds: float, finished: float,
+                pieces: bool = False) -> dict:
     """A task's timing as an entry keeps it: its wall and processor seconds (of the
     thread that ran it: the compiled search runs in one) and the UTC time it ended.
 
+    ``pieces``: the answer of a task computed in pieces (a chain of tasks, a part
+    split by its own guesses: :meth:`TaskRunner.record`), whose processor seconds
+    are its pieces' in all, those computed and those read back, and whose wall
+    seconds are the last run's; each piece saved has its own entry, so a sum over
+    the entries leaves these out.
+
     >>> task_timing(61.23456, 60.5, 0.0)
     {'seconds': 61.235, 'cpu_seconds': 60.5, 'finished': '1970-01-01T00:00:00Z'}
+    >>> task_timing(2.0, 3.5, 0.0, pieces=True)["pieces"]
+    True
     """
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(finished))
-    return {"seconds": round(float(seconds), 3), "cpu_seconds": round(float(cpu_seconds), 3),
-            "finished": stamp}
+    timing = {"seconds": round(float(seconds), 3),
+              "cpu_seconds": round(float(cpu_seconds), 3), "finished": stamp}
+    if pieces:
+        timing["pieces"] = True
+    return timing
 
 
 # ---------------------------------------------------------------------------
@@ -340,16 +353,26 @@ class Checkpoint:
     def get(self, key: dict, count: bool = True):
         """The stored result of task ``key``, or ``None`` if missing, damaged or foreign;
         counted as loaded unless ``count`` is false (a look that may go unused)."""
+        return self.get_timed(key, count)[0]
+
+    def get_timed(self, key: dict, count: bool = True):
+        """:meth:`get`'s result and the processor seconds its entry records (``None``
+        for both where there is no entry; the seconds ``None`` for an entry written
+        without its timing)."""
         found = self._read(self.path(key), json.loads(_dumps(key)))
         if found is None:
-            return None
+            return None, None
         self.loaded += bool(count)
-        return found[1]
+        timing = found[2]
+        try:
+            return found[1], float(timing["cpu_seconds"])
+        except (KeyError, TypeError, ValueError):
+            return found[1], None
 
     def _read(self, path: Path, task=None):
-        """``(task key, result)`` of the entry at ``path`` if it belongs to this run (and
-        is task ``task``, when given) and is intact; else ``None`` (counted as rejected
-        unless the file is simply missing)."""
+        """``(task key, result, timing)`` of the entry at ``path`` if it belongs to this
+        run (and is task ``task``, when given) and is intact; else ``None`` (counted as
+        rejected unless the file is simply missing)."""
         try:
             raw = _read_regular(path)
         except FileNotFoundError:
@@ -365,7 +388,7 @@ class Checkpoint:
             if task is not None:  # the entry expected at this name, damaged or foreign
                 self.rejected += 1
             return None
-        return body["task"], body["result"]
+        return body["task"], body["result"], body["timing"]
 
     def reuse(self, key: dict, index: int, adapt, count: bool = True):
         """The result of task ``key`` from an entry of the same task under another value

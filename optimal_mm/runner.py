@@ -437,7 +437,7 @@ class TaskRunner:
         ``--chain-secrets`` on a big game run tasks of 10 ms by the ten thousand, whose
         entries (a few kilobytes each) outweigh their work. 0 (the default) saves every
         task. A chain's or a split part's answer (:meth:`record`) is saved when its
-        pieces took this much in all (:attr:`task_seconds`): p4c10b's fewest at the
+        pieces took this much in all (:meth:`clock`): p4c10b's fewest at the
         worst depth, saving every such answer, wrote 18,615 of them in 10 minutes
         (76 MB), most from chains of a few milliseconds. A task function may name
         the tasks it always saves, whatever their time (``fn.checkpoint_always``, a
@@ -451,6 +451,10 @@ class TaskRunner:
     task_seconds : float
         Processor seconds of the tasks finished so far (computed, not read back from
         the checkpoint), summed in this process as their results arrive.
+    read_seconds : float
+        Processor seconds that the entries read back so far record (those with a
+        timing; a look that may go unused is not counted): with
+        :attr:`task_seconds`, what :meth:`clock` marks.
     resumed : int
         Tasks read back from the checkpoint in this session rather than computed.
     """
@@ -459,7 +463,7 @@ class TaskRunner:
                  isolated: bool = False, min_save_seconds: float = 0.0):
         self.jobs = jobs
         self.min_save_seconds = float(min_save_seconds)
-        self.task_seconds = 0.0
+        self.task_seconds = self.read_seconds = 0.0
         self.backend = backend
         # A daemonic process (a multiprocessing worker, like the table script's entry
         # processes) may not start children: it computes in-process as before.
@@ -598,7 +602,12 @@ class TaskRunner:
         from .checkpoint import task_key
 
         keys = [task_key(fn.__name__, args) for args in arg_lists]
-        results = [self.checkpoint.get(key, count) for key in keys]
+        results = []
+        for key in keys:
+            result, cpu = self.checkpoint.get_timed(key, count)
+            results.append(result)
+            if count and cpu is not None:
+                self.read_seconds += cpu
         # A task under another value of one argument (checkpoint.py, "Results under
         # another value").
         reuse = getattr(fn, "checkpoint_reuse", None)
@@ -614,22 +623,37 @@ class TaskRunner:
             self.resumed += sum(r is not None for r in results)
         return keys, results
 
-    def record(self, fn, args, result, seconds: float | None = None) -> None:
+    def clock(self) -> tuple[float, float]:
+        """A mark to give :meth:`record` when a task's answer is begun in pieces: the
+        processor seconds of the tasks finished or read back so far
+        (:attr:`task_seconds` and :attr:`read_seconds`), and the wall clock."""
+        return self.task_seconds + self.read_seconds, time.time()
+
+    def record(self, fn, args, result, since: tuple[float, float] | None = None) -> None:
         """Save ``result`` as the result of the task ``fn(*common, *args)``, computed
         another way (a chain of smaller tasks whose answer is the task's own: search,
         ``Solver._second_guess_rounds``), so that a later run asks for it as one task
-        or reads it back either way. ``seconds``, the processor time its pieces took
-        (:attr:`task_seconds` before and after), below ``min_save_seconds``: not
+        or reads it back either way.
+
+        ``since``, the :meth:`clock` of when the pieces began: the entry keeps their
+        processor seconds in all, those computed here and those read back, as a
+        timing marked ``pieces`` (:func:`~optimal_mm.checkpoint.task_timing`), so that
+        a report prices a rival by the chains already settled (p6c7nb's rivals of
+        the 1,854 secrets, each over an hour of tasks mostly too short to be saved,
+        were priced at a part tree of 70 minutes). Below ``min_save_seconds``, not
         saved, as a task of that time would not be (its pieces are computed again
         when asked for). Without a checkpoint, nothing to do."""
+        seconds = None if since is None else self.clock()[0] - since[0]
         if self.checkpoint is None or (seconds is not None
                                        and seconds < self.min_save_seconds
                                        and not _always_saved(fn, args)):
             return
-        from .checkpoint import task_key
+        from .checkpoint import task_key, task_timing
 
+        timing = None if since is None else task_timing(
+            time.time() - since[1], seconds, time.time(), pieces=True)
         with self._store:
-            self.checkpoint.put(task_key(fn.__name__, args), result)
+            self.checkpoint.put(task_key(fn.__name__, args), result, timing)
 
     def execute(self, fn, arg_lists, indices, keys, sink, cost=None) -> None:
         """Compute the tasks ``indices``, calling ``sink(i, result)`` as each finishes.

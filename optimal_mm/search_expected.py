@@ -924,9 +924,9 @@ class ExpectedSearch:
         _, (found,) = self._runner.known(fn, [task])
         if found is not None:
             return found
-        before = self._runner.task_seconds
+        since = self._runner.clock()
         result = compute()
-        self._runner.record(fn, task, result, self._runner.task_seconds - before)
+        self._runner.record(fn, task, result, since)
         return result
 
     def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):

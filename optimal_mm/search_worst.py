@@ -328,7 +328,7 @@ class WorstCaseSearch:
         if found is not None:
             self.stats.add(found[2])
             return found[1] if found[0] else None
-        before = self._runner.task_seconds
+        since = self._runner.clock()
         parts = self._parts(g, part)
         trees, refuted = {}, False
         for a, p in parts:
@@ -342,8 +342,7 @@ class WorstCaseSearch:
             rest = [(a, p) for a, p in parts if a not in trees]
             refuted = self._wc_parts(g, rest, d, trees, history)
         if refuted:
-            self._runner.record(_wc_guess_task, task, (False, None, new_stats()),
-                                self._runner.task_seconds - before)
+            self._runner.record(_wc_guess_task, task, (False, None, new_stats()), since)
             return None
         return int(g), {a: trees[a] for a, _ in parts}
 

@@ -24,8 +24,8 @@ import pytest
 from optimal_mm import Game
 from optimal_mm.checkpoint import Checkpoint, read_entries, task_key
 from optimal_mm.checkpoint_report import report
-from optimal_mm.search import Solver
-from optimal_mm import search_expected
+from optimal_mm.search import Progress, Solver
+from optimal_mm import runner, search_expected
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +143,84 @@ def test_the_report_counts_the_expected_rivals_left(tmp_path, monkeypatch):
     assert row["tasks"] == 1 and "rival second guesses" in row["what"]
     assert row["mean_cpu_seconds"] == pytest.approx(
         float(np.mean(rep.task_cpu("_exp_guess_task"))), abs=1e-3)
+
+
+
+def _chain_answers(folder) -> dict:
+    """``{(first guess, second guess): processor seconds}`` of the rival second
+    guesses whose entry is a chain's answer (its timing marked ``pieces``)."""
+    return {(task["args"][0][0], task["args"][1]): timing["cpu_seconds"]
+            for _, task, _, timing in read_entries(folder)
+            if task["function"] == "_exp_guess_task" and len(task["args"][0]) == 1
+            and timing is not None and timing.get("pieces")}
+
+
+def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
+    # p4c5nb's expected case with chains from 4 secrets: the rival second guesses of
+    # the first guess's big parts (30 secrets or more) are chains, whose answer is
+    # saved as the rival's own task with the processor time of its pieces in all,
+    # marked as such; the report sums the pieces, not those answers. A run stopped
+    # inside a chain and resumed still times the chain whole: its pieces read back
+    # count at the time their entries keep.
+    # (Each task computed is saved as a quarter of a second of processor time,
+    # whatever it took in its worker: the sums are then exact.)
+    saves = []
+    real_save = runner.TaskRunner._save
+
+    def save(self, key, result, timing, always=False):
+        saves.append(key)
+        real_save(self, key, result, (timing[0], 0.25, timing[2]), always)
+
+    windows = {}  # each chain of a rival second guess: the tasks saved while it ran
+    real_saved_or = search_expected.ExpectedSearch._saved_or
+
+    def saved_or(self, fn, task, compute):
+        before = len(saves)
+        out = real_saved_or(self, fn, task, compute)
+        if fn.__name__ == "_exp_guess_task" and len(task[0]) == 1:
+            windows.setdefault((int(task[0][0]), int(task[1])), (before, len(saves)))
+        return out
+
+    monkeypatch.setattr(runner.TaskRunner, "_save", save)
+    monkeypatch.setattr(search_expected.ExpectedSearch, "_saved_or", saved_or)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "whole").expected()
+    whole = _chain_answers(tmp_path / "whole")
+    assert len(whole) >= 3
+    for owner, cpu in whole.items():
+        begin, end = windows[owner]
+        assert cpu == 0.25 * (end - begin) > 0
+    (rep,) = report(tmp_path / "whole")
+    every = [t["cpu_seconds"] for _, _, _, t in read_entries(tmp_path / "whole")
+             if not t.get("pieces")]
+    assert sum(e.cpu for e in rep.timed) == sum(every) == 0.25 * len(saves)
+
+    # Stopped halfway through the longest chain's tasks, then resumed
+    owner = max(whole, key=lambda o: windows[o][1] - windows[o][0])
+    begin, end = windows[owner]
+
+    class StopAfter(Progress):
+        def __init__(self, tasks):
+            self.left = tasks
+
+        def advance(self, n=1):
+            self.left -= n
+            if self.left <= 0:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped",
+               progress=StopAfter((begin + end) // 2)).expected()
+    assert owner not in _chain_answers(tmp_path / "stopped")
+    Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped").expected()
+    assert _chain_answers(tmp_path / "stopped") == whole
+
+
+def test_the_checkpoint_modules_examples():
+    import doctest
+
+    from optimal_mm import checkpoint
+
+    result = doctest.testmod(checkpoint)
+    assert result.attempted >= 8 and result.failed == 0

@@ -383,8 +383,8 @@ def test_plain_callable_progress_still_gets_messages():
 
 def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, capsys):
     # checkpoint_min_seconds: tasks quicker than it are computed again, not saved; so
-    # is a chain's answer (no timing of its own) whose pieces took less in all; the
-    # value and tree do not change.
+    # is a chain's answer (timed by its pieces: "pieces" in its timing) whose pieces
+    # took less in all; the value and tree do not change.
     from optimal_mm import runner
     from optimal_mm.errors import InvalidOptionError
 
@@ -407,13 +407,17 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
         fn, args = entry["task"]["function"], entry["task"]["args"]
         return fn == "_exp_part_task" and len(args[0]) <= 2 and bool(args[4])
 
+    def of_pieces(entry):
+        return bool(entry.get("timing", {}).get("pieces"))
+
     # Nothing took that long: only the part trees the report reads are kept (tasks,
-    # or chains' answers without a timing of their own)
+    # or split parts' answers timed by their pieces)
     top = lean_run(tmp_path / "none", 1e6)
     assert top and all(report_reads(entry) for entry in top)
     full = lean_run(tmp_path / "all", 0)
-    tasks = [entry for entry in full if "timing" in entry]
-    chains = [entry for entry in full if "timing" not in entry]
+    assert all("timing" in entry for entry in full)
+    tasks = [entry for entry in full if not of_pieces(entry)]
+    chains = [entry for entry in full if of_pieces(entry)]
     assert tasks and chains and len(full) > len(top)
     def tasks_of(entries):
         return sorted(json.dumps(e["task"], sort_keys=True) for e in entries)
@@ -426,7 +430,8 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
                         lambda self, key, result, timing, always=False: real(
                             self, key, result, (timing[0], 1.0, timing[2]), always))
     kept = [e for e in lean_run(tmp_path / "chains", 1.5) if not report_reads(e)]
-    assert kept and all("timing" not in entry for entry in kept)
+    assert kept and all(of_pieces(entry) for entry in kept)
+    assert all(e["timing"]["cpu_seconds"] >= 2.0 for e in kept)  # two pieces or more
     assert len(kept) <= len(chains) and len(full) > 10 * len(kept)
     assert len(lean_run(tmp_path / "every", 0.5)) == len(full)
     monkeypatch.setattr(runner.TaskRunner, "_save", real)
