@@ -14,7 +14,7 @@ DIR`` says what such a directory settles without searching
 once and lays the answers side by side, the plan for the sittings to come:
 
 * what the table says of the cell (its proven bounds, as the table prints them) and
-  how long its last run was given;
+  the longest a run of it went without ending (the table's "> s");
 * how much work its checkpoint holds: the entries this version's search reads back
   (entries of an older task format are counted apart: the search recomputes them),
   the processor time their tasks took and when the latest one finished;
@@ -171,8 +171,9 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
         "",
         f"Made by `{command}` from {_shown(table)} and {_shown(checkpoints)} "
         "(nothing searched: each checkpoint read as `optimal-mm checkpoint DIR` reads "
-        "it). *table*: the cell as results/optimal_table.md prints it; *last run*: the "
-        "time limit its latest run reached; *entries*: the tasks the search reads back "
+        "it). *table*: the cell as results/optimal_table.md prints it; *longest run*: "
+        "the most seconds a run of it went without ending (the table's \"> s\"); "
+        "*entries*: the tasks the search reads back "
         "(those of an older task format, recomputed, in brackets); *processor time*: "
         "what those tasks took, summed over processes; *left*: the work the checkpoint "
         "can count, each kind priced at the mean processor time of its finished tasks "
@@ -183,7 +184,7 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
         "",
         summary(cells),
         "",
-        "| cell | codes | table | last run s | entries | processor time | latest task "
+        "| cell | codes | table | longest run s | entries | processor time | latest task "
         "| left |",
         "|---|---:|---|---:|---:|---:|---|---|",
     ]
