@@ -362,11 +362,12 @@ class RunReport:
                    if b.winner is not None and not b.tree_built]
         if unbuilt:
             what = ("tree of a rival that beat its big part's first second guess, not yet "
-                    "built (a task: " if len(unbuilt) == 1 else
+                    "built (" if len(unbuilt) == 1 else
                     "trees of the rivals that beat their big part's first second guess, not "
-                    "yet built (a task each: ")
-            row = _left_row(what + "the rival's search again, its total as budget)",
-                            len(unbuilt), [])
+                    "yet built (each ")
+            row = _left_row(what + "the rival's search again, its total as budget, or, a "
+                            "rival searched as a chain, its parts solved exactly, built "
+                            "first by the next run)", len(unbuilt), [])
             if all(b.winner_cpu is not None for b in unbuilt):
                 row["estimate_seconds"] = round(sum(b.winner_cpu for b in unbuilt), 3)
                 row["price_basis"] = "each at the processor time of the rival's own task"
