@@ -100,6 +100,25 @@ class Progress:
         self.close()
 
 
+class PhasesHidden(Progress):
+    """``shown``'s messages, best and bound, without phases: the display of work in
+    a thread beside the search's own (:meth:`optimal_mm.runner.TaskRunner.beside`),
+    whose phases would take the place of the one on show, with counts of another
+    batch's tasks."""
+
+    def __init__(self, shown: Progress):
+        self.shown = shown
+
+    def update(self, best=None, bound=None) -> None:
+        self.shown.update(best=best, bound=bound)
+
+    def message(self, text: str) -> None:
+        self.shown.message(text)
+
+    def so_far(self) -> str:
+        return self.shown.so_far()
+
+
 class CallbackProgress(Progress):
     """Forward messages to ``callback(text)`` and ignore the rest."""
 

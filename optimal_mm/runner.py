@@ -100,6 +100,7 @@ import signal
 import threading
 import time
 import warnings
+import weakref
 from typing import TYPE_CHECKING
 
 from .errors import InvalidOptionError, MissingDependencyError, WorkerLostError
@@ -403,6 +404,57 @@ def _return_as() -> str:
     return "generator_unordered" if (major, minor) >= (1, 4) else "generator"
 
 
+#: How long a session stopped by Ctrl-C (or a time limit) waits for each thread beside
+#: its own (:meth:`TaskRunner.beside`) to see its workers gone and end, so that none
+#: writes to the terminal after the command's last line.
+BESIDE_STOP_SECONDS = 10.0
+
+
+class SessionHalted(Exception):
+    """A thread beside the caller's (:meth:`TaskRunner.beside`) asked to dispatch
+    after Ctrl-C (or a time limit) stopped the session's workers: it ends there."""
+
+
+class Beside:
+    """Work in a thread of its own, beside the thread that started it
+    (:meth:`TaskRunner.beside`): :meth:`join` waits for it.
+
+    The thread is a daemon: a session that Ctrl-C or a time limit ends does not wait
+    for it (its dispatches fail once the workers are stopped, :class:`SessionHalted`),
+    and what it saved before stays in the checkpoint."""
+
+    def __init__(self, runner: "TaskRunner", work):
+        from .progress import PhasesHidden
+
+        self._runner, self._work = runner, work
+        self._context = ([0.0], PhasesHidden(runner._progress))
+        self._result = self._error = None
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name="optimal_mm: beside")
+        self._thread.start()
+
+    def _run(self) -> None:
+        self._runner._enter(self._context)
+        try:
+            self._result = self._work()
+        except BaseException as exc:  # handed to join(): a thread has no caller
+            self._error = exc
+
+    def wait(self, seconds: float) -> None:
+        """Wait at most ``seconds`` for the thread to end, whatever its outcome."""
+        self._thread.join(seconds)
+
+    def join(self):
+        """Wait for the work; charge its processor seconds to this thread
+        (:meth:`TaskRunner.clock`); return its result, or raise its exception."""
+        self._thread.join()
+        self._runner._charge(self._context[0][0])
+        self._context[0][0] = 0.0
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+
 class TaskRunner:
     """Runs batches of tasks for one solver (see the module docstring).
 
@@ -469,7 +521,7 @@ class TaskRunner:
         # processes) may not start children: it computes in-process as before.
         self.isolated = bool(isolated) and backend == "loky" and not _daemonic()
         self.scheduler = scheduler
-        self.progress = progress
+        self._progress = progress
         self.common: tuple = ()
         self.checkpoint: Checkpoint | None = None
         self.resumed = 0
@@ -478,6 +530,64 @@ class TaskRunner:
         # A stream's tasks are drawn (and looked up) in one of joblib's threads while
         # this one saves results: the checkpoint is used under this lock.
         self._store = threading.RLock()
+        # What a thread of the caller's is charged with and reports to (beside()):
+        # its processor seconds (clock) and its progress display.
+        self._local = threading.local()
+        self._root = [0.0]
+        self._halted = False  # the workers were stopped: no thread dispatches again
+        self._besides = weakref.WeakSet()  # the threads beside that may be running
+
+    # ------------------------------------------------------- threads beside
+    @property
+    def progress(self):
+        """The progress display of this thread: the session's own, or, in a thread
+        started by :meth:`beside`, one that keeps its phases to itself."""
+        shown = getattr(self._local, "progress", None)
+        return self._progress if shown is None else shown
+
+    @progress.setter
+    def progress(self, progress) -> None:
+        self._progress = progress
+
+    def dispatches_all(self) -> bool:
+        """Whether every task goes to a worker, none computed in this process (an
+        isolated session, or a dask cluster): then a thread of the caller's only ever
+        waits, and several may wait at once (:meth:`beside`)."""
+        return self.isolated or self.backend == "dask"
+
+    def beside(self, work) -> "Beside":
+        """Start ``work()`` in a thread of its own, beside the caller's, and return
+        its :class:`Beside` (``join()`` it for the result).
+
+        A search whose steps come one after another (a race of rival guesses, each
+        a chain of tasks that needs the last one's answer) keeps one worker busy at a
+        time; two such steps side by side keep two. The thread dispatches its own
+        tasks, saves them to the checkpoint (under the runner's lock) and is charged
+        with its own processor seconds (:meth:`clock`), which its ``join()`` adds to
+        the caller's; its progress phases are not shown (they would overwrite the
+        caller's: the display has one phase at a time), its messages are. Only for a
+        runner that :meth:`dispatches_all`: a task computed in this process would
+        hold the interpreter and stop every other thread's dispatching."""
+        if not self.dispatches_all():
+            raise ValueError("threads beside need a runner that dispatches every task")
+        chain = Beside(self, work)
+        self._besides.add(chain)
+        return chain
+
+    def _charge(self, seconds: float) -> None:
+        """Count ``seconds`` of processor time to this thread (:meth:`clock`)."""
+        tally = getattr(self._local, "tally", None)
+        with self._store:
+            (self._root if tally is None else tally)[0] += seconds
+
+    def _context(self) -> tuple:
+        """This thread's tally and progress (None: the session's own), to hand to a
+        thread that works for it (a stream's drawing thread)."""
+        return getattr(self._local, "tally", None), getattr(self._local, "progress", None)
+
+    def _enter(self, context) -> None:
+        """Take on the tally and progress of :meth:`_context`."""
+        self._local.tally, self._local.progress = context
 
     def processes(self) -> tuple[int, int]:
         """``(processes, helpers)`` on this machine, as :class:`~optimal_mm.memory.MemoryPlan`
@@ -494,6 +604,7 @@ class TaskRunner:
     def prepare(self, common: tuple, checkpoint_dir=None, run_key: dict | None = None) -> None:
         """Start a session: the arguments every task gets first, and the checkpoint."""
         self.resumed = 0
+        self._halted = False
         self.common = tuple(common)
         self.checkpoint = None
         if checkpoint_dir is not None:
@@ -568,8 +679,19 @@ class TaskRunner:
                 cluster.close()
 
     def _stop_workers(self) -> None:
-        """After Ctrl-C: make sure no worker goes on computing for nothing."""
+        """After Ctrl-C: make sure no worker goes on computing for nothing (and no
+        thread beside the caller's starts them again)."""
+        self._halted = True
         self._end_solo(kill=True)
+        try:
+            self._stop_pools()
+        finally:
+            if threading.current_thread() is threading.main_thread():
+                for chain in list(self._besides):  # their waits end with the workers
+                    chain.wait(BESIDE_STOP_SECONDS)
+
+    def _stop_pools(self) -> None:
+        """End the workers' pools (:meth:`_stop_workers`)."""
         if self.backend == "loky":
             # joblib aborts its own call; this also ends the pool it keeps for reuse.
             with contextlib.suppress(Exception):
@@ -608,6 +730,7 @@ class TaskRunner:
             results.append(result)
             if count and cpu is not None:
                 self.read_seconds += cpu
+                self._charge(cpu)
         # A task under another value of one argument (checkpoint.py, "Results under
         # another value").
         reuse = getattr(fn, "checkpoint_reuse", None)
@@ -625,9 +748,11 @@ class TaskRunner:
 
     def clock(self) -> tuple[float, float]:
         """A mark to give :meth:`record` when a task's answer is begun in pieces: the
-        processor seconds of the tasks finished or read back so far
-        (:attr:`task_seconds` and :attr:`read_seconds`), and the wall clock."""
-        return self.task_seconds + self.read_seconds, time.time()
+        processor seconds of the tasks finished or read back so far by this thread
+        and those it waited for (:attr:`task_seconds` and :attr:`read_seconds` where
+        the caller has no thread beside it: :meth:`beside`), and the wall clock."""
+        tally = getattr(self._local, "tally", None)
+        return (self._root if tally is None else tally)[0], time.time()
 
     def record(self, fn, args, result, since: tuple[float, float] | None = None) -> None:
         """Save ``result`` as the result of the task ``fn(*common, *args)``, computed
@@ -710,11 +835,21 @@ class TaskRunner:
         what must be computed.
         """
         drawn: dict = {}
+        context = self._context()
 
         def items():
-            for i, args in enumerate(tasks):
+            # Drawn by whichever thread joblib pulls with (this one, or one it shares
+            # between the streams of threads beside): each draw's look-ups are charged
+            # to this thread (:meth:`clock`), its count to this thread's display.
+            tasks_left, i = iter(tasks), 0
+            while True:
+                self._enter(context)
+                args = next(tasks_left, None)
+                if args is None:
+                    return
                 drawn[i] = args
                 yield i, tuple(args)
+                i += 1
 
         def finished(i, result, timing):
             args = drawn.pop(i)
@@ -738,6 +873,7 @@ class TaskRunner:
         it took ``min_save_seconds`` or more, or is ``always`` saved); count its
         processor time."""
         self.task_seconds += timing[1]
+        self._charge(timing[1])
         cp = self.checkpoint
         if cp is None or (timing[1] < self.min_save_seconds and not always):
             return
@@ -764,6 +900,8 @@ class TaskRunner:
         """
         from joblib import Parallel, delayed, parallel_config
 
+        if self._halted:  # a thread beside a session that Ctrl-C ended
+            raise SessionHalted("the session's workers were stopped")
         common = self.common
         queued = "2 * n_jobs" if ahead else "n_jobs"
         if self._client is not None:
@@ -782,13 +920,17 @@ class TaskRunner:
         pid = os.getpid()
         failures = _worker_failures()
         _quiet_loky_respawn()
+        def until_halted():  # drawn by joblib, maybe after Ctrl-C ended the workers
+            for i, args in items:
+                if self._halted:
+                    return
+                yield delayed(_remote)(fn, i, pid, common + tuple(args))
+
         with _dispatching(sweep=self._client is None and self.backend == "loky"), config:
             try:
                 with _sigint_blocked():  # the first dispatch starts the workers
                     results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=queued,
-                                       return_as=_return_as())(
-                        delayed(_remote)(fn, i, pid, common + tuple(args))
-                        for i, args in items)
+                                       return_as=_return_as())(until_halted())
             except failures as exc:
                 raise self._lost(exc) from None
             try:

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -354,7 +355,6 @@ class Solver(WorstCaseSearch, ExpectedSearch):
             progress = Progress()
         elif not isinstance(progress, Progress):
             progress = CallbackProgress(progress)
-        self.progress = progress
         self.checkpoint_dir = checkpoint
         self.memory_limit = None if memory_limit is None else int(memory_limit)
         self.stats = SearchStats()
@@ -370,6 +370,11 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self._best = None
         self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
         self._nodes = {}  # the split parts solved in this expected search (_solve_node)
+        # Chains of rivals that may run beside the race's own thread
+        # (ExpectedSearch._second_guess_rounds): one per job beyond the first, where
+        # every task goes to a worker; none otherwise.
+        self._beside = threading.BoundedSemaphore(self.jobs - 1) if (
+            self.jobs > 1 and self._runner.dispatches_all()) else None
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:
@@ -449,6 +454,13 @@ class Solver(WorstCaseSearch, ExpectedSearch):
     def checkpoint(self) -> Checkpoint | None:
         """The checkpoint of the last run, or ``None`` (see the class docstring)."""
         return self._runner.checkpoint
+
+    @property
+    def progress(self) -> Progress:
+        """The progress display this thread reports to (the one given, or, in a chain
+        run beside the search's own thread, one without its phases:
+        :meth:`optimal_mm.runner.TaskRunner.beside`)."""
+        return self._runner.progress
 
     @contextlib.contextmanager
     def _session(self, objective: str, max_guesses):

@@ -821,6 +821,21 @@ class ExpectedSearch:
             if lead and trees is not None and on_better is not None:
                 on_better(value, args[1], trees)
 
+        def settle(k, args):  # a chain: its answer, and its tree if it took the lead
+            value = self._chain_of(args)
+            with lock:
+                lead = keep(k, value)
+            if lead and on_better is not None and self._known_race(
+                    history, part, plan[k + 1:], value, d, weight) is None:
+                # its tree now, not after the race (unless the checkpoint of a
+                # resumed run already holds a later rival that beats it)
+                trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
+                with lock:
+                    if race["holder"] == k:  # (a chain beside may have beaten it since)
+                        race["trees"] = trees
+                on_better(value, plan[k][0], trees)
+
+        beside = []  # chains running in threads beside this one
         while True:
             with lock:
                 taken = take(chains=True)
@@ -830,25 +845,30 @@ class ExpectedSearch:
                 left = sum(b < race["best"] for _, b in plan[k:])
                 label = f"expected: {what} ({n} secrets after {after}), {left} " + (
                     f"with a bound below {_cost_text(race['best'], weight)}"
-                    if race["best"] < UNBUDGETED else "to search, none within the cap so far")
-            if chained:  # with the budget of every guess before it
-                value = self._chain_of(args)
-                with lock:
-                    lead = keep(k, value)
-                if lead and on_better is not None and self._known_race(
-                        history, part, plan[k + 1:], value, d, weight) is None:
-                    # its tree now, not after the race (unless the checkpoint of a
-                    # resumed run already holds a later rival that beats it)
-                    trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
-                    with lock:
-                        race["trees"] = trees
-                    on_better(value, plan[k][0], trees)
+                    if race["best"] < UNBUDGETED
+                    else "to search, none within the cap so far")
+            if chained:  # with the budget of every guess before it (and beside)
+                if self._beside is not None and self._beside.acquire(blocking=False):
+                    beside.append(self._runner.beside(
+                        lambda k=k, args=args: self._settle_beside(settle, k, args)))
+                else:
+                    settle(k, args)
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
+        for chain in beside:  # (after Ctrl-C, none is waited for: daemon threads)
+            chain.join()
         if race["holder"] < 0:
             return best, None, None
         return race["best"], plan[race["holder"]][0], race["trees"]
+
+    def _settle_beside(self, settle, k, args) -> None:
+        """``settle(k, args)`` in a thread beside the race's own, its slot given back
+        at the end (:meth:`_second_guess_rounds`)."""
+        try:
+            settle(k, args)
+        finally:
+            self._beside.release()
 
     def _lead_trees(self, history, g, part, total, d, weight) -> list:
         """The ``(value, subtree)`` of each part of the guess ``g`` at ``part`` (after

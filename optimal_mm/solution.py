@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from .game import Game
 from .tree import Strategy
+
+_ADDING = threading.Lock()  # SearchStats.add, called from the search's threads
 
 @dataclass
 class SearchStats:
@@ -21,12 +24,14 @@ class SearchStats:
     refuter_cuts: int = 0
 
     def add(self, counters) -> None:
-        self.states += int(counters[0])
-        self.table_hits += int(counters[1])
-        self.guesses += int(counters[2])
-        self.stored += int(counters[3])
-        if len(counters) > 4:
-            self.refuter_cuts += int(counters[4])
+        """Add a task's counters (from any thread of the search: one lock for all)."""
+        with _ADDING:
+            self.states += int(counters[0])
+            self.table_hits += int(counters[1])
+            self.guesses += int(counters[2])
+            self.stored += int(counters[3])
+            if len(counters) > 4:
+                self.refuter_cuts += int(counters[4])
 
     def __str__(self) -> str:
         text = (f"states {self.states:,}, table hits {self.table_hits:,}, "

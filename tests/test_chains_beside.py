@@ -1,0 +1,111 @@
+"""Rival chains searched beside the race's own thread
+(``ExpectedSearch._second_guess_rounds``, ``TaskRunner.beside``).
+
+A race of rivals that are chains of tasks settles them one after another, each
+chain a few tasks in a row, so one worker computes while the others wait. Where
+every task goes to a worker (a run with a checkpoint), a chain may instead run in a
+thread of its own, one per job beyond the first, while the race goes on with the
+next rival. Its budget is then the best total when it was drawn, not after the
+chains before it: the answer must be the same (the earliest rival with the least
+total), only the work may differ.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from optimal_mm import Game, search, search_expected
+from optimal_mm.progress import Progress
+from optimal_mm.runner import TaskRunner
+from optimal_mm.search import Solver
+
+
+@pytest.mark.parametrize("spec, chain, objective", [
+    ("p4c5nb", 4, "fewest-at-worst"), ("p3c6nb", 3, "expected")])
+def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_path,
+                                                    monkeypatch):
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30 if spec == "p4c5nb" else 20)
+    game = Game.from_spec(spec)
+    beside = []
+    real = search.Solver._settle_beside
+
+    def spy(self, settle, k, args):
+        beside.append(threading.current_thread() is not threading.main_thread())
+        return real(self, settle, k, args)
+
+    monkeypatch.setattr(search.Solver, "_settle_beside", spy)
+    alone = Solver(game, jobs=1, chain_secrets=chain).solve(objective)
+    assert not beside  # one job: every chain in the race's own thread
+    two = Solver(game, jobs=2, chain_secrets=chain, checkpoint=tmp_path / "two")
+    sol = two.solve(objective)
+    assert beside and all(beside)  # chains in threads of their own
+    assert sol.value == alone.value
+    assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
+    # every slot given back: a semaphore at its start value takes no more releases
+    with pytest.raises(ValueError):
+        two._beside.release()
+    # A rerun reads the chains' answers back, whichever thread saved them
+    again = Solver(game, jobs=2, chain_secrets=chain, checkpoint=tmp_path / "two")
+    assert again.solve(objective).value == alone.value
+    assert again.checkpoint.stored == 0
+
+
+def test_no_chain_beside_where_tasks_may_run_here(tmp_path):
+    # Without a checkpoint a single task runs in this process, holding the
+    # interpreter: a thread beside would stop every other thread's dispatching
+    game = Game.from_spec("p2c3")
+    assert Solver(game, jobs=2)._beside is None
+    assert Solver(game, jobs=1, checkpoint=tmp_path)._beside is None
+    runner = TaskRunner(2, "loky", None, Progress())
+    with pytest.raises(ValueError, match="dispatches every task"):
+        runner.beside(lambda: None)
+
+
+class Shown(Progress):
+    def __init__(self):
+        self.phases, self.messages, self.best = [], [], None
+
+    def phase(self, label, total, done=0):
+        self.phases.append(label)
+
+    def update(self, best=None, bound=None):
+        self.best = best if best is not None else self.best
+
+    def message(self, text):
+        self.messages.append(text)
+
+
+def test_a_thread_beside_is_charged_its_own_seconds_and_keeps_its_phases():
+    shown = Shown()
+    runner = TaskRunner(2, "loky", None, shown, isolated=True)
+    runner.prepare(())
+    since = runner.clock()[0]
+    go, inside = threading.Event(), {}
+
+    def work():
+        mark = runner.clock()[0]
+        runner._save("a", 1, (0.5, 0.25, 0.0))  # a task's result: 0.25 s of processor
+        runner.progress.phase("beside", 1)
+        runner.progress.message("from beside")
+        runner.progress.update(best=7)
+        inside["seconds"] = runner.clock()[0] - mark
+        go.wait(10)
+        return "done"
+
+    chain = runner.beside(work)
+    runner._save("b", 2, (0.5, 1.0, 0.0))  # this thread's own task meanwhile
+    go.set()
+    assert chain.join() == "done"
+    assert inside["seconds"] == 0.25  # the thread's clock: its own task alone
+    # the joining thread is charged with both, the session counts both once
+    assert runner.clock()[0] - since == 1.25
+    assert runner.task_seconds == 1.25
+    assert shown.phases == [] and shown.messages == ["from beside"] and shown.best == 7
+
+    def fails():
+        raise ValueError("a chain failed")
+
+    with pytest.raises(ValueError, match="a chain failed"):
+        runner.beside(fails).join()
