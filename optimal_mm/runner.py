@@ -427,7 +427,7 @@ class Beside:
         from .progress import PhasesHidden
 
         self._runner, self._work = runner, work
-        self._context = ([0.0], PhasesHidden(runner._progress))
+        self._context = ([0.0], PhasesHidden(runner._progress), runner._session_halt())
         self._result = self._error = None
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name="optimal_mm: beside")
@@ -534,7 +534,11 @@ class TaskRunner:
         # its processor seconds (clock) and its progress display.
         self._local = threading.local()
         self._root = [0.0]
-        self._halted = False  # the workers were stopped: no thread dispatches again
+        # Set when the session's workers are stopped (Ctrl-C, a time limit): a thread
+        # that dispatches for that session, the caller's or one beside, stops there.
+        # A new one per session: a thread beside an ended session never dispatches
+        # for the next.
+        self._halt = threading.Event()
         self._besides = weakref.WeakSet()  # the threads beside that may be running
 
     # ------------------------------------------------------- threads beside
@@ -581,13 +585,20 @@ class TaskRunner:
             (self._root if tally is None else tally)[0] += seconds
 
     def _context(self) -> tuple:
-        """This thread's tally and progress (None: the session's own), to hand to a
-        thread that works for it (a stream's drawing thread)."""
-        return getattr(self._local, "tally", None), getattr(self._local, "progress", None)
+        """This thread's tally, progress and session's halt (None: the session's
+        own), to hand to a thread that works for it (a stream's drawing thread)."""
+        return (getattr(self._local, "tally", None), getattr(self._local, "progress", None),
+                getattr(self._local, "halt", None))
 
     def _enter(self, context) -> None:
-        """Take on the tally and progress of :meth:`_context`."""
-        self._local.tally, self._local.progress = context
+        """Take on the tally, progress and halt of :meth:`_context`."""
+        self._local.tally, self._local.progress, self._local.halt = context
+
+    def _session_halt(self) -> threading.Event:
+        """The halt of the session this thread works for (a thread beside keeps the
+        one of the session that started it)."""
+        halt = getattr(self._local, "halt", None)
+        return self._halt if halt is None else halt
 
     def processes(self) -> tuple[int, int]:
         """``(processes, helpers)`` on this machine, as :class:`~optimal_mm.memory.MemoryPlan`
@@ -604,7 +615,7 @@ class TaskRunner:
     def prepare(self, common: tuple, checkpoint_dir=None, run_key: dict | None = None) -> None:
         """Start a session: the arguments every task gets first, and the checkpoint."""
         self.resumed = 0
-        self._halted = False
+        self._halt = threading.Event()
         self.common = tuple(common)
         self.checkpoint = None
         if checkpoint_dir is not None:
@@ -681,7 +692,7 @@ class TaskRunner:
     def _stop_workers(self) -> None:
         """After Ctrl-C: make sure no worker goes on computing for nothing (and no
         thread beside the caller's starts them again)."""
-        self._halted = True
+        self._halt.set()
         self._end_solo(kill=True)
         try:
             self._stop_pools()
@@ -900,7 +911,8 @@ class TaskRunner:
         """
         from joblib import Parallel, delayed, parallel_config
 
-        if self._halted:  # a thread beside a session that Ctrl-C ended
+        halt = self._session_halt()
+        if halt.is_set():  # a thread beside a session that Ctrl-C ended
             raise SessionHalted("the session's workers were stopped")
         common = self.common
         queued = "2 * n_jobs" if ahead else "n_jobs"
@@ -920,9 +932,10 @@ class TaskRunner:
         pid = os.getpid()
         failures = _worker_failures()
         _quiet_loky_respawn()
+
         def until_halted():  # drawn by joblib, maybe after Ctrl-C ended the workers
             for i, args in items:
-                if self._halted:
+                if halt.is_set():
                     return
                 yield delayed(_remote)(fn, i, pid, common + tuple(args))
 

@@ -17,8 +17,9 @@ import threading
 import pytest
 
 from optimal_mm import Game, search, search_expected
+from optimal_mm import runner as runner_module
 from optimal_mm.progress import Progress
-from optimal_mm.runner import TaskRunner
+from optimal_mm.runner import SessionHalted, TaskRunner
 from optimal_mm.search import Solver
 
 
@@ -82,7 +83,7 @@ def test_a_thread_beside_is_charged_its_own_seconds_and_keeps_its_phases():
     runner = TaskRunner(2, "loky", None, shown, isolated=True)
     runner.prepare(())
     since = runner.clock()[0]
-    go, inside = threading.Event(), {}
+    saved, go, inside = threading.Event(), threading.Event(), {}
 
     def work():
         mark = runner.clock()[0]
@@ -90,11 +91,13 @@ def test_a_thread_beside_is_charged_its_own_seconds_and_keeps_its_phases():
         runner.progress.phase("beside", 1)
         runner.progress.message("from beside")
         runner.progress.update(best=7)
-        inside["seconds"] = runner.clock()[0] - mark
+        saved.set()
         go.wait(10)
+        inside["seconds"] = runner.clock()[0] - mark
         return "done"
 
     chain = runner.beside(work)
+    assert saved.wait(10)
     runner._save("b", 2, (0.5, 1.0, 0.0))  # this thread's own task meanwhile
     go.set()
     assert chain.join() == "done"
@@ -109,3 +112,27 @@ def test_a_thread_beside_is_charged_its_own_seconds_and_keeps_its_phases():
 
     with pytest.raises(ValueError, match="a chain failed"):
         runner.beside(fails).join()
+
+
+def test_a_thread_beside_a_stopped_session_never_dispatches_again(monkeypatch):
+    # After Ctrl-C (or a time limit) stopped the workers, a thread beside that
+    # session ends at its next dispatch, even once the runner has begun another
+    # session (whose common arguments its tasks would otherwise get): here the
+    # thread outlives the stop's wait for it
+    monkeypatch.setattr(runner_module, "BESIDE_STOP_SECONDS", 0.0)
+    runner = TaskRunner(2, "loky", None, Progress(), isolated=True)
+    runner.prepare((10,))
+    go = threading.Event()
+
+    def work():
+        go.wait(10)
+        return runner.run(divmod, [(3,)])
+
+    chain = runner.beside(work)
+    runner._stop_workers()
+    runner.prepare((20,))
+    go.set()
+    with pytest.raises(SessionHalted):
+        chain.join()
+    with runner.workers():
+        assert runner.run(divmod, [(3,), (7,)]) == [(6, 2), (2, 6)]  # the new session
