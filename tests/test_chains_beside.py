@@ -47,10 +47,14 @@ def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_
     # every slot given back: a semaphore at its start value takes no more releases
     with pytest.raises(ValueError):
         two._beside.release()
-    # A rerun reads the chains' answers back, whichever thread saved them
+    # A rerun reads the chains' answers back, whichever thread saved them (not all:
+    # a chain's budget is the best total when it was drawn, which depends on which
+    # chains beside had finished, so a rerun may ask for some under another budget)
     again = Solver(game, jobs=2, chain_secrets=chain, checkpoint=tmp_path / "two")
-    assert again.solve(objective).value == alone.value
-    assert again.checkpoint.stored == 0
+    resumed = again.solve(objective)
+    assert resumed.value == alone.value
+    assert resumed.strategy.root.to_dict() == alone.strategy.root.to_dict()
+    assert again.checkpoint.loaded > 0
 
 
 def test_no_chain_beside_where_tasks_may_run_here(tmp_path):
