@@ -315,64 +315,6 @@ def _quiet_loky_respawn() -> None:
                             module=r"joblib\.externals\.loky\.process_executor")
 
 
-# Pooled dispatches under way in this process (a stream's tasks may start batches of
-# their own), and its lock: joblib's leftover folders are swept when none is.
-_DISPATCHING = [0]
-_DISPATCHING_LOCK = threading.Lock()
-
-
-def _joblib_leftovers() -> list[str]:
-    """The memmapping folders of this process that joblib's loky backend has left.
-
-    joblib (1.6) makes a temporary-resources manager for every ``Parallel`` call,
-    and the manager makes its folder at once, in /dev/shm where it can, to test it.
-    While the reusable pool lives the manager of the pool's first call stays, and
-    every later call's is thrown away, with its folder, which joblib removes only
-    when the interpreter exits: one folder a call, about 900 an hour in p6c7nb's race
-    (2026-12-02). The folders of the pool's own manager are not counted."""
-    import glob
-    import tempfile
-
-    live: set[str] = set()
-    with contextlib.suppress(Exception):
-        from joblib.externals.loky import reusable_executor
-
-        manager = getattr(reusable_executor._executor, "_temp_folder_manager", None)
-        live = set(getattr(manager, "_cached_temp_folders", {}).values())
-    roots = {os.environ.get("JOBLIB_TEMP_FOLDER") or "/dev/shm", tempfile.gettempdir()}
-    pattern = f"joblib_memmapping_folder_{os.getpid()}_*"
-    return [path for root in sorted(roots)
-            for path in glob.glob(os.path.join(root, pattern)) if path not in live]
-
-
-def _sweep_joblib_leftovers() -> int:
-    """Remove the empty folders of :func:`_joblib_leftovers`; how many went.
-
-    ``os.rmdir`` removes an empty folder only, so a memmap still in a folder keeps
-    it, and a folder that joblib wants again it makes again before it writes there."""
-    removed = 0
-    for path in _joblib_leftovers():
-        with contextlib.suppress(OSError):
-            os.rmdir(path)
-            removed += 1
-    return removed
-
-
-@contextlib.contextmanager
-def _dispatching(sweep: bool):
-    """Around a pooled dispatch: counted, and with ``sweep``, the last to end sweeps
-    joblib's leftover folders (:func:`_sweep_joblib_leftovers`)."""
-    with _DISPATCHING_LOCK:
-        _DISPATCHING[0] += 1
-    try:
-        yield
-    finally:
-        with _DISPATCHING_LOCK:
-            _DISPATCHING[0] -= 1
-            if sweep and _DISPATCHING[0] == 0:
-                _sweep_joblib_leftovers()
-
-
 def _daemonic() -> bool:
     """Whether this process is a daemonic multiprocessing process (no children allowed)."""
     import multiprocessing
@@ -914,6 +856,9 @@ class TaskRunner:
         halt = self._session_halt()
         if halt.is_set():  # a thread beside a session that Ctrl-C ended
             raise SessionHalted("the session's workers were stopped")
+        if self._client is None and self.backend == "loky":
+            self._dispatch_to_pool(fn, items, finished, ahead, halt)
+            return
         common = self.common
         queued = "2 * n_jobs" if ahead else "n_jobs"
         if self._client is not None:
@@ -939,7 +884,7 @@ class TaskRunner:
                     return
                 yield delayed(_remote)(fn, i, pid, common + tuple(args))
 
-        with _dispatching(sweep=self._client is None and self.backend == "loky"), config:
+        with config:
             try:
                 with _sigint_blocked():  # the first dispatch starts the workers
                     results = Parallel(n_jobs=n_jobs, batch_size=1, pre_dispatch=queued,
@@ -960,6 +905,59 @@ class TaskRunner:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     results.close()
+
+    def _dispatch_to_pool(self, fn, items, finished, ahead: bool, halt) -> None:
+        """:meth:`_dispatch` on the loky pool that joblib keeps for reuse, its tasks
+        submitted to it directly.
+
+        joblib's ``Parallel`` starts each batch by setting up, and ends it by
+        tearing down, a folder for arrays to share with the workers: about 11 ms
+        a batch on a 2-core VM, against 0.5 ms for a task submitted to the pool and
+        its result read back, and an ``atexit`` callback or two left registered by
+        each call. A long search of chains runs batches of a task or two by the
+        ten thousand (p5c6b's race: 27 % of its parent's samples ended in joblib's
+        clean-up, on a list of callbacks that kept growing). The tasks' arrays are
+        small (the sets of secrets), so nothing is lost by sending them whole.
+
+        ``width`` tasks are in flight at once (twice the jobs ``ahead``, else one per
+        worker: a stream's next task is drawn only when a worker is free), results
+        handed to ``finished`` in this thread as they come; leaving early (Ctrl-C,
+        an error) cancels the tasks not yet started (:meth:`_stop_workers` ends the
+        rest), and a task is never submitted once ``halt`` is set.
+        """
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        from joblib.externals.loky import get_reusable_executor
+
+        pid = os.getpid()
+        failures = _worker_failures()
+        _quiet_loky_respawn()
+        width = (2 if ahead else 1) * self.jobs
+        source, pending, drawn_all = iter(items), set(), False
+        try:
+            with _sigint_blocked():  # the first batch starts the workers
+                pool = get_reusable_executor(max_workers=self.jobs, initializer=_worker_start,
+                                             initargs=(pid,))
+            while True:
+                while not drawn_all and len(pending) < width:
+                    item = None if halt.is_set() else next(source, None)
+                    if item is None:
+                        drawn_all = True
+                        break
+                    i, args = item
+                    with _sigint_blocked():  # (a pool restarted by loky starts here)
+                        pending.add(pool.submit(_remote, fn, i, pid,
+                                                self.common + tuple(args)))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    finished(*future.result())
+        except failures as exc:
+            raise self._lost(exc) from None
+        finally:
+            for future in pending:
+                future.cancel()
 
     def _execute_in_one_worker(self, fn, items, finished) -> None:
         """An isolated session's tasks with one job: computed in order by one loky

@@ -273,34 +273,27 @@ def test_a_worker_whose_tables_grow_is_kept():
     assert len(set(pids)) == 1
 
 
-def test_pooled_batches_leave_no_joblib_folders_behind(monkeypatch):
-    """joblib's loky backend leaves an empty memmapping folder (in /dev/shm where it
-    can) for every batch while its pool lives; the runner sweeps them after each
-    pooled batch, so a run of thousands of phases does not pile them up. Without the
-    sweep, each batch here adds one."""
+def test_pooled_batches_leave_no_folders_or_exit_callbacks_behind():
+    """Pooled batches go to the loky pool directly (TaskRunner._dispatch_to_pool):
+    joblib's Parallel, which it replaced, made a memmapping folder (in /dev/shm where
+    it could) and left an atexit callback or two for every batch while its pool
+    lived, which a run of thousands of phases piled up."""
+    import atexit
+    import glob
     import os
+    import tempfile
 
-    from optimal_mm import runner as runner_module
+    def folders():
+        roots = {os.environ.get("JOBLIB_TEMP_FOLDER") or "/dev/shm", tempfile.gettempdir()}
+        return {path for root in roots for path in
+                glob.glob(os.path.join(root, f"joblib_memmapping_folder_{os.getpid()}_*"))}
 
     runner = TaskRunner(jobs=2, backend="loky", scheduler=None, progress=Progress())
     with runner.workers():
-        runner.run(_square, [(i,) for i in range(4)])  # the pool, and its own folder
-        before = set(runner_module._joblib_leftovers())
-        for k in range(4):
+        runner.run(_square, [(i,) for i in range(4)])  # the pool
+        before, callbacks = folders(), atexit._ncallbacks()
+        for k in range(20):
             assert runner.run(_square, [(i,) for i in range(k, k + 4)]) == [
                 i * i for i in range(k, k + 4)]
-        assert set(runner_module._joblib_leftovers()) <= before
-        # The sweep is what keeps them away: without it, the batches leave theirs.
-        monkeypatch.setattr(runner_module, "_sweep_joblib_leftovers", lambda: 0)
-        for k in range(3):
-            runner.run(_square, [(i,) for i in range(4)])
-        assert len(set(runner_module._joblib_leftovers()) - before) == 3
-    monkeypatch.undo()
-    # The sweep removes empty folders only: one that holds a file stays.
-    left = sorted(set(runner_module._joblib_leftovers()) - before)
-    with open(os.path.join(left[0], "in-use.pkl"), "w") as fh:
-        fh.write("x")
-    assert runner_module._sweep_joblib_leftovers() == len(left) - 1
-    assert left[0] in runner_module._joblib_leftovers()
-    os.remove(os.path.join(left[0], "in-use.pkl"))
-    assert runner_module._sweep_joblib_leftovers() >= 1
+        assert folders() <= before
+        assert atexit._ncallbacks() == callbacks
