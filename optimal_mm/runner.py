@@ -27,10 +27,11 @@ Why results do not depend on the number of jobs or on the order
 
 Where tasks run
     With one job, or a single task to compute, in this process, unless the session
-    is *isolated* (below). Otherwise through
-    joblib: ``"loky"`` worker processes by default (a steady pool of ``jobs``
-    workers, reused between batches, so that their tables stay warm),
-    ``"threading"`` (gains nothing: the compiled search holds the GIL, but handy for
+    is *isolated* (below). Otherwise on worker processes: ``"loky"`` by default,
+    the pool that joblib keeps for reuse (a steady pool of ``jobs`` workers, so
+    that their tables stay warm between batches), each task submitted to it
+    directly (:meth:`TaskRunner._dispatch_to_pool`); or through joblib's
+    ``Parallel``: ``"threading"`` (gains nothing: the compiled search holds the GIL, but handy for
     debugging), or ``"dask"``: the cluster at ``scheduler``, or a local cluster of
     ``jobs`` single-threaded worker processes started for the session
     (:data:`LOCAL_DASK_CONFIG`). Dask gets one task per worker thread at a time.
