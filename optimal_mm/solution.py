@@ -10,6 +10,7 @@ from .tree import Strategy
 
 _ADDING = threading.Lock()  # SearchStats.add, called from the search's threads
 
+
 @dataclass
 class SearchStats:
     """Counters of the search, summed over all processes
