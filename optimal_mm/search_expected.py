@@ -731,10 +731,10 @@ class ExpectedSearch:
         (:meth:`_chained`) is searched here, once the tasks before it have finished,
         with the budget they leave; or, where every task goes to a worker and a slot
         is free (one per job beyond the first), in a thread beside this one
-        (:meth:`optimal_mm.runner.TaskRunner.beside`), with the best total when drawn, while the
-        race goes on: its answer is kept as a task's would be, so the earliest guess
-        with the least total still wins, and comes back exact (every guess drawn
-        before it is worse), whatever ran beside it.
+        (:meth:`optimal_mm.runner.TaskRunner.beside`), with the best total when
+        drawn, while the race goes on: its answer is kept as a task's would be, so
+        the earliest guess with the least total still wins, and comes back exact
+        (every guess drawn before it is worse), whatever ran beside it.
 
         ``enough`` (from a :class:`LowerBound`, :meth:`_solve_parts`): a total that
         ends the race once the best so far is at most it (the part is then at its
