@@ -31,10 +31,11 @@ Where tasks run
     the pool that joblib keeps for reuse (a steady pool of ``jobs`` workers, so
     that their tables stay warm between batches), each task submitted to it
     directly (:meth:`TaskRunner._dispatch_to_pool`); or through joblib's
-    ``Parallel``: ``"threading"`` (gains nothing: the compiled search holds the GIL, but handy for
-    debugging), or ``"dask"``: the cluster at ``scheduler``, or a local cluster of
-    ``jobs`` single-threaded worker processes started for the session
-    (:data:`LOCAL_DASK_CONFIG`). Dask gets one task per worker thread at a time.
+    ``Parallel``: ``"threading"`` (gains nothing: the compiled search holds the GIL,
+    but handy for debugging), or ``"dask"``: the cluster at ``scheduler``, or a
+    local cluster of ``jobs`` single-threaded worker processes started for the
+    session (:data:`LOCAL_DASK_CONFIG`). Dask gets one task per worker thread at a
+    time.
 
 Isolated sessions: a long run answers Ctrl-C at once
     A task is one call of the compiled search, and a compiled call holds the
