@@ -921,6 +921,14 @@ class TaskRunner:
         clean-up, on a list of callbacks that kept growing). The tasks' arrays are
         small (the sets of secrets), so nothing is lost by sending them whole.
 
+        The workers never leave for idleness (``timeout=None``; loky's own default
+        is 10 s, joblib's 300 s): a worker that left would take its warm tables with
+        it, and loky starts its replacement in the thread that submits next, which
+        may be a thread beside (:meth:`beside`) that ends soon after, and a worker
+        dies with the *thread* that started it (``PR_SET_PDEATHSIG``,
+        :func:`_worker_start`): p5c6b's race lost a worker so 7 minutes in, the
+        run ended by :class:`~optimal_mm.errors.WorkerLostError`.
+
         ``width`` tasks are in flight at once (twice the jobs ``ahead``, else one per
         worker: a stream's next task is drawn only when a worker is free), results
         handed to ``finished`` in this thread as they come; leaving early (Ctrl-C,
@@ -938,8 +946,8 @@ class TaskRunner:
         source, pending, drawn_all = iter(items), set(), False
         try:
             with _sigint_blocked():  # the first batch starts the workers
-                pool = get_reusable_executor(max_workers=self.jobs, initializer=_worker_start,
-                                             initargs=(pid,))
+                pool = get_reusable_executor(max_workers=self.jobs, timeout=None,
+                                             initializer=_worker_start, initargs=(pid,))
             while True:
                 while not drawn_all and len(pending) < width:
                     item = None if halt.is_set() else next(source, None)

@@ -13,6 +13,7 @@ total), only the work may differ.
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -140,3 +141,27 @@ def test_a_thread_beside_a_stopped_session_never_dispatches_again(monkeypatch):
         chain.join()
     with runner.workers():
         assert runner.run(divmod, [(3,), (7,)]) == [(6, 2), (2, 6)]  # the new session
+
+
+def _pid():
+    import os
+
+    return os.getpid()
+
+
+@pytest.mark.slow
+def test_the_pool_outlives_idleness_and_the_threads_beside_that_used_it():
+    # A worker dies with the thread that started it (PR_SET_PDEATHSIG), and loky
+    # starts a worker that left for idleness again in the thread that submits next:
+    # with loky's default of 10 idle seconds, a thread beside that submitted after a
+    # pause started the pool's workers anew and took them with it when it ended.
+    # The pool's workers never leave for idleness.
+    runner = TaskRunner(2, "loky", None, Progress(), isolated=True)
+    runner.prepare(())
+    with runner.workers():
+        first = set(runner.run(_pid, [()] * 4))
+        time.sleep(11)
+        beside = runner.beside(lambda: set(runner.run(_pid, [()] * 4)))
+        assert beside.join() <= first
+        time.sleep(0.5)
+        assert set(runner.run(_pid, [()] * 4)) <= first
