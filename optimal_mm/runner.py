@@ -493,10 +493,6 @@ class TaskRunner:
         shown = getattr(self._local, "progress", None)
         return self._progress if shown is None else shown
 
-    @progress.setter
-    def progress(self, progress) -> None:
-        self._progress = progress
-
     def dispatches_all(self) -> bool:
         """Whether every task goes to a worker, none computed in this process (an
         isolated session, or a dask cluster): then a thread of the caller's only ever
