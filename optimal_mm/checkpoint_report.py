@@ -160,8 +160,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                 if not args[4]:  # a probe of a chain's big part: a bound, no tree
                     rep.probes += 1
                     n = int(part["shape"][0])
-                    rep.least_probed = n if rep.least_probed is None else min(
-                        rep.least_probed, n)
+                    rep.note_chained(n)
                     kind = CHAIN_PIECE
                 elif len(history) > 2:  # a piece of a part split below the second guess
                     rep.deep_parts += 1  # (--chain-secrets): the part's answer counts
@@ -199,8 +198,14 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                     if not history:
                         raw["chains"][first] = cost
                     else:
+                        if len(history) > 1:  # a chain's part (below)
+                            rep.note_chained(int(n))
                         kind = CHAIN_PIECE
                 elif len(history) > 1:  # in a chain below a rival (--chain-secrets)
+                    # Only a chain races a part's guesses this deep: the part (of n
+                    # secrets) had --chain-secrets or more. Probes say so too, but a
+                    # probe shorter than --checkpoint-min-seconds is not saved.
+                    rep.note_chained(int(n))
                     kind = CHAIN_PIECE
                     rep.deep_rivals.append((" ".join(game.code_str(h) for h in history)
                                             + f" {name}", cost, int(bound)))
@@ -404,8 +409,9 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     part that ``--chain-secrets`` splits by its own guesses is saved, once solved,
     under its own task too (:meth:`Solver._solve_node`); until then it counts as one
     task left, and as a chain, not priced, when it has as many secrets as the least
-    part probed in the run: ``--chain-secrets`` is not kept in the run, but a probe is
-    only of a part of that many secrets or more.)"""
+    part the run handled as a chain, :attr:`RunReport.least_chained`:
+    ``--chain-secrets`` is not kept in the run, but only a part of that many secrets
+    or more is probed, or has its guesses raced below the second guess.)"""
     from .search_expected import SPLIT_SECRETS
 
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
@@ -427,8 +433,8 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
                             if (first, g2, _digest(sub)) not in raw["subs"]]
         if missing:
             rep.batch_left[game.code_str(first)] = len(missing)
-            if rep.least_probed is not None:
-                chained = sum(n >= rep.least_probed for n in missing)
+            if rep.least_chained is not None:
+                chained = sum(n >= rep.least_chained for n in missing)
                 if chained:
                     rep.batch_chained[game.code_str(first)] = chained
 

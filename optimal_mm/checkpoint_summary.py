@@ -265,9 +265,10 @@ class RunReport:
     # below the second guess (guesses, then parts), refuted and feasible
     deep_worst: list = field(default_factory=lambda: [0, 0])
     probes: int = 0  # null-window probes of the big parts of chains below the first guess
-    # The fewest secrets of a part probed so far (None: no probe): the run's --chain-secrets
-    # is at most this, so a part of this many secrets or more was solved as a chain
-    least_probed: int | None = None
+    # The fewest secrets of a part the run handled as a chain (None: none seen): probed,
+    # or raced by its own guesses below the second guess. The run's --chain-secrets is
+    # at most this, so a part of this many secrets or more was solved as a chain
+    least_chained: int | None = None
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
@@ -284,7 +285,7 @@ class RunReport:
     not_begun: list | None = None
     rivals_exact: bool = False  # not_begun found as the search finds its rivals
     # Expected case: first guess -> tasks of its exact solve's first batch not yet done,
-    # and of those, the parts of ``least_probed`` secrets or more: chains of pieces
+    # and of those, the parts of ``least_chained`` secrets or more: chains of pieces
     batch_left: dict = field(default_factory=dict)
     batch_chained: dict = field(default_factory=dict)
 
@@ -292,6 +293,10 @@ class RunReport:
         """Whether ``first`` is one of the first guesses this version's search tries
         (True when they are not known)."""
         return self.first_reps is None or first in self.first_reps
+
+    def note_chained(self, n: int) -> None:
+        """Record a part of ``n`` secrets that the run handled as a chain."""
+        self.least_chained = n if self.least_chained is None else min(self.least_chained, n)
 
     def task_cpu(self, function: str, t: int | None = None) -> list[float]:
         """The processor seconds of the timed tasks of ``function`` (within ``t``
@@ -336,7 +341,7 @@ class RunReport:
             pieces = self.task_cpu(CHAIN_PIECE)
             row = _left_row(f"parts of the first guess's exact solve not yet done, solved "
                             f"as chains of pieces (--chain-secrets: parts of "
-                            f"{self.least_probed:,} secrets or more)", chained, [])
+                            f"{self.least_chained:,} secrets or more)", chained, [])
             row["unpriced"] = (f"a chain's length is known only when it ends "
                                f"({len(pieces):,} pieces timed so far, "
                                f"{duration_text(sum(pieces))} of processor time)")

@@ -23,7 +23,7 @@ from optimal_mm.search import INF, Solver, first_guess_classes
 from optimal_mm import search_expected
 
 from brute import parts_by_answer
-from checkpoint_entries import drop_entries, rivals_without_trees
+from checkpoint_entries import drop_entries
 
 
 @pytest.fixture(scope="module")
@@ -386,7 +386,7 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
     game, solver, sol, first, rep, batch = _solved_batch_run(
         tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
     assert rep.batch_left == rep.batch_chained == {}
-    assert rep.least_probed is not None and rep.least_probed >= 4  # probes: chained parts
+    assert rep.least_chained is not None and rep.least_chained >= 4  # probes: chained parts
     dropped = []  # (secrets, chained) of the batch's tasks removed
 
     def keep(fn, args):
@@ -395,23 +395,64 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
         n = args[1]["shape"][0]
         in_batch = (len(args[0]) == 1 or len(args[0]) == 2
                     and (args[0][1], args[1]["array"]) in batch)
-        chained = n >= rep.least_probed
+        chained = n >= rep.least_chained
         if in_batch and chained not in {c for _, c in dropped}:
             return dropped.append((n, chained)) or False
         return True
 
     assert drop_entries(tmp_path, keep) == 2
     (again,) = report(tmp_path)
-    assert again.least_probed == rep.least_probed  # the pieces are all still there
+    assert again.least_chained == rep.least_chained  # the pieces are all still there
     assert again.batch_left == {sol.strategy.root.guess: 2}
     assert again.batch_chained == {sol.strategy.root.guess: 1}
     (single,) = _left(again, "tasks of the first guess")
     assert single["tasks"] == 1 and single["estimate_seconds"] is not None
     (chain,) = _left(again, "parts of the first guess's exact solve not yet done, solved")
     assert chain["tasks"] == 1 and chain["estimate_seconds"] is None
-    assert f"parts of {rep.least_probed:,} secrets or more" in chain["what"]
+    assert f"parts of {rep.least_chained:,} secrets or more" in chain["what"]
     (line,) = [x for x in again.time_lines() if "as chains of pieces" in x]
     assert "not priced: a chain's length is known only when it ends" in line
+
+
+def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatch):
+    """As above, with none of the run's probes saved (a probe quicker than
+    ``--checkpoint-min-seconds`` is not: p4c9nb's run of 2026-12-03 kept none, and its
+    report priced the four parts left, chains of hours, at 11 s each). The parts whose
+    guesses a chain raced below the second guess say the same: only a chain races a
+    part's guesses that deep. The biggest part of the first guess's batch, removed, is
+    still counted as a chain, not priced."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
+    assert rep.probes > 0
+
+    def in_batch(args):
+        return args[4] and args[0][:1] == [first] and (
+            len(args[0]) == 1 or len(args[0]) == 2
+            and (args[0][1], args[1]["array"]) in batch)
+
+    sizes = []  # of the batch's part tasks (none removed: each is kept)
+    assert drop_entries(tmp_path, lambda fn, args: (
+        fn == "_exp_part_task" and in_batch(args) and sizes.append(args[1]["shape"][0])
+        or True)) == 0
+    biggest = max(sizes)
+    dropped = []
+
+    def keep(fn, args):
+        if fn != "_exp_part_task":
+            return True
+        if not args[4]:
+            return False  # every probe
+        if in_batch(args) and args[1]["shape"][0] == biggest and not dropped:
+            return dropped.append(args) or False
+        return True
+
+    assert drop_entries(tmp_path, keep) == rep.probes + 1
+    (again,) = report(tmp_path)
+    assert again.probes == 0
+    assert again.least_chained is not None and 4 <= again.least_chained <= biggest
+    assert again.batch_left == again.batch_chained == {sol.strategy.root.guess: 1}
+    (chain,) = _left(again, "parts of the first guess's exact solve not yet done, solved")
+    assert chain["estimate_seconds"] is None
 
 
 def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_runs):
