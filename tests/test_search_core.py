@@ -15,10 +15,11 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm import _search, _search_guesses, _search_keys, _search_table
-from optimal_mm._search_arrays import new_stats
+from optimal_mm._search_arrays import NO_CAP, UNBUDGETED, new_stats
 from optimal_mm.game import partition_counts
 from optimal_mm.search import first_guess_classes, node_guess_classes, solve
 from optimal_mm.search_context import _Context, _NO_WC
+from optimal_mm.search_costs import cap_weight
 from optimal_mm.symmetry import orbit_representatives
 
 from brute import parts_by_answer
@@ -96,6 +97,33 @@ def test_small_table_changes_nothing_but_speed():
     assert big.value == tiny.value == none.value == 451  # Goddard 2003/2004
     assert tiny.stats.stored <= 16 * 3 and none.stats.stored == 0
     assert solve(game, "worst-case", jobs=1, table_entries=16).value == 5
+
+
+@pytest.mark.parametrize("spec, runs", [
+    ("mastermind", [(5, False), (NO_CAP, False), (6, True), (5, True), (6, False)]),
+    ("p4c5b", [(10, True), (8, True), (9, True), (7, False), (8, False)]),
+])
+def test_one_table_serves_every_cap_and_cost(spec, runs):
+    """A state's key holds the guesses left and the cost's weight: one expected-case
+    table, filled by searches under other caps and costs, in either order, gives each
+    search the value of a fresh table. (A key blind to the guesses left would not:
+    mastermind within 5 after the uncapped search would read 5625 for 5626. The key
+    code once gave such keys where it was inlined into a prototype kernel:
+    docs/HISTORY.md, the thirty-ninth sitting.)"""
+    game = Game.from_spec(spec)
+    S = np.arange(game.n_codes, dtype=np.int64)
+    fresh = {}
+    for d, weighted in runs:
+        weight = cap_weight(game, d) if weighted else 0
+        fresh[d, weighted] = _Context(game, False, 100_000).exp(S, UNBUDGETED, d,
+                                                                weight=weight)[0]
+    for order in (runs, runs[::-1]):
+        shared = _Context(game, False, 100_000)
+        for d, weighted in order:
+            weight = cap_weight(game, d) if weighted else 0
+            assert shared.exp(S, UNBUDGETED, d, weight=weight)[0] == fresh[d, weighted]
+    for weighted in (False, True):  # the caps give different values: a blind key fails
+        assert len({v for (d, w), v in fresh.items() if w == weighted}) > 1
 
 
 def test_transposition_table_round_trip():
