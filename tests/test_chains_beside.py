@@ -12,6 +12,7 @@ total), only the work may differ.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -144,8 +145,6 @@ def test_a_thread_beside_a_stopped_session_never_dispatches_again(monkeypatch):
 
 
 def _pid():
-    import os
-
     return os.getpid()
 
 

@@ -375,6 +375,13 @@ def _mastermind_run(mastermind_runs, folder, monkeypatch, rebuild="kept"):
     return _batch_report(folder, solver, sol, 60)
 
 
+def _in_first_batch(args, first, batch) -> bool:
+    """Whether the arguments of an ``_exp_part_task`` are those of a task of the first
+    guess ``first``'s batch (:func:`_batch_report`'s ``batch``), not a probe."""
+    return bool(args[4]) and args[0][:1] == [first] and (
+        len(args[0]) == 1 or len(args[0]) == 2 and (args[0][1], args[1]["array"]) in batch)
+
+
 def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
                                                                    monkeypatch):
     """p4c5nb's fewest at the worst depth as above (parts split from 30 secrets, chains
@@ -390,13 +397,11 @@ def test_batch_parts_solved_as_chains_are_counted_apart_not_priced(tmp_path,
     dropped = []  # (secrets, chained) of the batch's tasks removed
 
     def keep(fn, args):
-        if fn != "_exp_part_task" or args[0][:1] != [first] or not args[4]:
+        if fn != "_exp_part_task" or not _in_first_batch(args, first, batch):
             return True
         n = args[1]["shape"][0]
-        in_batch = (len(args[0]) == 1 or len(args[0]) == 2
-                    and (args[0][1], args[1]["array"]) in batch)
         chained = n >= rep.least_chained
-        if in_batch and chained not in {c for _, c in dropped}:
+        if chained not in {c for _, c in dropped}:
             return dropped.append((n, chained)) or False
         return True
 
@@ -425,14 +430,9 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
         tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
     assert rep.probes > 0
 
-    def in_batch(args):
-        return args[4] and args[0][:1] == [first] and (
-            len(args[0]) == 1 or len(args[0]) == 2
-            and (args[0][1], args[1]["array"]) in batch)
-
     sizes = []  # of the batch's part tasks (none removed: each is kept)
     assert drop_entries(tmp_path, lambda fn, args: (
-        fn == "_exp_part_task" and in_batch(args) and sizes.append(args[1]["shape"][0])
+        fn == "_exp_part_task" and _in_first_batch(args, first, batch) and sizes.append(args[1]["shape"][0])
         or True)) == 0
     biggest = max(sizes)
     dropped = []
@@ -442,7 +442,8 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
             return True
         if not args[4]:
             return False  # every probe
-        if in_batch(args) and args[1]["shape"][0] == biggest and not dropped:
+        if (_in_first_batch(args, first, batch) and args[1]["shape"][0] == biggest
+                and not dropped):
             return dropped.append(args) or False
         return True
 
