@@ -432,8 +432,8 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
 
     sizes = []  # of the batch's part tasks (none removed: each is kept)
     assert drop_entries(tmp_path, lambda fn, args: (
-        fn == "_exp_part_task" and _in_first_batch(args, first, batch) and sizes.append(args[1]["shape"][0])
-        or True)) == 0
+        fn == "_exp_part_task" and _in_first_batch(args, first, batch)
+        and sizes.append(args[1]["shape"][0]) or True)) == 0
     biggest = max(sizes)
     dropped = []
 
