@@ -2,8 +2,8 @@
 
 Every process that runs tasks holds the answer table (``N**2`` bytes for ``N``
 codes) plus a transposition table of ``table_entries`` states per objective in use
-(:data:`TABLE_ENTRY_BYTES` counted per state; once it is full, new states are not
-stored), plus the interpreter and compiled code
+(:data:`TABLE_ENTRY_BYTES` counted per state; once it is full, it is emptied and
+fills again), plus the interpreter and compiled code
 (:data:`PROCESS_BYTES`). With a ``memory_limit``,
 :class:`~optimal_mm.search.Solver` refuses a run whose fixed part does not fit and
 shrinks ``table_entries`` so that the rest does

@@ -358,11 +358,13 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
-            cap=None, split_depth=None):
+            cap=None, split_depth=None, table_entries=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
     goes to stderr too, each line after the entry's key (:func:`_progress`).
-    ``cap``: :func:`cap_for`'s ``(t*, key)``, the cap given to ``fewest-at-worst``."""
+    ``cap``: :func:`cap_for`'s ``(t*, key)``, the cap given to ``fewest-at-worst``;
+    ``table_entries``: each search process's transposition table (None: ``solve``'s
+    default)."""
     from optimal_mm import Game
     from optimal_mm.search import LowerBound, solve
 
@@ -382,6 +384,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["wc_tree"] = wc_tree
     if chain_secrets is not None and objective != "worst-case":
         options["chain_secrets"] = chain_secrets
+    if table_entries is not None:
+        options["table_entries"] = table_entries
     source = f"the optimum of {floor[1]} in results/optimal_table.json" if floor else None
     if floor is not None and len(floor) > 2:  # with that entry's optimal tree
         from optimal_mm import Strategy
@@ -882,7 +886,14 @@ def main(argv=None) -> int:
                              "after the entry's key, at most one line a phase every "
                              "SECONDS (optimal-mm solve --progress-interval; default: "
                              "none, the table's lines only)")
+    parser.add_argument("--table-entries", type=int, metavar="N",
+                        help="transposition-table entries of each search process "
+                             "(optimal-mm solve --table-entries; default 8,000,000, at most "
+                             "24 bytes each): a task that searches more states than its "
+                             "table holds searches some of them again")
     args = parser.parse_args(argv)
+    if args.table_entries is not None and args.table_entries < 0:
+        parser.error(f"--table-entries must be 0 or more, got {args.table_entries}")
     if args.split_secrets is not None and args.split_secrets < 1:
         parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
     if args.split_depth is not None and args.split_depth < 1:
@@ -994,7 +1005,8 @@ def _run_entries(args, todo, running) -> None:
                                   wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
                                   jobs=args.jobs, floor=floor,
                                   min_seconds=args.checkpoint_min_seconds,
-                                  progress_interval=args.progress_interval, cap=cap),
+                                  progress_interval=args.progress_interval, cap=cap,
+                                  table_entries=args.table_entries),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

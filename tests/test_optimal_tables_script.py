@@ -109,6 +109,7 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     ("--checkpoint-min-seconds", "nan", "--checkpoint-min-seconds must be a finite number"),
     ("--progress-interval", "-1", "--progress-interval must be a finite number of 0 or more"),
     ("--progress-interval", "inf", "--progress-interval must be a finite number of 0 or more"),
+    ("--table-entries", "-1", "--table-entries must be 0 or more"),
 ])
 def test_options_out_of_range_are_refused_before_the_table_is_touched(
         tmp_path, capsys, monkeypatch, option, value, words):
@@ -121,6 +122,29 @@ def test_options_out_of_range_are_refused_before_the_table_is_touched(
     err = capsys.readouterr().err.strip().splitlines()
     assert exit_.value.code == 2 and words in err[-1]
     assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
+
+
+def test_a_worker_hands_its_table_size_to_the_search(monkeypatch):
+    """``--table-entries N`` reaches ``solve`` (each search process's table); a table
+    far smaller than the search changes its work, never its value; without the option
+    the search keeps its own default."""
+    import optimal_mm.search
+
+    script = _script()
+    real, seen = optimal_mm.search.solve, []
+
+    def solve(*args, **options):
+        seen.append(options.get("table_entries"))
+        return real(*args, **options)
+
+    monkeypatch.setattr(optimal_mm.search, "solve", solve)
+    small, plain = _Queue(), _Queue()
+    script._worker("p4c4", "expected", "any", None, small, table_entries=16)
+    script._worker("p4c4", "expected", "any", None, plain)
+    (a,), (b,) = _final(small), _final(plain)
+    assert seen == [None, 16, None, None]  # each worker's warm-up solve, then its entry
+    assert a["value"] == b["value"] and a["tree_total"] == b["tree_total"] == a["value"]
+    assert a["states"] > b["states"]  # states the small table lost, searched again
 
 
 def test_a_worst_case_worker_reports_its_refuted_depths():

@@ -138,9 +138,17 @@ def test_transposition_table_round_trip():
         assert _search_table._tt_find(tt, key, i + 1) == -1  # another check: another state
     _search_table._tt_put(tt, keys[5], 5, 7, stats)  # an update takes no new entry
     assert _search_table._tt_find(tt, keys[5], 5) == 7 and stats[3] == 100
-    for key in keys[100:]:  # full: new states are not stored
+    for key in keys[100:200]:  # full: emptied by the next new state, then filled again
         _search_table._tt_put(tt, key, 0, 1, stats)
-    assert stats[3] == 100 and _search_table._tt_find(tt, keys[200], 0) == -1
+    assert stats[3] == 200 and tt[3][0] == 100
+    assert _search_table._tt_find(tt, keys[5], 5) == -1  # the first hundred are gone
+    assert all(_search_table._tt_find(tt, key, 0) == 1 for key in keys[100:200])
+    _search_table._tt_put(tt, keys[200], 0, 1, stats)
+    assert tt[3][0] == 1 and _search_table._tt_find(tt, keys[200], 0) == 1
+    assert _search_table._tt_find(tt, keys[150], 0) == -1
+    empty = _search.new_table(0)  # a table of no entries stores nothing
+    _search_table._tt_put(empty, keys[0], 0, 1, stats)
+    assert empty[3][0] == 0 and _search_table._tt_find(empty, keys[0], 0) == -1
 
 
 def _anon_kib():
