@@ -827,7 +827,7 @@ def _run_text(run) -> str:
 
 
 def main(argv=None) -> int:
-    from optimal_mm.search import WC_TREE_RULES
+    from optimal_mm.search import DEFAULT_TABLE_ENTRIES, WC_TREE_RULES
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--render", action="store_true",
@@ -888,9 +888,10 @@ def main(argv=None) -> int:
                              "none, the table's lines only)")
     parser.add_argument("--table-entries", type=int, metavar="N",
                         help="transposition-table entries of each search process "
-                             "(optimal-mm solve --table-entries; default 8,000,000, at most "
-                             "24 bytes each): a task that searches more states than its "
-                             "table holds searches some of them again")
+                             "(optimal-mm solve --table-entries; default "
+                             f"{DEFAULT_TABLE_ENTRIES:,}, at most 24 bytes each): a task "
+                             "that searches more states than its table holds searches "
+                             "some of them again")
     args = parser.parse_args(argv)
     if args.table_entries is not None and args.table_entries < 0:
         parser.error(f"--table-entries must be 0 or more, got {args.table_entries}")
