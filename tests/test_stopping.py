@@ -76,14 +76,47 @@ def test_a_signal_stops_a_long_kernel_call(tmp_path, signum, status, word):
 
 @pytest.mark.parametrize("spec, objective", [("p4c6b", "expected"), ("p4c6b", "worst-case"),
                                              ("p4c6", "expected")])
-def test_a_handler_that_returns_lets_the_search_finish_exactly(spec, objective, monkeypatch):
+def test_a_handler_that_returns_lets_the_search_finish_exactly(spec, objective):
     """SIGINT every few milliseconds, to a handler that only counts: calls are stopped
-    and made again, and the answer is the undisturbed search's, tree and all."""
+    and made again, and the answer is the undisturbed search's, tree and all.
+
+    Whether a signal lands inside a kernel call is a matter of timing (mastermind's
+    whole search is some 0.1 s), so the disturbed search is run again, each time
+    checked against the calm one, until one of its calls was restarted."""
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
+    search_context._CONTEXTS.clear()  # a fresh transposition table for each search
+    calm = search.solve(spec, objective, jobs=1)
+    expected = _tree_doc(calm)
+    before = stopping.restarted
+    for _ in range(ATTEMPTS):
+        disturbed, seen = _pestered(lambda: search.solve(spec, objective, jobs=1), before)
+        assert seen, "no signal arrived"
+        assert disturbed.value == calm.value
+        assert _tree_doc(disturbed) == expected
+        disturbed.strategy.validate()
+        if objective != "expected" or stopping.restarted > before:
+            break
+    if objective == "expected":  # most of its time is in kernel calls of ~10 ms and more
+        assert stopping.restarted > before, f"no kernel call restarted in {ATTEMPTS} searches"
+
+
+#: How many pestered searches may pass before one has a kernel call restarted.
+ATTEMPTS = 20
+
+
+def _tree_doc(solution) -> dict:
+    """The strategy's JSON document without its metadata (which holds timings)."""
+    doc = json.loads(json.dumps(solution.strategy.to_dict()))
+    doc.pop("meta")
+    return doc
+
+
+def _pestered(run, before) -> tuple:
+    """``run()`` with SIGINT sent every 3 ms to a handler that only counts, until three
+    kernel calls past ``before`` were restarted: its result, and the signals seen."""
     seen = []
     previous = signal.signal(signal.SIGINT, lambda *_: seen.append(1))
-    before = stopping.restarted
     done = threading.Event()
 
     def pester():
@@ -94,22 +127,12 @@ def test_a_handler_that_returns_lets_the_search_finish_exactly(spec, objective, 
     search_context._CONTEXTS.clear()  # a fresh transposition table for each search
     thread.start()
     try:
-        disturbed = search.solve(spec, objective, jobs=1)
+        result = run()
     finally:
         done.set()
         thread.join()
         signal.signal(signal.SIGINT, previous)
-    search_context._CONTEXTS.clear()
-    calm = search.solve(spec, objective, jobs=1)
-    assert seen, "no signal arrived"
-    assert disturbed.value == calm.value
-    doc = [json.loads(json.dumps(s.strategy.to_dict())) for s in (disturbed, calm)]
-    for d in doc:
-        d.pop("meta")
-    assert doc[0] == doc[1]
-    disturbed.strategy.validate()
-    if objective == "expected":  # most of its time is in kernel calls of ~10 ms and more
-        assert stopping.restarted > before
+    return result, seen
 
 
 def test_the_stop_slot_reads_stop_signals_only():
