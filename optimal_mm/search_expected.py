@@ -53,6 +53,13 @@ from .solution import Solution
 SPLIT_SECRETS = 400
 
 
+def _phase(weight) -> str:
+    """How a progress line of these searches begins: the objective whose cost they
+    minimise, ``fewest-at-worst`` under a ``weight`` (the secrets at the cap first,
+    then the total), else ``expected`` (the total, under a cap or not)."""
+    return "fewest-at-worst" if weight else "expected"
+
+
 class ExpectedSearch:
     """The expected case of :class:`~optimal_mm.search.Solver`: :meth:`_expected`
     proves the least total (or capped cost) and builds its tree."""
@@ -150,7 +157,8 @@ class ExpectedSearch:
         for g in order:
             parts = bounds[g][1]
             values, trees = self._solve_parts(
-                g, parts, child_d, f"expected: first guess {game.code_str(g)} exact", weight,
+                g, parts, child_d,
+                f"{_phase(weight)}: first guess {game.code_str(g)} exact", weight,
                 lambda cost, trees, g=g, parts=parts: upper(g, parts, cost, trees),
                 None if floor is None else floor.value - n, proof)
             if all(v < INF for v in values):
@@ -205,7 +213,8 @@ class ExpectedSearch:
         args = [((), g, [p for _, p in bounds[g][1]], bounds[g][2], n, best_value, child_d,
                  weight) for g in whole]
         results = self._runner.run(_exp_guess_task, args,
-                                   f"expected: {len(whole)} rivals against {shown(best_value)}",
+                                   f"{_phase(weight)}: {len(whole)} rivals against "
+                                   f"{shown(best_value)}",
                                    lambda i, result: rival_done(whole[i], result[0],
                                                                 best_value))
         rival_trees = {}  # the trees of the parts of each rival that proved better
@@ -240,7 +249,7 @@ class ExpectedSearch:
                 # follow the split, as the exact solve's would)
                 trees = self._solve_parts(
                     best_g, parts, child_d,
-                    f"expected: first guess {game.code_str(best_g)} tree", weight)[1]
+                    f"{_phase(weight)}: first guess {game.code_str(best_g)} tree", weight)[1]
             else:
                 trees = [tree for _, tree in trees]
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
@@ -509,7 +518,7 @@ class ExpectedSearch:
             else []
         if not plan:
             (value, tree, counters), = self._runner.run(
-                _exp_part_task, [task], f"expected: {len(part)} secrets after "
+                _exp_part_task, [task], f"{_phase(weight)}: {len(part)} secrets after "
                 f"{' '.join(self.game.code_str(h) for h in history)}")
             self.stats.add(counters)
             return value, tree
@@ -521,7 +530,8 @@ class ExpectedSearch:
         def split():
             incumbent = self._solve_subparts(
                 after, self._ctx.split(plan[0][0], part), d2, weight,
-                f"expected: the parts after {' '.join(self.game.code_str(h) for h in after)}")
+                f"{_phase(weight)}: the parts after "
+                f"{' '.join(self.game.code_str(h) for h in after)}")
             value, tree = self._split_part(history, part, plan, incumbent, d, weight)
             return int(value), tree, new_stats()
 
@@ -686,7 +696,7 @@ class ExpectedSearch:
                     trees = self._rival_trees(history, best_g, part, subs, best, d2, weight)
             incumbent = self._solve_subparts(
                 (*history, best_g), subs, d2, weight,
-                f"expected: {self.game.code_str(best_g)} tree", trees)
+                f"{_phase(weight)}: {self.game.code_str(best_g)} tree", trees)
         return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
 
     def _rival_trees(self, history, g, part, subs, total, d2, weight):
@@ -701,7 +711,7 @@ class ExpectedSearch:
         (result,) = self._runner.run(
             _exp_trees_task, [(tuple(history), g, parts, [int(lb[len(q)]) for q in parts],
                                len(part), total, d2, weight)],
-            f"expected: the tree of {line}, a rival that proved better")
+            f"{_phase(weight)}: the tree of {line}, a rival that proved better")
         trees, counters = result
         self.stats.add(counters)
         return trees
@@ -848,7 +858,7 @@ class ExpectedSearch:
                     break
                 k, args, chained = taken
                 left = sum(b < race["best"] for _, b in plan[k:])
-                label = f"expected: {what} ({n} secrets after {after}), {left} " + (
+                label = f"{_phase(weight)}: {what} ({n} secrets after {after}), {left} " + (
                     f"with a bound below {_cost_text(race['best'], weight)}"
                     if race["best"] < UNBUDGETED
                     else "to search, none within the cap so far")
@@ -896,7 +906,8 @@ class ExpectedSearch:
         subs = self._ctx.split(g, part)
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         solved = self._solve_subparts((*history, g), subs, d2, weight,
-                                      f"expected: the tree of {line}, a rival that took the lead")
+                                      f"{_phase(weight)}: the tree of {line}, "
+                                      "a rival that took the lead")
         trees = [solved[a] for a, _ in subs]
         if len(part) + sum(v for v, _ in trees) != total:
             raise AssertionError(f"the tree of {line} costs "
@@ -983,7 +994,7 @@ class ExpectedSearch:
         lbs, exact = [int(b) for b in lbs], set()
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
             exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
-                                      f"expected: rival {line}, probes of its big parts")
+                                      f"{_phase(weight)}: rival {line}, probes of its big parts")
             if n + sum(lbs) >= bound:
                 return None
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
@@ -992,7 +1003,7 @@ class ExpectedSearch:
                 _exp_guess_task,
                 [(tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
                   known, bound, d, weight)],
-                f"expected: rival {line}, its {len(small)} small parts")
+                f"{_phase(weight)}: rival {line}, its {len(small)} small parts")
             value, _, counters = _guess_answer(result)
             self.stats.add(counters)
             if value is None:

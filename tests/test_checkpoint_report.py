@@ -773,7 +773,7 @@ def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
             and f"beyond the cap (no tree within the guesses left: {big.beyond:,}" in text)
     assert f"its first second guess {big.first} not yet solved" not in text
     # The search's own progress says so too: its rivals race with no total to beat
-    (racing,) = [x for x in labels.seen if x.startswith(f"expected: rivals of {big.first} ")]
+    (racing,) = [x for x in labels.seen if x.startswith(f"fewest-at-worst: rivals of {big.first} ")]
     assert racing.endswith("to search, none within the cap so far")
     assert not any(str(INF) in x for x in labels.seen)
     # The rivals left to run: racing, priced at the tree under the first second guess

@@ -206,9 +206,9 @@ def test_a_one_job_run_with_a_checkpoint_answers_a_signal_mid_task(tmp_path, sig
     proc = start_cli(HOURS_PER_TASK + ["--checkpoint", str(cp), "-o", str(tmp_path / "t.json")],
                      tmp_path)
     try:
-        # Premise: the expected-case tasks were handed to the one worker, which is
+        # Premise: the lexicographic expected-case tasks were handed to the one worker, which is
         # computing the first of them (the worst case before it takes a second).
-        assert wait_for(lambda: "expected: first guess" in err_path.read_text()
+        assert wait_for(lambda: "fewest-at-worst: first guess" in err_path.read_text()
                         and loky_workers(proc.pid), 120)
         time.sleep(1.0)
         assert proc.poll() is None

@@ -256,8 +256,8 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=full,
                    progress=watch).fewest_at_worst()
     third = [i for i, label in enumerate(watch.labels)
-             if label.startswith("expected: rival ")
-             and len(label[len("expected: rival "):].split(",")[0].split()) == 3]
+             if label.startswith("fewest-at-worst: rival ")
+             and len(label[len("fewest-at-worst: rival "):].split(",")[0].split()) == 3]
     assert third
     before = watch.started[third[0]]  # tasks done before that chain's first task
     stop = Phases(before + 1)

@@ -31,7 +31,7 @@ from optimal_mm._search_arrays import STOP, STOP_SIGNALS, new_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The phase whose first task is one kernel call of many minutes.
-LONG_PHASE = "expected: first guess 012 exact: 0/"
+LONG_PHASE = "fewest-at-worst: first guess 012 exact: 0/"
 
 
 def _start_long_solve(tmp_path) -> tuple[subprocess.Popen, str]:
