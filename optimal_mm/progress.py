@@ -73,8 +73,10 @@ class Progress:
     def phase(self, label: str, total: int, done: int = 0) -> None:
         """A phase of ``total`` tasks starts, ``done`` of them already known (resumed)."""
 
-    def advance(self, n: int = 1) -> None:
-        """``n`` more tasks of the phase are done."""
+    def advance(self, n: int = 1, resumed: bool = False) -> None:
+        """``n`` more tasks of the phase are done; ``resumed``: read back from the
+        checkpoint, not computed (a race looks its rivals up one by one as it draws
+        them, so they cannot be counted when the phase starts)."""
 
     def update(self, best=None, bound=None) -> None:
         """The best value found so far and the proven bound (``None``: unchanged)."""
@@ -143,8 +145,10 @@ class _Counting(Progress):
         self.label, self.total, self.done, self.resumed = label, int(total), int(done), int(done)
         self.phase_start = self.clock()
 
-    def advance(self, n=1):
+    def advance(self, n=1, resumed=False):
         self.done += n
+        if resumed:
+            self.resumed += n
 
     def update(self, best=None, bound=None):
         if best is not None:
@@ -237,17 +241,17 @@ class LogProgress(_Counting):
         if self.shown:
             self._line(self.phase_start)
 
-    def advance(self, n=1):
-        super().advance(n)
+    def advance(self, n=1, resumed=False):
+        super().advance(n, resumed)
         now = self.clock()
         if self.done >= self.total:
             if self.shown:
                 self._line(now, f"phase done in {_clock_text(now - self.phase_start)}")
         elif now - (self.phase_start if self.last is None else self.last) >= self.interval:
             computed = self.done - self.resumed
-            eta = (now - self.phase_start) / computed * (self.total - self.done)
+            eta = (now - self.phase_start) / computed * (self.total - self.done) if computed else None
             self.shown = True
-            self._line(now, f"eta {_clock_text(eta)}")
+            self._line(now, "" if eta is None else f"eta {_clock_text(eta)}")
 
     def message(self, text):
         self._write(f"  {text}")
@@ -278,9 +282,9 @@ class TeeProgress(Progress):
         for display in self.displays:
             display.phase(label, total, done)
 
-    def advance(self, n=1):
+    def advance(self, n=1, resumed=False):
         for display in self.displays:
-            display.advance(n)
+            display.advance(n, resumed)
 
     def update(self, best=None, bound=None):
         for display in self.displays:
@@ -328,8 +332,8 @@ class BarProgress(_Counting):
         if self.bar is not None:
             self.bar.set_postfix_str(self._values(), refresh=True)
 
-    def advance(self, n=1):
-        super().advance(n)
+    def advance(self, n=1, resumed=False):
+        super().advance(n, resumed)
         if self.bar is not None:
             self.bar.update(n)
 

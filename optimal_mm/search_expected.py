@@ -824,7 +824,7 @@ class ExpectedSearch:
                         lead = keep(k, value, trees)
                     if lead and trees is not None and on_better is not None:
                         on_better(value, plan[k][0], trees)
-                    self.progress.advance()
+                    self.progress.advance(resumed=True)
                 with lock:
                     taken = take(chains=False)
 

@@ -204,7 +204,7 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
         def __init__(self, tasks):
             self.left = tasks
 
-        def advance(self, n=1):
+        def advance(self, n=1, resumed=False):
             self.left -= n
             if self.left <= 0:
                 raise KeyboardInterrupt

@@ -107,7 +107,7 @@ def test_interrupted_then_resumed_with_other_jobs(tmp_path):
         def __init__(self, n):
             self.n = n
 
-        def advance(self, n=1):
+        def advance(self, n=1, resumed=False):
             self.n -= n
             if self.n == 0:
                 raise KeyboardInterrupt

@@ -11,8 +11,9 @@ from __future__ import annotations
 import doctest
 import io
 
-from optimal_mm import progress
-from optimal_mm.progress import LogProgress, QuietProgress, TeeProgress
+from optimal_mm import Game, progress, search_expected
+from optimal_mm.progress import LogProgress, Progress, QuietProgress, TeeProgress
+from optimal_mm.search import Solver
 
 
 def test_doctests():
@@ -82,3 +83,58 @@ def test_a_tee_tells_each_display_and_a_prefix_names_the_search():
     assert quiet.so_far() == "" and tee.so_far() == ""
     assert all(line.startswith("p3c4/any/expected ") for line in out.getvalue().splitlines())
     assert "best 206" in out.getvalue()
+
+
+def test_tasks_read_back_during_a_phase_are_not_in_its_eta():
+    # A race draws its rivals one by one and looks each up in the checkpoint as it
+    # draws it: those read back are counted as they come, and the ETA is the time
+    # per task computed, not per task done.
+    out, clock = io.StringIO(), _Clock()
+    log = LogProgress(out, interval=60, clock=clock)
+    log.phase("expected: rivals of 2454", total=6)
+    clock.now += 61
+    log.advance(resumed=True)  # an interval gone, nothing computed: no eta at all
+    log.advance(resumed=True)
+    clock.now += 100
+    log.advance()  # 161 s for the one task computed, 3 left
+    lines = [line.split("] ")[1] for line in out.getvalue().splitlines()]
+    assert lines == ["expected: rivals of 2454: 0/6 tasks",
+                     "expected: rivals of 2454: 1/6 tasks (1 from checkpoint)",
+                     "expected: rivals of 2454: 3/6 tasks (2 from checkpoint), eta 0:08:03"]
+
+
+class _Advances(Progress):
+    """Every phase and every task counted in it: ``(label, total, done at start)``
+    and, per phase, the tasks computed and those read back."""
+
+    def __init__(self):
+        self.phases = []
+
+    def phase(self, label, total, done=0):
+        self.phases.append({"label": label, "total": total, "start": done,
+                            "computed": 0, "resumed": 0})
+
+    def advance(self, n=1, resumed=False):
+        self.phases[-1]["resumed" if resumed else "computed"] += n
+
+
+def test_a_race_resumed_from_its_checkpoint_counts_its_rivals_as_read_back(
+        tmp_path, monkeypatch):
+    # Mastermind's parts of 60 secrets or more race their rival second guesses as a
+    # stream (p6c7n's races of hours read their first rivals back this way); run
+    # again on the whole checkpoint, nothing is computed, and every rival is counted
+    # read back, so a resumed race's ETA is not that of tasks that took no time.
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    first, again = _Advances(), _Advances()
+    one = Solver(game, jobs=1, checkpoint=tmp_path, progress=first).expected()
+    two = Solver(game, jobs=1, checkpoint=tmp_path, progress=again).expected()
+    assert one.value == two.value == 5625
+    def races(display):
+        return [p for p in display.phases if p["label"].startswith("expected: rivals of ")]
+
+    assert len(races(again)) == len(races(first)) >= 5
+    assert sum(p["computed"] for p in races(first)) > 0
+    for p in again.phases:
+        assert p["computed"] == 0 and p["start"] + p["resumed"] <= p["total"], p
+    assert sum(p["resumed"] for p in races(again)) >= sum(p["computed"] for p in races(first))

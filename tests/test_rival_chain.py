@@ -80,7 +80,7 @@ class StopAfter(search.Progress):
     def phase(self, label, total, done=0):
         self.labels.append(label)
 
-    def advance(self, n=1):
+    def advance(self, n=1, resumed=False):
         self.done += n
         if self.labels:
             self.tasks[self.labels[-1]] = self.tasks.get(self.labels[-1], 0) + n

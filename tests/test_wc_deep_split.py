@@ -126,7 +126,7 @@ def test_the_report_lists_the_parts_split_deeper(tmp_path):
             super().__init__()
             self.stop = stop
 
-        def advance(self, n=1):
+        def advance(self, n=1, resumed=False):
             self.stop -= n
             if self.stop <= 0:
                 raise KeyboardInterrupt
@@ -191,7 +191,7 @@ def test_a_deep_split_run_stopped_resumes_where_it_was(tmp_path):
     """Stopped after 40 tasks (Ctrl-C: KeyboardInterrupt), rerun: the tasks saved are
     read back, the same refutation follows, and nothing saved is computed again."""
     class Stop(Phases):
-        def advance(self, n=1):
+        def advance(self, n=1, resumed=False):
             self.done = getattr(self, "done", 0) + n
             if self.done >= 40:
                 raise KeyboardInterrupt

@@ -30,7 +30,7 @@ class Phases(Progress):
     def phase(self, label, total, done=0):
         self.labels.append(label)
 
-    def advance(self, n=1):
+    def advance(self, n=1, resumed=False):
         if self.stop is not None:
             self.stop -= n
             if self.stop == 0:
