@@ -401,19 +401,42 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
 
 
 
+def _split_parts(solver, first: int, raw: dict):
+    """The parts of the first guess ``first`` that the run splits by second guess, as
+    ``(part, chained)``: each of :data:`~optimal_mm.search_expected.SPLIT_SECRETS`
+    secrets or more, and each smaller one that ``--chain-secrets`` split the same way
+    (``chained``), not yet solved whole: one the checkpoint holds a part of under
+    one of its second guesses (parts of a first guess are disjoint, so such a part is
+    its own). A chained part solved whole is one of the first guess's parts solved
+    exactly, as a small part is; until then its first second guess and the race of
+    its rivals are those of a big part (:meth:`Solver._solve_node`): p6c7n's
+    264-secret part, 28 rivals of several minutes each, was counted as one task of the
+    first batch left, priced at a part task's mean of 2 minutes."""
+    from .search_expected import SPLIT_SECRETS
+
+    seconds = {g for f, g, _ in raw["subs"] if f == first}
+    for _, part in solver.first_guess_parts(first):
+        if len(part) >= SPLIT_SECRETS:
+            yield part, False
+        elif seconds and (first, _digest(part)) not in raw["first_parts"] and any(
+                (first, g, _digest(sub)) in raw["subs"]
+                for g in seconds for _, sub in solver.split(g, part)):
+            yield part, True
+
+
 def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     """Fill in ``rep.batch_left``: for each first guess solved part by part (one with
     a part task), the tasks of its first batch (:meth:`Solver._first_batch`) the
     checkpoint does not hold: its parts under :data:`SPLIT_SECRETS` secrets, and the
-    parts of each bigger part's first second guess, found again by their hashes. (A
-    part that ``--chain-secrets`` splits by its own guesses is saved, once solved,
-    under its own task too (:meth:`Solver._solve_node`); until then it counts as one
-    task left, and as a chain, not priced, when it has as many secrets as the least
-    part the run handled as a chain, :attr:`RunReport.least_chained`:
-    ``--chain-secrets`` is not kept in the run, but only a part of that many secrets
-    or more is probed, or has its guesses raced below the second guess.)"""
-    from .search_expected import SPLIT_SECRETS
-
+    parts of each part's first second guess where the run split the part by second
+    guess (:func:`_split_parts`), found again by their hashes. (A part that
+    ``--chain-secrets`` splits by its own guesses is saved, once solved, under its
+    own task too (:meth:`Solver._solve_node`); until a part of it under a second
+    guess is saved, it counts as one task left, and as a chain, not priced, when it
+    has as many secrets as the least part the run handled as a chain,
+    :attr:`RunReport.least_chained`: ``--chain-secrets`` is not kept in the run, but
+    only a part of that many secrets or more is probed, split by second guess, or has
+    its guesses raced below the second guess.)"""
     firsts = {f for f, _ in raw["first_parts"]} | {f for f, _, _ in raw["subs"]}
     d = _first_d(raw)
     if not firsts or d is None:
@@ -421,8 +444,9 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     solver = lazy()
     for first in sorted(firsts):
         missing = []  # the sizes of the batch's parts not yet solved
+        split = {_digest(part) for part, _ in _split_parts(solver, first, raw)}
         for _, part in solver.first_guess_parts(first):
-            if len(part) < SPLIT_SECRETS:
+            if _digest(part) not in split:
                 if (first, _digest(part)) not in raw["first_parts"]:
                     missing.append(len(part))
                 continue
@@ -488,15 +512,14 @@ def _exact_totals(rep: RunReport, n: int) -> dict:
 
 def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     """Fill in ``rep.big_parts``: for each first guess with a part split by second
-    guess, that part's cost under its first second guess and how many of the rivals
+    guess (:func:`_split_parts`: a big part, or a chained one until it is solved
+    whole), that part's cost under its first second guess and how many of the rivals
     still in the race (bound below the best) the checkpoint has settled, found again
     from the game: the part among the first guess's parts, its second guesses in the
     search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
     task's parts by their hashes. Also ``rep.second_trees``: the parts solved below
     each second guess, told apart by the big part they split (a second guess may
     split two), those not found under any big part last."""
-    from .search_expected import SPLIT_SECRETS
-
     solver = lazy()
     d = _guesses_left(raw["d"])
 
@@ -506,9 +529,9 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     for first in sorted({f for f, _, _ in raw["subs"]}):
         bigs, trees, placed = [], [], set()
         seconds = {g for f, g, _ in raw["subs"] if f == first}
-        for _, part in solver.first_guess_parts(first):
-            if len(part) < SPLIT_SECRETS:
-                continue
+        for part, chained in _split_parts(solver, first, raw):
+            if chained:
+                rep.note_chained(len(part))
             plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
             if not plan:
                 continue

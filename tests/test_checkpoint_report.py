@@ -456,6 +456,47 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
     assert chain["estimate_seconds"] is None
 
 
+def test_a_chained_part_of_the_first_batch_races_as_a_big_part(tmp_path, monkeypatch):
+    """Mastermind's expected case, parts split from 60 secrets and chained from 20: the
+    first guess's parts of 20 to 59 secrets are solved as chains, a first second guess
+    and the race of its rivals, as a big part is. Solved whole, such a part is one of
+    the parts solved exactly. With its own answer and three of its rivals removed, as a
+    run stopped in its race leaves it, the report follows it as a big part: its first
+    second guess's cost and the three rivals left in the race, priced at the mean of
+    its own rivals, where it counted one task of the first batch left (p6c7n's
+    264-secret part, a race of 28 rivals of minutes each, was priced at 2 minutes)."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "mastermind", 60, "expected", chain_secrets=20)
+    root = sol.strategy.root.guess
+    sizes = [len(part) for _, part in solver.first_guess_parts(first)]
+    n = max(k for k in sizes if k < 60)
+    assert n >= 20 and sizes.count(n) == 1
+    assert all(b.secrets >= 60 for b in rep.big_parts[root])
+    assert rep.batch_left == {} and not _left(rep, "rival second guesses")
+    removed = {"part": 0, "rivals": 0}
+    for path in sorted(tmp_path.glob("task-*.json")):
+        entry = json.loads(path.read_text())
+        fn, args = entry["task"]["function"], entry["task"]["args"]
+        if args[0] != [first]:
+            continue
+        if fn == "_exp_part_task" and args[1]["shape"][0] == n:
+            path.unlink()
+            removed["part"] += 1
+        elif (fn == "_exp_guess_task" and args[4] == n and removed["rivals"] < 3
+              and entry["result"]["tuple"][0] is None):  # refuted: not the race's winner
+            path.unlink()
+            removed["rivals"] += 1
+    assert removed == {"part": 1, "rivals": 3}
+    (again,) = report(tmp_path)
+    (part,) = [b for b in again.big_parts[root] if b.secrets == n]
+    assert part.incumbent is not None and part.best <= part.incumbent
+    assert part.below - part.settled == 3 and part.timed == part.settled
+    assert again.batch_left == {} and again.least_chained <= n
+    (row,) = _left(again, "rival second guesses of the big parts still in the race")
+    assert row["tasks"] == 3
+    assert row["estimate_seconds"] == pytest.approx(3 * part.cpu / part.timed, abs=1e-3)
+
+
 def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end: the first
     guess's batch (its small parts, and the parts of each big part's first second
