@@ -46,6 +46,7 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -427,7 +428,7 @@ class RunReport:
                    f"{duration_text(cpu)} of processor time in all; the latest finished "
                    f"{latest}"]
         for row in self.left():
-            line = f"  left: {row['tasks']:,} {row['what']}"
+            line = f"  left: {left_text(row)}"
             if row.get("price_basis") is not None:
                 line += (f", about {duration_text(row['estimate_seconds'])} of processor "
                          f"time, {row['price_basis']}")
@@ -630,6 +631,23 @@ def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
             "max_cpu_seconds": round(float(max(cpu)), 3),
             "estimate_seconds": round(mean * tasks, 3)}
 
+
+
+def left_text(row: dict) -> str:
+    """The count and kind of a row of work left (:meth:`RunReport.left`), its head
+    noun in the singular for one: the kinds are written for many.
+
+    >>> left_text({"tasks": 84, "what": "rival second guesses of the big parts still in the race"})
+    '84 rival second guesses of the big parts still in the race'
+    >>> left_text({"tasks": 1, "what": "tasks of the first guess's exact solve not yet done"})
+    "1 task of the first guess's exact solve not yet done"
+    >>> left_text({"tasks": 1, "what": "rival second guesses, at most, of the big parts"})
+    '1 rival second guess, at most, of the big parts'
+    """
+    what = row["what"]
+    if row["tasks"] == 1:
+        what = re.sub(r"\b(task|part|tree|guess)(?:es|s)\b", r"\1", what, count=1)
+    return f"{row['tasks']:,} {what}"
 
 
 def duration_text(seconds: float) -> str:

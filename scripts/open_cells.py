@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from optimal_mm.checkpoint_report import report  # noqa: E402
-from optimal_mm.checkpoint_summary import duration_text  # noqa: E402
+from optimal_mm.checkpoint_summary import duration_text, left_text  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_tables import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
                             floor_tree, open_cell)
@@ -146,7 +146,7 @@ def closed_elsewhere(cell: str) -> bool:
 
 
 def _left_text(row: dict) -> str:
-    text = f"{row['tasks']:,} {row['what']}"
+    text = left_text(row)
     if row.get("estimate_seconds") is not None:
         basis = f", {row['price_basis']}" if row.get("price_basis") else ""
         text += f" (about {duration_text(row['estimate_seconds'])}{basis})"
