@@ -643,10 +643,13 @@ def left_text(row: dict) -> str:
     "1 task of the first guess's exact solve not yet done"
     >>> left_text({"tasks": 1, "what": "rival second guesses, at most, of the big parts"})
     '1 rival second guess, at most, of the big parts'
+    >>> left_text({"tasks": 1, "what": "tree of a rival (its parts solved exactly)"})
+    '1 tree of a rival (its parts solved exactly)'
     """
     what = row["what"]
-    if row["tasks"] == 1:
-        what = re.sub(r"\b(task|part|tree|guess)(?:es|s)\b", r"\1", what, count=1)
+    head = re.search(r"\b(task|part|tree|guess)(es|s)?\b", what)
+    if row["tasks"] == 1 and head is not None and head.group(2):
+        what = what[:head.start()] + head.group(1) + what[head.end():]
     return f"{row['tasks']:,} {what}"
 
 
