@@ -249,9 +249,12 @@ class LogProgress(_Counting):
                 self._line(now, f"phase done in {_clock_text(now - self.phase_start)}")
         elif now - (self.phase_start if self.last is None else self.last) >= self.interval:
             computed = self.done - self.resumed
-            eta = (now - self.phase_start) / computed * (self.total - self.done) if computed else None
+            tail = ""  # none computed yet, all read back: no time per task to go by
+            if computed:
+                eta = (now - self.phase_start) / computed * (self.total - self.done)
+                tail = f"eta {_clock_text(eta)}"
             self.shown = True
-            self._line(now, "" if eta is None else f"eta {_clock_text(eta)}")
+            self._line(now, tail)
 
     def message(self, text):
         self._write(f"  {text}")
