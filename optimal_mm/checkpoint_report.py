@@ -98,11 +98,13 @@ def report(directory, classes: bool = True) -> list[RunReport]:
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
     # second guesses' guesses left; "subs_cpu", "rivals_cpu": the processor seconds of
     # each "subs" and "rivals" task (None: untimed); "rival_trees": the rivals whose
-    # entry keeps the trees of their parts (those that proved better, since 2026-11-28).
+    # entry keeps the trees of their parts (those that proved better, since 2026-11-28);
+    # "split": first guess -> its parts split by second guess (:func:`_split_parts`,
+    # found once for the two readers).
     exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "budgets": {},
                                    "rivals_cpu": {}, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
-                                   "first_parts": set(), "weight": 0})
+                                   "first_parts": set(), "weight": 0, "split": {}})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path):
         rid = repr(sorted(run.items()))
@@ -401,7 +403,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
 
 
 
-def _split_parts(solver, first: int, raw: dict):
+def _split_parts(solver, first: int, raw: dict) -> list:
     """The parts of the first guess ``first`` that the run splits by second guess, as
     ``(part, chained)``: each of :data:`~optimal_mm.search_expected.SPLIT_SECRETS`
     secrets or more, and each smaller one that ``--chain-secrets`` split the same way
@@ -414,14 +416,18 @@ def _split_parts(solver, first: int, raw: dict):
     first batch left, priced at a part task's mean of 2 minutes."""
     from .search_expected import SPLIT_SECRETS
 
+    if first in raw["split"]:
+        return raw["split"][first]
     seconds = {g for f, g, _ in raw["subs"] if f == first}
+    found = raw["split"][first] = []
     for _, part in solver.first_guess_parts(first):
         if len(part) >= SPLIT_SECRETS:
-            yield part, False
+            found.append((part, False))
         elif seconds and (first, _digest(part)) not in raw["first_parts"] and any(
                 (first, g, _digest(sub)) in raw["subs"]
                 for g in seconds for _, sub in solver.split(g, part)):
-            yield part, True
+            found.append((part, True))
+    return found
 
 
 def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

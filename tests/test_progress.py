@@ -118,6 +118,11 @@ class _Advances(Progress):
         self.phases[-1]["resumed" if resumed else "computed"] += n
 
 
+def _races(display: _Advances) -> list:
+    """The phases of ``display`` that race rival second guesses."""
+    return [p for p in display.phases if p["label"].startswith("expected: rivals of ")]
+
+
 def test_a_race_resumed_from_its_checkpoint_counts_its_rivals_as_read_back(
         tmp_path, monkeypatch):
     # Mastermind's parts of 60 secrets or more race their rival second guesses as a
@@ -130,11 +135,8 @@ def test_a_race_resumed_from_its_checkpoint_counts_its_rivals_as_read_back(
     one = Solver(game, jobs=1, checkpoint=tmp_path, progress=first).expected()
     two = Solver(game, jobs=1, checkpoint=tmp_path, progress=again).expected()
     assert one.value == two.value == 5625
-    def races(display):
-        return [p for p in display.phases if p["label"].startswith("expected: rivals of ")]
-
-    assert len(races(again)) == len(races(first)) >= 5
-    assert sum(p["computed"] for p in races(first)) > 0
+    assert len(_races(again)) == len(_races(first)) >= 5
+    assert sum(p["computed"] for p in _races(first)) > 0
     for p in again.phases:
         assert p["computed"] == 0 and p["start"] + p["resumed"] <= p["total"], p
-    assert sum(p["resumed"] for p in races(again)) >= sum(p["computed"] for p in races(first))
+    assert sum(p["resumed"] for p in _races(again)) >= sum(p["computed"] for p in _races(first))
