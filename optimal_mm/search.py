@@ -370,6 +370,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self._best = None
         self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
         self._nodes = {}  # the split parts solved in this expected search (_solve_node)
+        self._opened = {}  # those whose first guess's parts are solved, their race to run
         # Chains of rivals that may run beside the race's own thread
         # (ExpectedSearch._second_guess_rounds): one per job beyond the first, where
         # every task goes to a worker; none otherwise.
@@ -471,7 +472,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         outer = self._depth == 0
         if outer:
             self._best = None
-            self._floor, self._floor_cache, self._nodes = None, {}, {}
+            self._floor, self._floor_cache, self._nodes, self._opened = None, {}, {}, {}
             self._fit_memory(objective, max_guesses)
             key = (None if self.checkpoint_dir is None
                    else self.run_key(objective, max_guesses))

@@ -53,6 +53,13 @@ from .solution import Solution
 SPLIT_SECRETS = 400
 
 
+def _node_key(history, part, d, weight) -> tuple:
+    """The name of a split part in the search's memory
+    (:meth:`ExpectedSearch._solve_node`): its history and first secret (the parts
+    after one history are disjoint), its guesses left and its cost's weight."""
+    return tuple(int(h) for h in history), int(part[0]), d, weight
+
+
 def _phase(weight) -> str:
     """How a progress line of these searches begins: the objective whose cost they
     minimise, ``fewest-at-worst`` under a ``weight`` (the secrets at the cap first,
@@ -120,7 +127,8 @@ class ExpectedSearch:
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        self._floor, self._floor_cache, self._nodes = (floor if not weight else None), {}, {}
+        self._floor = floor if not weight else None
+        self._floor_cache, self._nodes, self._opened = {}, {}, {}
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
 
@@ -277,10 +285,13 @@ class ExpectedSearch:
         ``on_upper(cost, trees)``, if given, is told the parts' cost in a complete
         tree, and that tree's parts (as returned), as soon as there is one and whenever
         it falls: after the first batch, with each big part under its first second
-        guess (solved exactly there), then as each big part's own search ends. So a
-        run stopped while its big parts' rivals are searched still has an upper bound
-        and its tree (p4c8nb's expected case: its three big parts ran past 900 s),
-        and whenever a big part's race finds a rival better than the best so far (a
+        guess (solved exactly there) and each part split by its own guesses
+        (``chain_secrets``) under its first guess, then as each of those parts' own
+        search ends. So a run stopped while the rivals of a big part or of a split
+        part are searched still has an upper bound and its tree (p4c8nb's expected
+        case: its three big parts ran past 900 s; p6c7n's fewest at the worst depth:
+        its 264-secret part raced for hours), and whenever a big part's race, or a
+        split part's of the first guess, finds a rival better than the best so far (a
         rival searched as a chain has its tree built as it takes the lead).
 
         ``floor``, a lower bound on the parts' cost (a :class:`LowerBound` less the
@@ -309,14 +320,10 @@ class ExpectedSearch:
                 self.progress.message(line)
                 if notes is not None:
                     notes.append(line)
-        values, trees, plans, incumbents = self._first_batch(
+        values, trees, plans, incumbents, pending = self._first_batch(
             g, parts, d, label, weight, settled,
             {i: f.guess for i, f in enumerate(part_floors) if f is not None})
-        upper = {i: len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
-                 for i in plans}
-        # Each big part under its first second guess until a better one is known
-        upper_trees = {i: (plan[0][0], {a: tree for a, (_, tree) in incumbents[i].items()})
-                       for i, plan in plans.items()}
+        upper, upper_trees = {}, {}
         lock = threading.Lock()  # a race may report a better rival from a drawing thread
 
         def tell():
@@ -324,13 +331,33 @@ class ExpectedSearch:
             if on_upper is not None and cost < INF:
                 on_upper(cost, [upper_trees.get(i, t) for i, t in enumerate(trees)])
 
+        def under_first(i):  # big part i under its first second guess, as now known
+            upper[i] = len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
+            upper_trees[i] = (plans[i][0][0],
+                              {a: tree for a, (_, tree) in incumbents[i].items()})
+
         def better(i, value, tree):  # a rival of big part i took the lead
             with lock:
                 if value < upper[i]:
                     upper[i], upper_trees[i] = value, tree
                     tell()
 
-        tell()
+        def lead(i, value, tree):  # a rival took the lead in the race of part i
+            with lock:
+                if value < values[i]:
+                    values[i], trees[i] = value, tree
+                    tell()
+
+        def finished(i):  # a pending split part's race is over (_finish_pending)
+            with lock:
+                if i in plans:
+                    under_first(i)
+                tell()
+
+        for i in plans:  # each big part under its first second guess until a better
+            under_first(i)  # one is known
+        tell()  # a complete tree, the split parts pending under their first guess
+        self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
         if floor is not None:
             for i, plan in plans.items():
@@ -368,10 +395,14 @@ class ExpectedSearch:
         bound's tree's guess at big part ``i``, goes first instead (its parts are on
         the tree's path: :meth:`_floor_of`), the others after it in their order.
 
-        Returns ``(values, trees, plans, incumbents)``: ``values[i]`` and ``trees[i]``
-        for the small parts (0 and None at the big ones), ``plans[i]`` the second
-        guesses of big part ``i`` (:meth:`exp_second_guesses`), ``incumbents[i]`` its
-        first second guess's ``{answer: (value, tree)}``.
+        Returns ``(values, trees, plans, incumbents, pending)``: ``values[i]`` and
+        ``trees[i]`` for the small parts (0 and None at the big ones), ``plans[i]`` the
+        second guesses of big part ``i`` (:meth:`exp_second_guesses`), ``incumbents[i]``
+        its first second guess's ``{answer: (value, tree)}``. A part split by its own
+        guesses (:meth:`_splits`: ``chain_secrets``) is there under its first guess
+        only (:meth:`_node_start`), and listed in ``pending`` as ``(i, answer or None,
+        history, part)`` until its race is run (:meth:`_finish_pending`): the values
+        are then a complete tree's, an upper bound, before any race begins.
         """
         d2 = d if d >= NO_CAP else d - 1
         settled = settled or {}
@@ -409,14 +440,38 @@ class ExpectedSearch:
                 values[i], trees[i] = value, tree
             else:
                 incumbents.setdefault(i, {})[a] = (value, tree)
-        for i, a, history, sub in deferred:
-            if a is None:  # a part of the first guess
-                values[i], trees[i] = self._solve_node(history, sub, d, weight)
+        pending = []
+        for i, a, history, sub in deferred:  # a part of the first guess where a is None
+            value, tree, final = self._node_start(history, sub, d if a is None else d2,
+                                                  weight)
+            if a is None:
+                values[i], trees[i] = value, tree
             else:
-                incumbents.setdefault(i, {})[a] = self._solve_node(history, sub, d2, weight)
+                incumbents.setdefault(i, {})[a] = value, tree
+            if not final:
+                pending.append((i, a, history, sub))
         for i in plans:  # in answer order, as the batch alone would give them
             incumbents[i] = dict(sorted(incumbents[i].items()))
-        return values, trees, plans, incumbents
+        return values, trees, plans, incumbents, pending
+
+    def _finish_pending(self, pending, d, weight, values, trees, incumbents,
+                        on_part=None, on_better=None) -> None:
+        """Solve exactly the split parts that :meth:`_first_batch` left ``pending``
+        (each under its first guess), in order, into ``values`` and ``trees`` (a part
+        of the first guess) or ``incumbents`` (a part of a big part's first second
+        guess): their races (:meth:`_solve_node`). ``on_part(i)`` is told after each,
+        ``on_better(i, value, tree)`` each rival that takes the lead in a part of the
+        first guess's race (deeper races build no tree on a lead)."""
+        d2 = d if d >= NO_CAP else d - 1
+        for i, a, history, sub in pending:
+            if a is None:
+                told = None if on_better is None else (
+                    lambda value, tree, i=i: on_better(i, value, tree))
+                values[i], trees[i] = self._solve_node(history, sub, d, weight, told)
+            else:
+                incumbents[i][a] = self._solve_node(history, sub, d2, weight)
+            if on_part is not None:
+                on_part(i)
 
     def _floor_of(self, history, part, d) -> "PartFloor | None":
         """What the lower bound's tree says of ``part``, the secrets left after the
@@ -493,18 +548,20 @@ class ExpectedSearch:
         return (self.chain_secrets is not None and len(part) >= self.chain_secrets
                 and d > 1)
 
-    def _solve_node(self, history, part, d, weight):
+    def _solve_node(self, history, part, d, weight, on_better=None):
         """Exact ``(value, subtree)`` of ``part`` after the guesses ``history`` (``d``
         guesses left; ``INF`` and None where it cannot be solved within them): one
         task (:func:`_exp_part_task`), or, for a part of ``chain_secrets`` secrets or
         more, split by its own guesses as the first guess's big parts are: its most
         promising guess's parts solved the same way, then its other guesses as rivals
-        (:meth:`_split_part`), so that a part whose exact search runs for hours as one
-        compiled call (p3c10nb's 527 secrets after 012, below their first second
-        guess) is saved a piece at a time. A split part is solved once per search:
-        asked again (the tree of a chain that took the lead of its race,
-        :meth:`_lead_trees`, then again at the race's end), it is read from memory,
-        with or without a checkpoint.
+        (:meth:`_split_part`, ``on_better`` told each rival that takes the lead), so
+        that a part whose exact search runs for hours as one compiled call (p3c10nb's
+        527 secrets after 012, below their first second guess) is saved a piece at a
+        time. A split part is solved once per search: asked again (the tree of a
+        chain that took the lead of its race, :meth:`_lead_trees`, then again at the
+        race's end), it is read from memory, with or without a checkpoint. Its first
+        guess's parts may have been solved already (:meth:`_node_start`): the race
+        takes them as they are, and the part's saved answer counts their time.
 
         On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
         takes that subtree; else it is split by the tree's guess there first (its
@@ -514,32 +571,78 @@ class ExpectedSearch:
         if known is not None and known.tree is not None:
             return known.cost, known.tree
         task = (tuple(history), part, INF, d, True, weight)
-        plan = self.exp_second_guesses(history, part, d, weight) if self._splits(part, d) \
-            else []
+        plan = self._node_plan(history, part, d, weight, known)
         if not plan:
             (value, tree, counters), = self._runner.run(
                 _exp_part_task, [task], f"{_phase(weight)}: {len(part)} secrets after "
                 f"{' '.join(self.game.code_str(h) for h in history)}")
             self.stats.add(counters)
             return value, tree
-        if known is not None:  # the tree's guess first: its parts are on the path too
-            plan = _first_by(plan, known.guess)
-        d2 = d if d >= NO_CAP else d - 1
-        after = (*history, plan[0][0])
+        key = _node_key(history, part, d, weight)
 
         def split():
-            incumbent = self._solve_subparts(
-                after, self._ctx.split(plan[0][0], part), d2, weight,
-                f"{_phase(weight)}: the parts after "
-                f"{' '.join(self.game.code_str(h) for h in after)}")
-            value, tree = self._split_part(history, part, plan, incumbent, d, weight)
+            opened = self._opened.pop(key, None)
+            incumbent = (self._node_incumbent(history, part, plan, d, weight)
+                         if opened is None else opened[0])
+            value, tree = self._split_part(history, part, plan, incumbent, d, weight,
+                                           on_better=on_better)
             return int(value), tree, new_stats()
 
-        key = (tuple(int(h) for h in history), int(part[0]), d, weight)
         if key not in self._nodes:
-            value, tree, _ = self._saved_or(_exp_part_task, task, split)
+            spent = self._opened[key][1] if key in self._opened else None
+            value, tree, _ = self._saved_or(_exp_part_task, task, split, spent)
             self._nodes[key] = value, tree
         return self._nodes[key]
+
+    def _node_start(self, history, part, d, weight):
+        """``(value, subtree, final)``: :meth:`_solve_node`'s answer where it has no
+        race left to run (a lower bound's tree settles the part, it is one task, this
+        search solved it or the checkpoint holds it: ``final`` True); else the part
+        under its first guess, whose parts are solved exactly here and kept for the
+        race that :meth:`_solve_node` runs next (``final`` False), an upper bound
+        that a run stopped in that race still has: p6c7n's 264 secrets after 123456
+        raced for hours, over four runs, and no tree of the game was told."""
+        known = self._floor_of(history, part, d)
+        plan = self._node_plan(history, part, d, weight, known)
+        key = _node_key(history, part, d, weight)
+        if (known is not None and known.tree is not None) or not plan or key in self._nodes:
+            return (*self._solve_node(history, part, d, weight), True)
+        _, (found,) = self._runner.known(_exp_part_task,
+                                         [(tuple(history), part, INF, d, True, weight)])
+        if found is not None:
+            self._nodes[key] = found[0], found[1]
+            return found[0], found[1], True
+        if key not in self._opened:
+            since = self._runner.clock()
+            incumbent = self._node_incumbent(history, part, plan, d, weight)
+            now = self._runner.clock()
+            self._opened[key] = incumbent, (now[0] - since[0], now[1] - since[1])
+        incumbent = self._opened[key][0]
+        value = len(part) + sum(v for v, _ in incumbent.values())
+        if value >= INF:
+            return INF, None, False
+        return value, (plan[0][0], {a: tree for a, (_, tree) in incumbent.items()}), False
+
+    def _node_plan(self, history, part, d, weight, known) -> list:
+        """The guesses that :meth:`_solve_node` splits ``part`` by, in the order it
+        tries them (:meth:`exp_second_guesses`; empty: the part is one task), the
+        guess of ``known``, a lower bound's tree there, first: its parts are on that
+        tree's path too."""
+        plan = self.exp_second_guesses(history, part, d, weight) if self._splits(part, d) \
+            else []
+        if plan and known is not None:
+            plan = _first_by(plan, known.guess)
+        return plan
+
+    def _node_incumbent(self, history, part, plan, d, weight) -> dict:
+        """``{answer: (value, subtree)}`` of the parts of ``part``'s first guess in
+        ``plan`` (after the guesses ``history``), each solved exactly."""
+        d2 = d if d >= NO_CAP else d - 1
+        after = (*history, plan[0][0])
+        return self._solve_subparts(
+            after, self._ctx.split(plan[0][0], part), d2, weight,
+            f"{_phase(weight)}: the parts after "
+            f"{' '.join(self.game.code_str(h) for h in after)}")
 
     def _solve_subparts(self, history, subs, d, weight, label, known=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
@@ -596,8 +699,9 @@ class ExpectedSearch:
             else:
                 g = game.code_index(first)
                 parts = self._parts(g, secrets)
-            values, trees, plans, incumbents = self._first_batch(
+            values, trees, plans, incumbents, pending = self._first_batch(
                 g, parts, NO_CAP, f"expected: first guess {game.code_str(g)}, first batch", 0)
+            self._finish_pending(pending, NO_CAP, 0, values, trees, incumbents)
             for i, plan in plans.items():
                 values[i] = len(parts[i][1]) + sum(v for v, _ in incumbents[i].values())
                 trees[i] = (plan[0][0], {a: t for a, (_, t) in incumbents[i].items()})
@@ -949,18 +1053,22 @@ class ExpectedSearch:
         return self._saved_or(_exp_guess_task, task,
                               lambda: (self._guess_by_parts(*task), new_stats()))[0]
 
-    def _saved_or(self, fn, task, compute):
+    def _saved_or(self, fn, task, compute, spent=None):
         """The result of the task ``fn(*common, *task)`` from the checkpoint, or else
         ``compute()`` (a chain or a split part that gives the same answer in pieces)
         saved there as that task's result: the checkpoint report reads it as the
         task's, and a run that asks for the task whole reads it back. ``compute``
         returns zero work counters: the pieces' own tasks hold the work. An answer
         whose pieces took less processor time than ``checkpoint_min_seconds`` is not
-        saved (:meth:`TaskRunner.record`)."""
+        saved (:meth:`TaskRunner.record`). ``spent``: the processor and wall seconds
+        of pieces computed before this call, counted too (a split part's first
+        guess's parts: :meth:`_node_start`)."""
         _, (found,) = self._runner.known(fn, [task])
         if found is not None:
             return found
         since = self._runner.clock()
+        if spent is not None:
+            since = (since[0] - spent[0], since[1] - spent[1])
         result = compute()
         self._runner.record(fn, task, result, since)
         return result

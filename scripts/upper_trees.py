@@ -110,10 +110,18 @@ def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
     row = {"key": key, "spec": spec, "guesses": guesses, "objective": objective,
            "table_best": entry.get("best"), "file": str(name),
            "command": " ".join(command), **figures(strategy)}
-    return f"{key}: {row['value']} (table ≤ {entry.get('best')}), {out}", row
+    bound = entry.get("best")
+    return f"{key}: {row['value']} (table ≤ {'none' if bound is None else bound}), {out}", row
 
 
 def _number(value) -> str:
+    """A figure of a row as the markdown and the messages print it.
+
+    >>> _number(12181), _number(None)
+    ('12,181', 'none')
+    """
+    if value is None:  # the table had no upper bound: the tree gives its first
+        return "none"
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
@@ -127,7 +135,7 @@ def markdown(rows: list[dict]) -> str:
         "limit came, and replayed for every secret. Not proven optimal (`optimal` "
         "false): each is the witness of the table's `≤`. *value*: the figure the table "
         "bounds (the total; for fewest-at-worst the secrets at the cap); *table ≤*: the "
-        "table's bound when the tree was made.",
+        "table's bound when the tree was made (none: it had none).",
         "",
         "| cell | tree | first guess | value | table ≤ | secrets at the deepest | total "
         "| cap | command |",

@@ -174,9 +174,9 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     windows = {}  # each chain of a rival second guess: the tasks saved while it ran
     real_saved_or = search_expected.ExpectedSearch._saved_or
 
-    def saved_or(self, fn, task, compute):
+    def saved_or(self, fn, task, compute, spent=None):
         before = len(saves)
-        out = real_saved_or(self, fn, task, compute)
+        out = real_saved_or(self, fn, task, compute, spent)
         if fn.__name__ == "_exp_guess_task" and len(task[0]) == 1:
             windows.setdefault((int(task[0][0]), int(task[1])), (before, len(saves)))
         return out
@@ -215,6 +215,61 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     assert owner not in _chain_answers(tmp_path / "stopped")
     Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped").expected()
     assert _chain_answers(tmp_path / "stopped") == whole
+
+
+def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp_path,
+                                                                             monkeypatch):
+    # A part of the first guess split by its own guesses (--chain-secrets, below the
+    # big parts' size) has its first guess's parts solved in the first batch, so that
+    # the run has a complete tree before any race, and its race after the batch. Its
+    # answer's entry still times both: the processor time of all its pieces. Mastermind,
+    # parts of 60 secrets or more big, 20 to 59 split; each task computed is saved as
+    # a quarter of a second, as above.
+    saves = []
+    real_save = runner.TaskRunner._save
+
+    def save(self, key, result, timing, always=False):
+        saves.append(key)
+        real_save(self, key, result, (timing[0], 0.25, timing[2]), always)
+
+    spans = {}  # part's hash -> tasks saved while its first guess's parts, then its
+    # race, were solved
+
+    def name(part):
+        return task_key("", (part,))["args"][0]["array"]
+
+    real_incumbent = search_expected.ExpectedSearch._node_incumbent
+    real_saved_or = search_expected.ExpectedSearch._saved_or
+
+    def incumbent(self, history, part, *args):
+        before = len(saves)
+        out = real_incumbent(self, history, part, *args)
+        if len(history) == 1:
+            spans.setdefault(name(part), []).append(len(saves) - before)
+        return out
+
+    def saved_or(self, fn, task, compute, spent=None):
+        before = len(saves)
+        out = real_saved_or(self, fn, task, compute, spent)
+        if fn.__name__ == "_exp_part_task" and len(task[0]) == 1:
+            spans.setdefault(name(task[1]), []).append(len(saves) - before)
+        return out
+
+    monkeypatch.setattr(runner.TaskRunner, "_save", save)
+    monkeypatch.setattr(search_expected.ExpectedSearch, "_node_incumbent", incumbent)
+    monkeypatch.setattr(search_expected.ExpectedSearch, "_saved_or", saved_or)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    Solver(Game.from_spec("mastermind"), jobs=1, chain_secrets=20, checkpoint=tmp_path,
+           table_entries=60_001).expected()
+    answers = {task["args"][1]["array"]: timing["cpu_seconds"]
+               for _, task, _, timing in read_entries(tmp_path)
+               if task["function"] == "_exp_part_task" and len(task["args"][0]) == 1
+               and timing is not None and timing.get("pieces")}
+    assert len(answers) >= 2
+    for part, cpu in answers.items():
+        first_parts, race = spans[part]  # solved before its race, apart from it
+        assert first_parts > 0 and race > 0
+        assert cpu == pytest.approx(0.25 * (first_parts + race))
 
 
 def test_the_checkpoint_modules_examples():

@@ -11,8 +11,12 @@ still to be searched, is at least the optimum, and the bests only fall to it.
 
 from __future__ import annotations
 
+import pytest
+
 from optimal_mm import Game, search_expected
+from optimal_mm._search_arrays import NO_CAP
 from optimal_mm.progress import Progress
+from optimal_mm.search_costs import CappedCost
 from optimal_mm.search import Solver
 
 
@@ -65,3 +69,67 @@ def test_no_bound_is_told_where_no_tree_fits_the_cap():
     progress = Bounds()
     Solver(Game.from_spec("mastermind"), jobs=1, progress=progress).solve("expected", 5)
     assert progress.bounds and max(progress.bounds) == 5626
+
+
+def _pair(best):
+    """A best as the display is told it, as (secrets at the cap, total)."""
+    return (best.at_cap, best.total) if isinstance(best, CappedCost) else (0, best)
+
+
+class StopAtRace(Recorder):
+    """Records as :class:`Recorder` does; stops the search (KeyboardInterrupt) as the
+    first race of a part's rival guesses begins."""
+
+    def phase(self, label, total, done=0):
+        super().phase(label, total, done)
+        if "rivals of" in label:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("objective, cap", [("expected", None), ("fewest-at-worst", 6)])
+def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatch,
+                                                                      objective, cap):
+    # p6c7n's fewest at the worst depth (2026-12-04): its 264 secrets after 123456,
+    # fewer than the big parts' 500 but more than --chain-secrets 250, are split by
+    # their own guesses inside the first batch, and their race ran for hours over four
+    # sessions with no tree told: the table had no upper bound. Such a part now
+    # counts under its first guess (its parts solved exactly) until its race ends.
+    # Mastermind, parts of 60 secrets or more big, 20 to 59 split by their guesses:
+    # the first best comes before any race, a run stopped as the first race begins
+    # keeps that complete tree, and the bests fall to the optimum. (Within 5 guesses,
+    # the fewest at the worst depth has parts whose first guess keeps no tree within
+    # the cap: no complete tree before their races; within 6, each has one.)
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    plain = Solver(game, jobs=1, table_entries=60_001).solve(objective, cap)
+    solver = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001)
+    first = solver.first_guess_order(NO_CAP)[0][0]
+    sizes = [len(part) for _, part in solver.first_guess_parts(first)]
+    assert any(20 <= n < 60 for n in sizes)  # a part split by its own guesses
+
+    progress = Recorder()
+    sol = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001,
+                 progress=progress).solve(objective, cap)
+    assert sol.value == plain.value
+    # (fewest-at-worst first proves the worst case, whose best is a number of guesses)
+    told = [(i, _pair(v)) for i, (kind, v) in enumerate(progress.events) if kind == "best"
+            and (objective == "expected" or isinstance(v, CappedCost))]
+    bests = [pair for _, pair in told]
+    first_best = told[0][0]
+    events = progress.events
+    races = [i for i, (kind, label) in enumerate(events)
+             if kind == "phase" and "rivals of" in label]
+    assert races and first_best < races[0]
+    optimum = ((sol.value, sol.strategy.declared.total) if objective == "fewest-at-worst"
+               else (0, sol.value))
+    assert bests[0] >= optimum and bests[-1] == optimum
+    assert bests == sorted(bests, reverse=True)
+
+    stopped = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001,
+                     progress=StopAtRace())
+    with pytest.raises(KeyboardInterrupt):
+        stopped.solve(objective, cap)
+    best = stopped.best_so_far()
+    assert best is not None and not best.optimal
+    assert best.validate() == best.declared  # replayed for every secret
+    assert best.root.guess == game.code_str(first)

@@ -215,10 +215,10 @@ def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, 
     splits = []
     real_node = search.Solver._solve_node
 
-    def spy_node(self, history, part, d, weight):
+    def spy_node(self, history, part, d, weight, on_better=None):
         if self._splits(part, d):
             splits.append(len(history))
-        return real_node(self, history, part, d, weight)
+        return real_node(self, history, part, d, weight, on_better)
 
     monkeypatch.setattr(search.Solver, "_guess_by_parts", spy)
     monkeypatch.setattr(search.Solver, "_solve_node", spy_node)
@@ -305,9 +305,9 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
     splits = []
     real_split = search.Solver._split_part
 
-    def spy_split(self, history, part, *args):
+    def spy_split(self, history, part, *args, **kwargs):
         splits.append((tuple(history), int(part[0])))
-        return real_split(self, history, part, *args)
+        return real_split(self, history, part, *args, **kwargs)
 
     monkeypatch.setattr(search.Solver, "_lead_trees", spy)
     monkeypatch.setattr(search.Solver, "_split_part", spy_split)

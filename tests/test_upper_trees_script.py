@@ -91,7 +91,8 @@ def test_the_tree_of_a_cell_solved_since_is_dropped(stopped_run, tmp_path, capsy
     assert script.main(["--table", str(root / "table.json"), *args, "--only",
                         "p4c7/any/expected", "--time-limit", "1"]) == 0
     (row,) = json.loads((out / "upper_trees.json").read_text())["trees"]
-    other = {**row, "key": "p9c9/any/expected"}  # a cell this table does not hold: kept
+    # A cell this table does not hold: kept (made when its table had no bound)
+    other = {**row, "key": "p9c9/any/expected", "table_best": None}
     (out / "upper_trees.json").write_text(json.dumps({"trees": [row, other]}))
     capsys.readouterr()
     table = json.loads((root / "table.json").read_text())
@@ -105,6 +106,8 @@ def test_the_tree_of_a_cell_solved_since_is_dropped(stopped_run, tmp_path, capsy
     assert json.loads((out / "upper_trees.json").read_text())["trees"] == [other]
     md = (out / "upper_trees.md").read_text()
     assert "| p9c9/any/expected |" in md and "| p4c7/any/expected |" not in md
+    (line,) = [x for x in md.splitlines() if x.startswith("| p9c9/any/expected |")]
+    assert f"| {row['value']:,} | none |" in line
     # Nothing more to drop: the next render says nothing and changes nothing.
     assert script.main(["--render", "--table", str(tmp_path / "solved.json"), *args]) == 0
     assert capsys.readouterr().out == "" and (out / "upper_trees.md").read_text() == md
@@ -165,3 +168,10 @@ def test_a_fewest_at_worst_cell_resumes_under_its_worst_case_entrys_t_star(
                         "--only", "p4c7/any/fewest-at-worst", "p4c7/any/expected"]) == 1
     assert asked["fewest-at-worst"] == ["--jobs", "1", "--max-guesses", "6"]
     assert asked["expected"] == ["--jobs", "1"]
+
+
+def test_the_scripts_examples():
+    import doctest
+
+    result = doctest.testmod(load_script("upper_trees"))
+    assert result.attempted >= 1 and result.failed == 0
