@@ -582,8 +582,14 @@ class ExpectedSearch:
 
         def split():
             opened = self._opened.pop(key, None)
-            incumbent = (self._node_incumbent(history, part, plan, d, weight)
-                         if opened is None else opened[0])
+            if opened is None:
+                incumbent = self._node_incumbent(history, part, plan, d, weight)
+            else:  # its parts split in turn are still under their first guess: each
+                incumbent, _, children = opened  # solved exactly before this race
+                d2 = d if d >= NO_CAP else d - 1
+                for a, sub in children:
+                    incumbent[a] = self._solve_node((*history, plan[0][0]), sub, d2,
+                                                    weight)
             value, tree = self._split_part(history, part, plan, incumbent, d, weight,
                                            on_better=on_better)
             return int(value), tree, new_stats()
@@ -598,10 +604,13 @@ class ExpectedSearch:
         """``(value, subtree, final)``: :meth:`_solve_node`'s answer where it has no
         race left to run (a lower bound's tree settles the part, it is one task, this
         search solved it or the checkpoint holds it: ``final`` True); else the part
-        under its first guess, whose parts are solved exactly here and kept for the
-        race that :meth:`_solve_node` runs next (``final`` False), an upper bound
-        that a run stopped in that race still has: p6c7n's 264 secrets after 123456
-        raced for hours, over four runs, and no tree of the game was told."""
+        under its first guess (``final`` False), an upper bound that a run stopped in
+        the race still has: p6c7n's 264 secrets after 123456 raced for hours, over
+        four runs, and no tree of the game was told. That guess's parts are solved
+        here and kept for :meth:`_solve_node`, exactly, or, where split in turn,
+        under their own first guess again, all the way down (p6c7nb's first batch
+        raced 1,805 and 4,366 guesses in parts three guesses deep before any tree);
+        :meth:`_solve_node` solves those exactly first, then runs this part's race."""
         known = self._floor_of(history, part, d)
         plan = self._node_plan(history, part, d, weight, known)
         key = _node_key(history, part, d, weight)
@@ -613,10 +622,11 @@ class ExpectedSearch:
             self._nodes[key] = found[0], found[1]
             return found[0], found[1], True
         if key not in self._opened:
-            since = self._runner.clock()
-            incumbent = self._node_incumbent(history, part, plan, d, weight)
+            since, children = self._runner.clock(), []
+            incumbent = self._node_incumbent(history, part, plan, d, weight, children)
             now = self._runner.clock()
-            self._opened[key] = incumbent, (now[0] - since[0], now[1] - since[1])
+            self._opened[key] = (incumbent, (now[0] - since[0], now[1] - since[1]),
+                                 children)
         incumbent = self._opened[key][0]
         value = len(part) + sum(v for v, _ in incumbent.values())
         if value >= INF:
@@ -634,23 +644,27 @@ class ExpectedSearch:
             plan = _first_by(plan, known.guess)
         return plan
 
-    def _node_incumbent(self, history, part, plan, d, weight) -> dict:
+    def _node_incumbent(self, history, part, plan, d, weight, pending=None) -> dict:
         """``{answer: (value, subtree)}`` of the parts of ``part``'s first guess in
-        ``plan`` (after the guesses ``history``), each solved exactly."""
+        ``plan`` (after the guesses ``history``), each solved exactly, or, given a
+        list ``pending``, those split in turn under their own first guess
+        (:meth:`_solve_subparts`)."""
         d2 = d if d >= NO_CAP else d - 1
         after = (*history, plan[0][0])
         return self._solve_subparts(
             after, self._ctx.split(plan[0][0], part), d2, weight,
             f"{_phase(weight)}: the parts after "
-            f"{' '.join(self.game.code_str(h) for h in after)}")
+            f"{' '.join(self.game.code_str(h) for h in after)}", pending=pending)
 
-    def _solve_subparts(self, history, subs, d, weight, label, known=None):
+    def _solve_subparts(self, history, subs, d, weight, label, known=None, pending=None):
         """``{answer: (value, subtree)}`` of the parts ``subs`` (``(answer, part)``)
         after the guesses ``history``: the small ones in one batch, the ones
         :meth:`_splits` names each by :meth:`_solve_node`. ``known``, if given, holds
         the ``(value, subtree)`` of each part in order, found already (a rival's
         task that proved better): taken as they are, except the parts that
-        :meth:`_splits` names, whose trees follow their split."""
+        :meth:`_splits` names, whose trees follow their split. ``pending``, a list,
+        asks for those split parts under their first guess only (:meth:`_node_start`),
+        each whose race is left appended as ``(answer, part)``."""
         out = {}
         if known is not None:
             out = {a: found for (a, sub), found in zip(subs, known)
@@ -668,8 +682,15 @@ class ExpectedSearch:
             self.stats.add(counters)
             out[a] = (value, tree)
         for a, sub in subs:
-            if a not in out:
+            if a in out:
+                continue
+            if pending is None:
                 out[a] = self._solve_node(history, sub, d, weight)
+            else:
+                value, tree, final = self._node_start(history, sub, d, weight)
+                out[a] = value, tree
+                if not final:
+                    pending.append((a, sub))
         return dict(sorted(out.items()))
 
     def expected_upper_bound(self, first=None) -> Solution:

@@ -217,14 +217,17 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     assert _chain_answers(tmp_path / "stopped") == whole
 
 
+@pytest.mark.parametrize("chain", [20, 8])
 def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp_path,
-                                                                             monkeypatch):
+                                                                             monkeypatch,
+                                                                             chain):
     # A part of the first guess split by its own guesses (--chain-secrets, below the
     # big parts' size) has its first guess's parts solved in the first batch, so that
     # the run has a complete tree before any race, and its race after the batch. Its
     # answer's entry still times both: the processor time of all its pieces. Mastermind,
-    # parts of 60 secrets or more big, 20 to 59 split; each task computed is saved as
-    # a quarter of a second, as above.
+    # parts of 60 secrets or more big, from 20 (or 8: parts split below split parts,
+    # they too first under their first guess) to 59 split; each task computed is
+    # saved as a quarter of a second, as above.
     saves = []
     real_save = runner.TaskRunner._save
 
@@ -259,7 +262,7 @@ def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp
     monkeypatch.setattr(search_expected.ExpectedSearch, "_node_incumbent", incumbent)
     monkeypatch.setattr(search_expected.ExpectedSearch, "_saved_or", saved_or)
     monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
-    Solver(Game.from_spec("mastermind"), jobs=1, chain_secrets=20, checkpoint=tmp_path,
+    Solver(Game.from_spec("mastermind"), jobs=1, chain_secrets=chain, checkpoint=tmp_path,
            table_entries=60_001).expected()
     answers = {task["args"][1]["array"]: timing["cpu_seconds"]
                for _, task, _, timing in read_entries(tmp_path)

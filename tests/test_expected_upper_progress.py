@@ -86,9 +86,12 @@ class StopAtRace(Recorder):
             raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("objective, cap", [("expected", None), ("fewest-at-worst", 6)])
+@pytest.mark.parametrize("objective, cap, chain", [("expected", None, 20),
+                                                 ("fewest-at-worst", 6, 20),
+                                                 ("expected", None, 8)])
 def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatch,
-                                                                      objective, cap):
+                                                                      objective, cap,
+                                                                      chain):
     # p6c7n's fewest at the worst depth (2026-12-04): its 264 secrets after 123456,
     # fewer than the big parts' 500 but more than --chain-secrets 250, are split by
     # their own guesses inside the first batch, and their race ran for hours over four
@@ -98,17 +101,19 @@ def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatc
     # the first best comes before any race, a run stopped as the first race begins
     # keeps that complete tree, and the bests fall to the optimum. (Within 5 guesses,
     # the fewest at the worst depth has parts whose first guess keeps no tree within
-    # the cap: no complete tree before their races; within 6, each has one.)
+    # the cap: no complete tree before their races; within 6, each has one.) From 8
+    # secrets, parts are split below split parts: those too wait under their first
+    # guess (p6c7nb's first batch raced thousands of guesses three deep).
     monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
     game = Game.from_spec("mastermind")
     plain = Solver(game, jobs=1, table_entries=60_001).solve(objective, cap)
-    solver = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001)
+    solver = Solver(game, jobs=1, chain_secrets=chain, table_entries=60_001)
     first = solver.first_guess_order(NO_CAP)[0][0]
     sizes = [len(part) for _, part in solver.first_guess_parts(first)]
-    assert any(20 <= n < 60 for n in sizes)  # a part split by its own guesses
+    assert any(chain <= n < 60 for n in sizes)  # a part split by its own guesses
 
     progress = Recorder()
-    sol = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001,
+    sol = Solver(game, jobs=1, chain_secrets=chain, table_entries=60_001,
                  progress=progress).solve(objective, cap)
     assert sol.value == plain.value
     # (fewest-at-worst first proves the worst case, whose best is a number of guesses)
@@ -125,7 +130,7 @@ def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatc
     assert bests[0] >= optimum and bests[-1] == optimum
     assert bests == sorted(bests, reverse=True)
 
-    stopped = Solver(game, jobs=1, chain_secrets=20, table_entries=60_001,
+    stopped = Solver(game, jobs=1, chain_secrets=chain, table_entries=60_001,
                      progress=StopAtRace())
     with pytest.raises(KeyboardInterrupt):
         stopped.solve(objective, cap)
