@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -58,6 +59,19 @@ def _node_key(history, part, d, weight) -> tuple:
     (:meth:`ExpectedSearch._solve_node`): its history and first secret (the parts
     after one history are disjoint), its guesses left and its cost's weight."""
     return tuple(int(h) for h in history), int(part[0]), d, weight
+
+
+@dataclass
+class _Opened:
+    """A split part under its first guess, its race not yet run
+    (:meth:`ExpectedSearch._node_start`): its guesses in order (``plan``), its first
+    guess's parts' ``{answer: (value, subtree)}`` (``incumbent``), the processor and
+    wall seconds they took (``spent``), and those parts still under their own first
+    guess (``children``, ``(answer, part)``), to solve exactly before the race."""
+    plan: list
+    incumbent: dict
+    spent: tuple
+    children: list
 
 
 def _phase(weight) -> str:
@@ -571,23 +585,25 @@ class ExpectedSearch:
         if known is not None and known.tree is not None:
             return known.cost, known.tree
         task = (tuple(history), part, INF, d, True, weight)
-        plan = self._node_plan(history, part, d, weight, known)
+        key = _node_key(history, part, d, weight)
+        opened = self._opened.get(key)
+        plan = self._node_plan(history, part, d, weight, known) if opened is None \
+            else opened.plan
         if not plan:
             (value, tree, counters), = self._runner.run(
                 _exp_part_task, [task], f"{_phase(weight)}: {len(part)} secrets after "
                 f"{' '.join(self.game.code_str(h) for h in history)}")
             self.stats.add(counters)
             return value, tree
-        key = _node_key(history, part, d, weight)
 
         def split():
-            opened = self._opened.pop(key, None)
             if opened is None:
                 incumbent = self._node_incumbent(history, part, plan, d, weight)
             else:  # its parts split in turn are still under their first guess: each
-                incumbent, _, children = opened  # solved exactly before this race
+                del self._opened[key]  # solved exactly before this race
+                incumbent = opened.incumbent
                 d2 = d if d >= NO_CAP else d - 1
-                for a, sub in children:
+                for a, sub in opened.children:
                     incumbent[a] = self._solve_node((*history, plan[0][0]), sub, d2,
                                                     weight)
             value, tree = self._split_part(history, part, plan, incumbent, d, weight,
@@ -595,8 +611,8 @@ class ExpectedSearch:
             return int(value), tree, new_stats()
 
         if key not in self._nodes:
-            spent = self._opened[key][1] if key in self._opened else None
-            value, tree, _ = self._saved_or(_exp_part_task, task, split, spent)
+            value, tree, _ = self._saved_or(_exp_part_task, task, split,
+                                            None if opened is None else opened.spent)
             self._nodes[key] = value, tree
         return self._nodes[key]
 
@@ -612,9 +628,9 @@ class ExpectedSearch:
         raced 1,805 and 4,366 guesses in parts three guesses deep before any tree);
         :meth:`_solve_node` solves those exactly first, then runs this part's race."""
         known = self._floor_of(history, part, d)
-        plan = self._node_plan(history, part, d, weight, known)
         key = _node_key(history, part, d, weight)
-        if (known is not None and known.tree is not None) or not plan or key in self._nodes:
+        if ((known is not None and known.tree is not None) or key in self._nodes
+                or not self._splits(part, d)):
             return (*self._solve_node(history, part, d, weight), True)
         _, (found,) = self._runner.known(_exp_part_task,
                                          [(tuple(history), part, INF, d, True, weight)])
@@ -622,16 +638,20 @@ class ExpectedSearch:
             self._nodes[key] = found[0], found[1]
             return found[0], found[1], True
         if key not in self._opened:
+            plan = self._node_plan(history, part, d, weight, known)
+            if not plan:  # no useful guess: one task
+                return (*self._solve_node(history, part, d, weight), True)
             since, children = self._runner.clock(), []
             incumbent = self._node_incumbent(history, part, plan, d, weight, children)
             now = self._runner.clock()
-            self._opened[key] = (incumbent, (now[0] - since[0], now[1] - since[1]),
-                                 children)
-        incumbent = self._opened[key][0]
-        value = len(part) + sum(v for v, _ in incumbent.values())
+            self._opened[key] = _Opened(plan, incumbent,
+                                        (now[0] - since[0], now[1] - since[1]), children)
+        opened = self._opened[key]
+        value = len(part) + sum(v for v, _ in opened.incumbent.values())
         if value >= INF:
             return INF, None, False
-        return value, (plan[0][0], {a: tree for a, (_, tree) in incumbent.items()}), False
+        return value, (opened.plan[0][0],
+                       {a: tree for a, (_, tree) in opened.incumbent.items()}), False
 
     def _node_plan(self, history, part, d, weight, known) -> list:
         """The guesses that :meth:`_solve_node` splits ``part`` by, in the order it
