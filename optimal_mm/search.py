@@ -85,8 +85,9 @@ from .progress import CallbackProgress, Progress
 from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner  # noqa: F401
 from .search_context import (WC_TREE_RULES, _context, check_wc_tree,  # noqa: F401
                              first_guess_classes, node_guess_classes)
-from .search_costs import (FLOOR_OBJECTIVES, CappedCost, LowerBound,  # noqa: F401
-                           PartFloor, cap_weight, check_floor)
+from .search_costs import (CEILING_OBJECTIVES, FLOOR_OBJECTIVES,  # noqa: F401
+                           CappedCost, LowerBound, PartFloor, UpperBound, cap_weight,
+                           check_ceiling, check_floor)
 from .search_expected import ExpectedSearch
 from .search_tasks import _tree_arg
 from .search_worst import WC_SPLIT_SECRETS, WorstCaseSearch, worst_case_order  # noqa: F401
@@ -366,7 +367,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self._depth = 0
         # The best complete tree of the expected-case search under way (or of the last
         # one): (objective, cap, first guess, its parts' trees, the search's seconds
-        # when it was found), or None (best_so_far)
+        # when it was found), the UpperBound's tree given to it (a Strategy) while
+        # it has built none better, or None (best_so_far)
         self._best = None
         self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
         self._nodes = {}  # the split parts solved in this expected search (_solve_node)
@@ -541,15 +543,18 @@ class Solver(WorstCaseSearch, ExpectedSearch):
 
     # -------------------------------------------------------- expected case
     def expected(self, max_guesses: int | None = None,
-                 floor: "LowerBound | None" = None) -> Solution:
+                 floor: "LowerBound | None" = None,
+                 ceiling: "UpperBound | None" = None) -> Solution:
         """The least total number of guesses, with a tree that attains it.
 
         ``floor`` (a :class:`LowerBound`), if given, ends the search as soon as its
-        tree's total meets it."""
+        tree's total meets it. ``ceiling`` (an :class:`UpperBound`, a complete tree
+        known before) is the best tree so far until the search builds a better one."""
         max_guesses = check_max_guesses(max_guesses)
         floor = check_floor("expected", floor)
+        ceiling = check_ceiling("expected", ceiling)
         with self._session("expected", max_guesses):
-            return self._expected(max_guesses, floor=floor)
+            return self._expected(max_guesses, floor=floor, ceiling=ceiling)
 
     def best_so_far(self) -> "Strategy | None":
         """The best complete tree of the last expected-case search (``expected``,
@@ -562,34 +567,43 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         better once that tree is built. Replayed for every secret like any tree the
         solver builds, with ``optimal`` false: a search that ended proves its own
         tree, this one only bounds the optimum from above (``meta["upper_bound"]``).
-        None before such a tree, and for a worst-case search, whose first tree
+        Before such a tree, the :class:`UpperBound` the search was given (its own
+        tree, fitted to the search's rules, as long as the search has built none
+        better), else None; None too for a worst-case search, whose first tree
         within ``t`` guesses is its answer."""
         if self._best is None:
             return None
+        if isinstance(self._best, Strategy):  # the UpperBound given, not beaten yet
+            return self._best
         objective, cap, first, trees, seconds = self._best
         return self._strategy(objective, cap, (first, trees), False, seconds,
                               {"upper_bound": "the best tree the search had built, "
                                               "not proven optimal"})
 
-    def worst_then_expected(self, floor: "LowerBound | None" = None) -> Solution:
+    def worst_then_expected(self, floor: "LowerBound | None" = None,
+                            ceiling: "UpperBound | None" = None) -> Solution:
         """The least total among trees with the optimal worst case.
 
         ``floor`` (a :class:`LowerBound`; typically the optimal total without the
         cap, which no capped tree can beat) ends the capped search as soon as its
-        tree meets it."""
+        tree meets it. ``ceiling`` (an :class:`UpperBound`: a tree within ``t*``,
+        such as the worst case's own) is the best tree so far until the search
+        builds a better one; one that needs more than ``t*`` guesses is refused."""
         floor = check_floor("worst-then-expected", floor)
+        ceiling = check_ceiling("worst-then-expected", ceiling)
         with self._session("worst-then-expected", None):
             wc = self.worst_case()
             if wc.value is None:
                 return wc
-            sol = self.expected(max_guesses=wc.value, floor=floor)
+            sol = self.expected(max_guesses=wc.value, floor=floor, ceiling=ceiling)
         sol.objective = "worst-then-expected"
         sol.proof = wc.proof + sol.proof
         if sol.strategy is not None:
             sol.strategy.objective = "expected"
         return sol
 
-    def fewest_at_worst(self, max_guesses: int | None = None) -> Solution:
+    def fewest_at_worst(self, max_guesses: int | None = None,
+                        ceiling: "UpperBound | None" = None) -> Solution:
         """The fewest secrets that need the optimal worst case ``t*``, then the least
         total: the Solution's value is that number, its tree has the least total
         among the trees with ``t*`` guesses and that number at depth ``t*``.
@@ -606,7 +620,10 @@ class Solver(WorstCaseSearch, ExpectedSearch):
 
         The checkpoint is the run's without a cap: every task carries its cap and
         weight in its arguments, so the runs with and without one share it.
+        ``ceiling`` (an :class:`UpperBound`: a tree within the cap, such as the worst
+        case's) is the best tree so far until the search builds a better one.
         """
+        ceiling = check_ceiling("fewest-at-worst", ceiling)
         with self._session("fewest-at-worst", None):
             if max_guesses is None:
                 wc = self.worst_case()
@@ -616,7 +633,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
             else:
                 cap, proof = max_guesses, []
             weight = cap_weight(self.game, cap)
-            sol = self._expected(cap, weight)
+            sol = self._expected(cap, weight, ceiling=ceiling)
         sol.objective = "fewest-at-worst"
         sol.proof = proof + sol.proof
         if sol.value is None:  # only under a cap given: t* is above it
@@ -636,17 +653,19 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         return sol
 
     def solve(self, objective: str = "worst-case", max_guesses: int | None = None,
-              floor: "LowerBound | None" = None) -> Solution:
+              floor: "LowerBound | None" = None,
+              ceiling: "UpperBound | None" = None) -> Solution:
         """Run the search for ``objective`` (see :func:`solve`)."""
         max_guesses = _check_request(objective, max_guesses)
         floor = check_floor(objective, floor)
+        ceiling = check_ceiling(objective, ceiling)
         if objective == "worst-case":
             return self.worst_case(max_guesses)
         if objective == "expected":
-            return self.expected(max_guesses, floor)
+            return self.expected(max_guesses, floor, ceiling)
         if objective == "fewest-at-worst":
-            return self.fewest_at_worst(max_guesses)
-        return self.worst_then_expected(floor)
+            return self.fewest_at_worst(max_guesses, ceiling)
+        return self.worst_then_expected(floor, ceiling)
 
 
 def _check_request(objective, max_guesses) -> int | None:
@@ -662,7 +681,7 @@ def _check_request(objective, max_guesses) -> int | None:
 
 def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any",
           max_guesses: int | None = None, floor: "LowerBound | None" = None,
-          **options) -> Solution:
+          ceiling: "UpperBound | None" = None, **options) -> Solution:
     """Solve ``game`` (a :class:`Game` or a spec) exactly for ``objective``.
 
     Every argument is checked before anything is built: see :class:`Solver` for the
@@ -670,6 +689,9 @@ def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any
     quoting it, and caps above 64 are clamped (:func:`check_max_guesses`).
     ``floor``, for the totals (:data:`FLOOR_OBJECTIVES`), is a lower bound proven
     elsewhere (:class:`LowerBound`) that ends the search once its tree meets it.
+    ``ceiling``, for the expected-type objectives (:data:`CEILING_OBJECTIVES`), is a
+    complete tree known before (:class:`UpperBound`): the search's best so far until
+    it builds a better one.
 
     >>> sol = solve(Game.from_spec("p2c3"), "expected", jobs=1)
     >>> sol.value, sol.strategy.validate().max
@@ -677,7 +699,8 @@ def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any
     """
     max_guesses = _check_request(objective, max_guesses)
     floor = check_floor(objective, floor)
-    return Solver(game, guesses, **options).solve(objective, max_guesses, floor)
+    ceiling = check_ceiling(objective, ceiling)
+    return Solver(game, guesses, **options).solve(objective, max_guesses, floor, ceiling)
 
 
 def subtree_within(game: Game, secrets, d: int, consistent: bool = False,

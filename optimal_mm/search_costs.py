@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._search_arrays import INF
-from .errors import FloorError, InvalidOptionError
+from .errors import FloorError, InvalidOptionError, InvalidTreeError
 from .game import Game
 from .tree import Strategy
 
@@ -235,6 +235,81 @@ def _check_tree_floor(floor: "LowerBound", total: int, first: str) -> None:
     if total < floor.value:
         raise FloorError(f"the lower bound {floor.value} ({floor.source}) is wrong: first "
                          f"guess {first} has a tree of total {total}")
+
+
+#: The objectives whose search keeps a best tree so far, which an :class:`UpperBound`
+#: may start (a worst-case search's first tree within ``t`` is its answer).
+CEILING_OBJECTIVES = ("expected", "worst-then-expected", "fewest-at-worst")
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    """A complete tree known before the search, and where it comes from: the best
+    tree so far until the search builds a better one.
+
+    The expected-type searches (:data:`CEILING_OBJECTIVES`) report a best tree only
+    once their first batch has a complete one, and under a cap they may go long
+    without: a part split by its own guesses whose first guess keeps no tree within
+    the guesses left has none until its race finds one (p6c7nb's fewest at 8 and
+    p5c6b's total within 9 ran for 20 and 15 minutes and reported none). A tree
+    known from elsewhere, an earlier run's best so far or a tree within ``t*``
+    guesses (the worst case's, :mod:`optimal_mm.within`'s), bounds the optimum all
+    the same: given as this, it is the search's best so far from the start
+    (:meth:`~optimal_mm.search.Solver.best_so_far`, the progress display's best,
+    the optimal table's ``≤``) until a tree of the search's own costs less.
+
+    It only reports: no budget and no task changes, so a checkpoint is shared with
+    the runs without it, and the search proves its optimum as it would alone. That
+    optimum is at most the tree's cost, an invariant the search checks.
+
+    >>> from optimal_mm.search import solve
+    >>> tree = solve(Game.from_spec("p2c3"), "worst-case", jobs=1).strategy
+    >>> UpperBound(tree, "p2c3's worst-case tree").fitted(
+    ...     Game.from_spec("p2c3"), "any", "expected", 3).declared.max
+    3
+    """
+    tree: Strategy
+    source: str = "given by the caller"
+
+    def fitted(self, game: Game, guesses: str, objective: str,
+               cap: int | None) -> Strategy:
+        """The tree as a strategy of the search it bounds (``game``, guess rule
+        ``guesses``, ``objective``'s label, ``cap``), replayed for every secret under
+        that rule and cap, ``optimal`` false; refused (InvalidOptionError, naming
+        ``source``) if it is another game's, breaks the rule or needs more guesses."""
+        tree = self.tree
+        problem = None
+        if tree.game.spec != game.spec or tree.game.alphabet != game.alphabet:
+            problem = f"is a tree of {tree.game.spec}, not {game.spec}"
+        else:
+            fitted = Strategy(game, tree.root, guesses, objective, None, False,
+                              meta={"upper_bound": f"a tree given to the search "
+                                                   f"({self.source}): its best so far, "
+                                                   f"not proven optimal"})
+            try:
+                fitted.declared = fitted.validate()
+            except InvalidTreeError as exc:
+                problem = f"fails replay under {guesses} guesses: {exc}"
+            else:
+                if cap is not None and fitted.declared.max > cap:
+                    problem = (f"needs {fitted.declared.max} guesses, over this search's "
+                               f"cap of {cap}")
+                fitted.max_guesses = cap
+        if problem is not None:
+            raise InvalidOptionError(f"the upper-bound tree ({self.source}) {problem}")
+        return fitted
+
+
+def check_ceiling(objective, ceiling) -> "UpperBound | None":
+    """Refuse an upper-bound tree where the objective's search keeps no best tree;
+    a bare :class:`~optimal_mm.tree.Strategy` is taken as one given by the caller."""
+    if ceiling is None:
+        return None
+    if objective not in CEILING_OBJECTIVES:
+        raise InvalidOptionError(f"an upper-bound tree applies to "
+                                 f"{', '.join(CEILING_OBJECTIVES)}, not {objective}: its "
+                                 f"first tree within t guesses is its answer")
+    return ceiling if isinstance(ceiling, UpperBound) else UpperBound(ceiling)
 
 
 def check_floor(objective, floor) -> "LowerBound | None":

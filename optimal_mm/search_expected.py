@@ -74,6 +74,16 @@ class _Opened:
     children: list
 
 
+def _check_ceiling(ceiling, known, value, shown) -> None:
+    """Refuse an optimum (``value``; None: no tree within the cap) above the cost
+    ``known`` of the :class:`UpperBound` tree given (replayed, so a real tree): the
+    search would have missed a tree that costs less, a broken invariant."""
+    if ceiling is not None and (value is None or value > known):
+        found = "no tree" if value is None else shown(value)
+        raise AssertionError(f"the search proved {found}, but the tree given "
+                             f"({ceiling.source}) has {shown(known)}")
+
+
 def _phase(weight) -> str:
     """How a progress line of these searches begins: the objective whose cost they
     minimise, ``fewest-at-worst`` under a ``weight`` (the secrets at the cap first,
@@ -131,12 +141,14 @@ class ExpectedSearch:
             raise InfeasibleError("no first guess splits the secrets")
         return bounds, order
 
-    def _expected(self, max_guesses, weight=0, floor=None):
+    def _expected(self, max_guesses, weight=0, floor=None, ceiling=None):
         """The expected case under the cap ``max_guesses``; with a ``weight``, the
         lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost).
         ``floor``: a :class:`LowerBound` on the total (no weight), met by a tree
         found, ends the search there (:meth:`_solve_parts`; no rival first guess);
-        its tree, if it has one, bounds each part on its path (:meth:`_floor_of`)."""
+        its tree, if it has one, bounds each part on its path (:meth:`_floor_of`).
+        ``ceiling``: an :class:`UpperBound`, the best tree (``self._best``) until a
+        tree of the search's own costs less; the optimum may not exceed its cost."""
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
@@ -159,11 +171,18 @@ class ExpectedSearch:
             return figure(bound if floor is None else max(bound, floor.value))
 
         label = "fewest-at-worst" if weight else "expected"  # of a tree kept: best_so_far
+        known = INF  # the cost of the ceiling's tree, the best kept until one beats it
+        if ceiling is not None:
+            self._best = ceiling.fitted(game, self.guesses, label, max_guesses)
+            known = _tree_cost(self._best.declared, d, weight)
+
+        def keep(value, g, trees):  # a complete tree of the search's own, if better
+            if value < known:
+                self._best = (label, max_guesses, g, trees, time.perf_counter() - start)
+                self.progress.update(best=figure(value))
 
         def upper(g, parts, cost, trees):  # phase (1)'s first complete trees
-            self._best = (label, max_guesses, g, {a: t for (a, _), t in zip(parts, trees)},
-                          time.perf_counter() - start)
-            self.progress.update(best=figure(n + cost))
+            keep(n + cost, g, {a: t for (a, _), t in zip(parts, trees)})
 
         proof = []
         if ctx.lb[d, n] >= INF:
@@ -174,6 +193,10 @@ class ExpectedSearch:
         bounds, order = self._first_guess_bounds(secrets, reps, child_d, weight)
         self.progress.reset()
         self.progress.update(bound=proven(bounds[order[0]][0]))
+        if ceiling is not None:
+            self.progress.update(best=figure(known))
+            self.progress.message(f"upper bound {shown(known)}: the tree given "
+                                  f"({ceiling.source}), the best so far")
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, INF, None
         for g in order:
@@ -187,14 +210,13 @@ class ExpectedSearch:
                 best_g = g
                 best_value = n + sum(values)
                 best_trees = {a: t for (a, _), t in zip(parts, trees)}
-                self._best = (label, max_guesses, best_g, best_trees,
-                              time.perf_counter() - start)
-                self.progress.update(best=figure(best_value))
+                keep(best_value, best_g, best_trees)
                 self.progress.message(f"first guess {game.code_str(g)}: {shown(best_value)}")
                 break
             self.progress.message(f"first guess {game.code_str(g)}: impossible within {d} "
                                   f"guesses")
         if best_g is None:
+            _check_ceiling(ceiling, known, None, shown)
             proof.append(f"impossible within {d} guesses")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start, proof, self._runner.resumed)
@@ -261,7 +283,8 @@ class ExpectedSearch:
                 _check_tree_floor(floor, best_value, game.code_str(best_g))
             proof.append(f"first guess {game.code_str(best_g)} proved better: "
                          f"{shown(best_value)}")
-            self.progress.update(best=figure(best_value))
+            if best_value < known:
+                self.progress.update(best=figure(best_value))
             self.progress.message(proof[-1])
             parts = bounds[best_g][1]
             trees = rival_trees.get(best_g)
@@ -275,8 +298,8 @@ class ExpectedSearch:
             else:
                 trees = [tree for _, tree in trees]
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
-            self._best = (label, max_guesses, best_g, best_trees,
-                          time.perf_counter() - start)
+            keep(best_value, best_g, best_trees)
+        _check_ceiling(ceiling, known, best_value, shown)
         seconds = time.perf_counter() - start
         strategy = self._strategy("expected", max_guesses, (best_g, best_trees), True, seconds,
                                   {})

@@ -336,6 +336,55 @@ def cap_for(entries, spec, guesses, objective):
     return wc["value"], f"{spec}/{guesses}/worst-case"
 
 
+def ceiling_for(entries, spec, guesses, objective, folder: Path = FLOOR_TREES):
+    """``(path, figure)``: the tree of ``results/trees`` (and its ``upper/`` and
+    ``within/``) that bounds the entry best from above, and what it gives the table
+    (the total; for ``fewest-at-worst`` the secrets at the cap), or None. The search
+    starts from it as its best so far (:class:`optimal_mm.search.UpperBound`): a run
+    stopped before its own first complete tree still bounds the cell (p6c7nb's fewest
+    at 8 and p5c6b's total within 9 ran 20 and 15 minutes and left none, though a
+    tree within the cap was in ``within/``). A candidate is any tree file named
+    after the game that replays under the entry's guess rule within its cap (the
+    worst-case entry's ``t*``, which the capped objectives need solved): an earlier
+    run's best so far (``upper/``), a tree within ``t*`` (``within/``, the worst
+    case's), a tree of another objective; the least cost wins (ties: the first by
+    name). Nothing is searched: each candidate is only replayed.
+
+    >>> ceiling_for({}, "p4c6", "any", "fewest-at-worst") is None  # t* not solved
+    True
+    """
+    from optimal_mm import Game, Strategy
+    from optimal_mm.errors import OptimalMMError
+    from optimal_mm.search import UpperBound, cap_weight
+    from optimal_mm.search_costs import _tree_cost
+
+    cap = None
+    if objective != "expected":
+        wc = entries.get(f"{spec}/{guesses}/worst-case", {})
+        if wc.get("status") != "solved":
+            return None
+        cap = wc["value"]
+    game = Game.from_spec(spec)
+    weight = cap_weight(game, cap) if objective == "fewest-at-worst" else 0
+    label = "fewest-at-worst" if weight else "expected"
+    names = {f"{spec}-", f"{game.name}-"}
+    found = []
+    for path in sorted(p for sub in ("", "upper", "within")
+                       for p in (folder / sub).glob("*.json.gz")
+                       if any(p.name.startswith(n) for n in names)):
+        try:
+            tree = UpperBound(Strategy.load(path), str(path)).fitted(game, guesses, label,
+                                                                      cap)
+        except OptimalMMError:  # another game's, another rule's, beyond the cap
+            continue
+        cost = _tree_cost(tree.declared, cap, weight)
+        found.append((cost, str(path), divmod(cost, weight)[0] if weight else cost))
+    if not found:
+        return None
+    _, path, figure = min(found, key=lambda f: f[0])
+    return path, figure
+
+
 def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
     """The path of the optimal tree of the solved expected-case entry ``key`` in
     ``folder`` (``p4c8nb-expected.json.gz``), or None if there is none; a tree whose
@@ -356,17 +405,24 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
     return str(path)
 
 
+def _shown(path) -> str:
+    """A path as the table names it: from the repository's root where it is inside."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
-            cap=None, split_depth=None, table_entries=None):
+            cap=None, split_depth=None, table_entries=None, ceiling=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
     goes to stderr too, each line after the entry's key (:func:`_progress`).
     ``cap``: :func:`cap_for`'s ``(t*, key)``, the cap given to ``fewest-at-worst``;
     ``table_entries``: each search process's transposition table (None: ``solve``'s
-    default)."""
-    from optimal_mm import Game
-    from optimal_mm.search import LowerBound, solve
+    default); ``ceiling``: :func:`ceiling_for`'s ``(path, figure)``, the tree the
+    search starts from as its best so far."""
+    from optimal_mm import Game, Strategy
+    from optimal_mm.search import LowerBound, UpperBound, solve
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
@@ -388,13 +444,13 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
         options["table_entries"] = table_entries
     source = f"the optimum of {floor[1]} in results/optimal_table.json" if floor else None
     if floor is not None and len(floor) > 2:  # with that entry's optimal tree
-        from optimal_mm import Strategy
-
         bound = LowerBound.from_tree(Strategy.load(floor[2]), f"{source}, its tree "
                                      f"{Path(floor[2]).relative_to(ROOT)}",
                                      Game.from_spec(spec), guesses)
     else:
         bound = None if floor is None else LowerBound(floor[0], source)
+    if ceiling is not None:
+        options["ceiling"] = UpperBound(Strategy.load(ceiling[0]), _shown(ceiling[0]))
     start = time.perf_counter()
     sol = solve(Game.from_spec(spec), objective, guesses, None if cap is None else cap[0],
                 floor=bound, **options)
@@ -413,6 +469,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
               "wc_tree": options.get("wc_tree")}
     if cap is not None:  # proven again by the search: the tree, secrets at the cap
         result["cap"] = {"value": cap[0], "entry": cap[1]}
+    if ceiling is not None:  # the best so far it started from
+        result["ceiling"] = {"tree": _shown(ceiling[0]), "value": ceiling[1]}
     # What the proof may rest on: a total that meets the floor (the search may have
     # stopped there), or any part's race stopped at its own floor (from the tree)
     if floor is not None and (sol.value == floor[0] or len(floor) > 2):
@@ -715,7 +773,9 @@ def markdown(entries, meta) -> str:
         "≥ its lower bound (a total within t\\*, at least the total without the cap), "
         "≤ the best complete tree it had found (its total, or its "
         "secrets at t\\*; for some, that tree is in `results/upper_trees.md`, "
-        "replayed for every secret); `*` marks what the other guess rule's entry "
+        "replayed for every secret; runs since 2026-12-04 start from the best tree of "
+        "`results/trees/` that fits the entry's cap and guess rule, named in the JSON "
+        "as its `ceiling`); `*` marks what the other guess rule's entry "
         "implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "
         "a published value is marked: = agrees, ≠ DISAGREES.",
@@ -1000,6 +1060,8 @@ def _run_entries(args, todo, running) -> None:
             tree = None if floor is None else floor_tree(floor[1], floor[0])
             floor = floor if tree is None else (*floor, tree)
             cap = cap_for(now, spec, guesses, objective)
+            ceiling = (None if objective == "worst-case"
+                       else ceiling_for(now, spec, guesses, objective))
             running.append((Entry(key, spec, objective, guesses, args.time_limit,
                                   args.checkpoint, split_secrets=args.split_secrets,
                                   split_depth=args.split_depth,
@@ -1007,7 +1069,7 @@ def _run_entries(args, todo, running) -> None:
                                   jobs=args.jobs, floor=floor,
                                   min_seconds=args.checkpoint_min_seconds,
                                   progress_interval=args.progress_interval, cap=cap,
-                                  table_entries=args.table_entries),
+                                  table_entries=args.table_entries, ceiling=ceiling),
                             spec, guesses, objective))
         for item in list(running):
             entry, spec, guesses, objective = item

@@ -30,7 +30,10 @@ Usage::
     python scripts/upper_trees.py --render      # rewrite the markdown from the JSON
 
 A ``fewest-at-worst`` cell resumes with its worst-case entry's ``t*`` as
-``--max-guesses``, as the table's own runs do (``optimal_tables.cap_for``).
+``--max-guesses``, as the table's own runs do (``optimal_tables.cap_for``), and
+every cell from the best tree of ``trees/`` below ``--out`` that fits it
+(``--upper-bound-tree``, ``optimal_tables.ceiling_for``: its own earlier tree, a
+tree within its cap), so the tree written is never worse than one known.
 ``--jobs``, ``--split-secrets``, ``--chain-secrets`` and ``--wc-tree`` go to ``solve``
 as they went to the cell's runs (the worst-case split and tree rule decide which of
 its tasks the checkpoint holds: with others, the resumed search would compute them
@@ -52,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
-from optimal_tables import cap_for, checkpoint_dir  # noqa: E402
+from optimal_tables import cap_for, ceiling_for, checkpoint_dir  # noqa: E402
 
 RESULTS = ROOT / "results"
 #: The objectives whose open cells have an upper bound made by a tree.
@@ -239,10 +242,15 @@ def main(argv=None) -> int:
                 # A fewest-at-worst cell resumes under its worst-case entry's t*, as
                 # the table's runs do (no worst-case search first)
                 cap = cap_for(entries, *key.split("/"))
+                # and from the best tree already known for it (its own earlier one,
+                # a tree within the cap), which its search may not beat in time
+                ceiling = ceiling_for(entries, *key.split("/"), folder=args.out / "trees")
                 said, row = make_tree(entries[key], args.checkpoints, args.out,
                                       args.time_limit, solve_args + (
                                           [] if cap is None else
-                                          ["--max-guesses", str(cap[0])]))
+                                          ["--max-guesses", str(cap[0])]) + (
+                                          [] if ceiling is None else
+                                          ["--upper-bound-tree", _shown(ceiling[0])]))
             except (OSError, OptimalMMError) as exc:
                 said, row = f"{key}: {exc}", None
             print(said)

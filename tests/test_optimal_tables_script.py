@@ -747,3 +747,85 @@ def solve_tree(spec):
     from optimal_mm.search import solve
 
     return solve(spec, "expected", jobs=1).strategy
+
+
+@pytest.fixture(scope="module")
+def mastermind_trees(tmp_path_factory):
+    """A trees folder as results/trees: mastermind's worst-case tree (within 5), its
+    optimal expected tree (6 guesses) and, in ``upper/``, its fewest-at-worst tree
+    under the cap 5 (named by spec, as upper_trees.py names them), beside a tree of
+    another game that must never be picked."""
+    from optimal_mm.search import solve
+
+    folder = tmp_path_factory.mktemp("trees")
+    (folder / "upper").mkdir()
+    game = Game.from_spec("mastermind")
+    solved = {objective: solve(game, objective, jobs=1).strategy
+              for objective in ("worst-case", "expected")}
+    solved["worst-case"].save(folder / "mastermind-worst-case.json.gz")
+    solved["expected"].save(folder / "mastermind-expected.json.gz")
+    solved["fewest-at-worst"] = solve(game, "fewest-at-worst", max_guesses=5,
+                                      jobs=1).strategy
+    solved["fewest-at-worst"].save(folder / "upper" / "p4c6-any-fewest-at-worst.json.gz")
+    solved["consistent"] = solve(game, "expected", "consistent", jobs=1).strategy
+    solved["consistent"].save(folder / "mastermind-expected-consistent.json.gz")
+    solve("p3c4", "expected", jobs=1).strategy.save(folder / "p3c4-expected.json.gz")
+    return folder, {k: s.validate() for k, s in solved.items()}
+
+
+def test_each_capped_entry_starts_from_the_best_tree_that_fits_it(mastermind_trees):
+    # The search's best so far before it has one (search.UpperBound): p6c7nb's fewest
+    # at 8 and p5c6b's total within 9 left the table without an upper bound, though a
+    # tree within the cap was there in results/trees.
+    folder, stats = mastermind_trees
+    script = _script()
+    entries = {"p4c6/any/worst-case": {"status": "solved", "value": 5},
+               "p4c6/consistent/worst-case": {"status": "solved", "value": 6}}
+    faw, wc, exp = stats["fewest-at-worst"], stats["worst-case"], stats["expected"]
+    assert exp.max == 6 and faw.depth_counts[4] < wc.depth_counts[4]
+    path, figure = script.ceiling_for(entries, "p4c6", "any", "fewest-at-worst", folder)
+    assert path.endswith("upper/p4c6-any-fewest-at-worst.json.gz")
+    assert figure == faw.depth_counts[4]  # the secrets at the cap
+    # The total within 5: the expected tree needs 6 guesses, so the least total of
+    # the two trees within 5
+    path, figure = script.ceiling_for(entries, "p4c6", "any", "worst-then-expected",
+                                      folder)
+    assert figure == min(faw.total, wc.total) and figure > exp.total
+    # Without a cap every tree counts: the optimal expected tree
+    path, figure = script.ceiling_for(entries, "p4c6", "any", "expected", folder)
+    assert path.endswith("mastermind-expected.json.gz") and figure == exp.total
+    # Another game's tree is never picked; a cap not solved gives none
+    assert script.ceiling_for(entries, "p3c5", "any", "expected", folder) is None
+    assert script.ceiling_for({}, "p4c6", "any", "fewest-at-worst", folder) is None
+
+
+def test_a_tree_that_breaks_the_guess_rule_is_no_ceiling(mastermind_trees):
+    # Mastermind's any-guess trees each play a guess that cannot be the secret: with
+    # consistent guesses only the consistent tree counts, within its cap
+    folder, stats = mastermind_trees
+    script = _script()
+    entries = {"p4c6/consistent/worst-case": {"status": "solved", "value": 6}}
+    for objective in ("fewest-at-worst", "worst-then-expected", "expected"):
+        path, figure = script.ceiling_for(entries, "p4c6", "consistent", objective, folder)
+        assert path.endswith("mastermind-expected-consistent.json.gz")
+    assert stats["consistent"].max <= 6
+    assert figure == stats["consistent"].total > stats["expected"].total
+    entries["p4c6/consistent/worst-case"]["value"] = stats["consistent"].max - 1
+    assert script.ceiling_for(entries, "p4c6", "consistent", "fewest-at-worst",
+                              folder) is None  # none within that cap
+
+
+def test_a_worker_starts_from_its_ceiling_and_records_it(tmp_path):
+    # The worker's first partial report is the given tree's figure; the entry names it
+    from optimal_mm.search import solve
+
+    script = _script()
+    known = tmp_path / "p3c4-worst-case.json.gz"
+    solve("p3c4", "worst-case", jobs=1).strategy.save(known)
+    total = solve("p3c4", "worst-case", jobs=1).strategy.validate().total
+    queue = _Queue()
+    script._worker("p3c4", "expected", "any", None, queue, ceiling=(str(known), total))
+    (result,) = _final(queue)
+    bests = [item["best"] for item in queue.items if item.get("partial") and item["best"]]
+    assert bests[0] == total and result["value"] <= total
+    assert result["ceiling"] == {"tree": str(known), "value": total}

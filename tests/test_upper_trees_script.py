@@ -113,6 +113,33 @@ def test_the_tree_of_a_cell_solved_since_is_dropped(stopped_run, tmp_path, capsy
     assert capsys.readouterr().out == "" and (out / "upper_trees.md").read_text() == md
 
 
+def test_a_known_tree_better_than_the_search_s_is_the_one_written(stopped_run, tmp_path,
+                                                                  capsys):
+    """The cell resumes from the best tree of ``trees/`` below ``--out`` that fits
+    it (``--upper-bound-tree``): stopped before its search beats that tree (here the
+    optimal one, which its first batch only equals), the tree written is that one,
+    refitted to the cell and replayed, never a worse one."""
+    root, best = stopped_run
+    known = tmp_path / "out" / "trees" / "p4c7-expected.json.gz"
+    known.parent.mkdir(parents=True)
+    from optimal_mm.search import solve
+
+    solve(Game.from_spec("p4c7"), "expected", jobs=1).strategy.save(known)
+    optimum = Strategy.load(known).validate().total
+    assert optimum <= best
+    assert load_script("upper_trees").main(
+        ["--table", str(root / "table.json"), "--checkpoints", str(root / "checkpoints"),
+         "--out", str(tmp_path / "out"), "--only", "p4c7/any/expected",
+         "--time-limit", "1"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"p4c7/any/expected: {optimum} (table ≤ {best}), "), said
+    (row,) = json.loads((tmp_path / "out" / "upper_trees.json").read_text())["trees"]
+    assert row["command"].endswith(f"--upper-bound-tree {known}")
+    tree = Strategy.load(tmp_path / "out" / row["file"])
+    assert tree.validate().total == optimum and not tree.optimal
+    assert str(known) in tree.meta["upper_bound"]
+
+
 def test_a_cell_without_a_tree_is_said_and_fails(stopped_run, capsys):
     root, _ = stopped_run
     assert load_script("upper_trees").main(

@@ -18,8 +18,8 @@ from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
 from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
-                      WC_TREE_RULES, LowerBound, Solver, check_floor, check_max_guesses,
-                      physical_memory)
+                      WC_TREE_RULES, LowerBound, Solver, UpperBound, check_ceiling,
+                      check_floor, check_max_guesses, physical_memory)
 from ..tree import Strategy
 from . import add_time_limit, interrupted_status, interruption, time_limited
 
@@ -104,6 +104,15 @@ def register(sub) -> None:
                            "and its subtree below each answer to its first guess bounds "
                            "that part, whose search stops there, trying the tree's guess "
                            "first")
+    long.add_argument("--upper-bound-tree", metavar="FILE",
+                      help="expected-case objectives: a complete tree of the game known "
+                           "before (an earlier run's --best-so-far, a tree within the cap "
+                           "such as the worst case's for fewest-at-worst and "
+                           "worst-then-expected): the best so far from the start, shown "
+                           "and written by --best-so-far until the search builds a better "
+                           "one (it changes no task: the checkpoint is the same). Replayed "
+                           "first under the search's guess rule and cap; one that breaks "
+                           "them is refused (exit 2)")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -169,6 +178,16 @@ def _floor(args, game: Game) -> "LowerBound | None":
                                 args.guesses)
 
 
+def _ceiling(args) -> "UpperBound | None":
+    """The tree that --upper-bound-tree gives, or None (checked against the
+    search's rules and cap as the search starts: :meth:`UpperBound.fitted`)."""
+    if args.upper_bound_tree is None:
+        return None
+    check_ceiling(args.objective, UpperBound(None))  # the objective takes one, before
+    # the file is read
+    return UpperBound(Strategy.load(args.upper_bound_tree), args.upper_bound_tree)
+
+
 def _default_output(game: Game, args) -> str:
     parts = [game.name, args.objective]
     if args.guesses == "consistent":
@@ -189,6 +208,7 @@ def run_solve(args) -> int:
                                ("--best-so-far", args.best_so_far is None),
                                ("--lower-bound", args.lower_bound is None),
                                ("--lower-bound-tree", args.lower_bound_tree is None),
+                               ("--upper-bound-tree", args.upper_bound_tree is None),
                                ("--checkpoint", args.checkpoint is None)):
             if not unused:
                 raise InvalidOptionError(f"{option} does not apply to --objective static")
@@ -209,6 +229,7 @@ def run_solve(args) -> int:
         raise InvalidOptionError(f"--checkpoint-min-seconds must be a finite number of 0 "
                                  f"or more, got {args.checkpoint_min_seconds}")
     floor = _floor(args, game)
+    ceiling = _ceiling(args)
     if args.scheduler and args.backend != "dask":
         raise InvalidOptionError("--scheduler needs --backend dask")
     limit = (parse_size(args.memory_limit) if args.memory_limit is not None
@@ -232,7 +253,7 @@ def run_solve(args) -> int:
                     checkpoint_min_seconds=args.checkpoint_min_seconds)
     try:
         with time_limited(args.time_limit):
-            sol = solver.solve(args.objective, args.max_guesses, floor)
+            sol = solver.solve(args.objective, args.max_guesses, floor, ceiling)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM (cli.Terminated), --time-limit
         progress.close()
         what = interruption(exc)
