@@ -85,6 +85,12 @@ TREES_TO_MAKE = {
     # back from its committed checkpoint in seconds (tasks under half a second, which
     # the table's runs did not keep, are searched again and not kept either).
     "p4c9-fewest-at-worst": ("p4c9", "fewest-at-worst", "any", None, None, None),
+    # The optimal worst cases of the games whose capped cells (fewest-at-worst,
+    # worst-then-expected) are open, several from the table's committed checkpoints:
+    # each tree keeps within t*, so it bounds those cells from above until their own
+    # searches build a better tree (scripts/optimal_tables.py, ceiling_for).
+    **{f"{spec}-worst-case": (spec, "worst-case", "any", None, None, None)
+       for spec in ("p4c10b", "p4c10nb", "p4c9nb", "p5c6b", "p6c7nb", "p7c7n", "p7c7nb")},
 }
 # Trees searched with another tree's total as a lower bound (solve
 # --lower-bound-tree): an uncapped optimum bounds the capped one, and each of its
@@ -96,6 +102,13 @@ TABLE_OPTIONS = {"split_secrets": 500, "wc_tree": "first", "chain_secrets": 250}
 OPTIONS = {name: TABLE_OPTIONS for name in FLOORS}
 OPTIONS["p4c9-fewest-at-worst"] = {"split_secrets": 500, "wc_tree": "first",
                                    "checkpoint_min_seconds": 0.5}
+# The worst cases as the table's runs that solved them split their tasks (their
+# checkpoints then read back whole), each with the first feasible guess's tree, far
+# faster to build than the small-total one
+for _name in ("p4c10nb", "p6c7nb"):
+    OPTIONS[f"{_name}-worst-case"] = {"split_secrets": 500, "wc_tree": "first"}
+for _name in ("p4c10b", "p4c9nb", "p5c6b", "p7c7n", "p7c7nb"):
+    OPTIONS[f"{_name}-worst-case"] = {"wc_tree": "first"}
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
            "p5c8-expected-consistent": "logik"}
 
