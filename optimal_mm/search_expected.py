@@ -324,7 +324,8 @@ class ExpectedSearch:
         it falls: after the first batch, with each big part under its first second
         guess (solved exactly there) and each part split by its own guesses
         (``chain_secrets``) under its first guess, then as each of those parts' own
-        search ends. So a run stopped while the rivals of a big part or of a split
+        search ends, and as each part split below them is solved before their races
+        (:meth:`_solve_node`'s ``on_progress``). So a run stopped while the rivals of a big part or of a split
         part are searched still has an upper bound and its tree (p4c8nb's expected
         case: its three big parts ran past 900 s; p6c7n's fewest at the worst depth:
         its 264-secret part raced for hours), and whenever a big part's race, or a
@@ -385,6 +386,13 @@ class ExpectedSearch:
                     values[i], trees[i] = value, tree
                     tell()
 
+        def sub_better(i, a, value, tree):  # a pending split part of big part i's
+            # first second guess has a better tree: big part i under that guess
+            view = {**incumbents[i], a: (value, tree)}
+            total = len(parts[i][1]) + sum(v for v, _ in view.values())
+            if total < INF:
+                better(i, total, (plans[i][0][0], {b: t for b, (_, t) in view.items()}))
+
         def finished(i):  # a pending split part's race is over (_finish_pending)
             with lock:
                 if i in plans:
@@ -394,7 +402,8 @@ class ExpectedSearch:
         for i in plans:  # each big part under its first second guess until a better
             under_first(i)  # one is known
         tell()  # a complete tree, the split parts pending under their first guess
-        self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead)
+        self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead,
+                             sub_better)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
         if floor is not None:
             for i, plan in plans.items():
@@ -492,21 +501,27 @@ class ExpectedSearch:
         return values, trees, plans, incumbents, pending
 
     def _finish_pending(self, pending, d, weight, values, trees, incumbents,
-                        on_part=None, on_better=None) -> None:
+                        on_part=None, on_better=None, on_sub=None) -> None:
         """Solve exactly the split parts that :meth:`_first_batch` left ``pending``
         (each under its first guess), in order, into ``values`` and ``trees`` (a part
         of the first guess) or ``incumbents`` (a part of a big part's first second
         guess): their races (:meth:`_solve_node`). ``on_part(i)`` is told after each,
         ``on_better(i, value, tree)`` each rival that takes the lead in a part of the
-        first guess's race (deeper races build no tree on a lead)."""
+        first guess's race (deeper races build no tree on a lead), and each better
+        tree of such a part as the parts split below it are solved before its race
+        (``on_progress``); ``on_sub(i, a, value, tree)`` the same of the part after
+        answer ``a`` to big part ``i``'s first second guess."""
         d2 = d if d >= NO_CAP else d - 1
         for i, a, history, sub in pending:
             if a is None:
                 told = None if on_better is None else (
                     lambda value, tree, i=i: on_better(i, value, tree))
-                values[i], trees[i] = self._solve_node(history, sub, d, weight, told)
+                values[i], trees[i] = self._solve_node(history, sub, d, weight, told, told)
             else:
-                incumbents[i][a] = self._solve_node(history, sub, d2, weight)
+                told = None if on_sub is None else (
+                    lambda value, tree, i=i, a=a: on_sub(i, a, value, tree))
+                incumbents[i][a] = self._solve_node(history, sub, d2, weight,
+                                                    on_progress=told)
             if on_part is not None:
                 on_part(i)
 
@@ -585,7 +600,7 @@ class ExpectedSearch:
         return (self.chain_secrets is not None and len(part) >= self.chain_secrets
                 and d > 1)
 
-    def _solve_node(self, history, part, d, weight, on_better=None):
+    def _solve_node(self, history, part, d, weight, on_better=None, on_progress=None):
         """Exact ``(value, subtree)`` of ``part`` after the guesses ``history`` (``d``
         guesses left; ``INF`` and None where it cannot be solved within them): one
         task (:func:`_exp_part_task`), or, for a part of ``chain_secrets`` secrets or
@@ -599,6 +614,16 @@ class ExpectedSearch:
         race's end), it is read from memory, with or without a checkpoint. Its first
         guess's parts may have been solved already (:meth:`_node_start`): the race
         takes them as they are, and the part's saved answer counts their time.
+
+        Those of its first guess's parts that are split in turn wait under their own
+        first guess until they are solved exactly, each just before this part's race.
+        ``on_progress(value, subtree)``, if given, is told the part under its first
+        guess each time one of them is (and, passed down, each time one of theirs
+        is): a complete tree that costs less, which a run stopped in those races
+        still has (p6c7nb's expected case: seven split parts of the first guess,
+        each with parts split three guesses deep, raced for hours while its table
+        cell kept the first batch's 33941). Their races' leads are not told: they
+        would build a tree per lead, work the exact solve does not need.
 
         On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
         takes that subtree; else it is split by the tree's guess there first (its
@@ -626,9 +651,19 @@ class ExpectedSearch:
                 del self._opened[key]  # solved exactly before this race
                 incumbent = opened.incumbent
                 d2 = d if d >= NO_CAP else d - 1
+                g = plan[0][0]
+
+                def report(view):  # the part under g, its parts as ``view`` has them
+                    value = len(part) + sum(v for v, _ in view.values())
+                    if on_progress is not None and value < INF:
+                        on_progress(value, (g, {a: t for a, (_, t) in view.items()}))
+
                 for a, sub in opened.children:
-                    incumbent[a] = self._solve_node((*history, plan[0][0]), sub, d2,
-                                                    weight)
+                    told = None if on_progress is None else (
+                        lambda v, t, a=a: report({**incumbent, a: (v, t)}))
+                    incumbent[a] = self._solve_node((*history, g), sub, d2, weight,
+                                                    on_progress=told)
+                    report(incumbent)
             value, tree = self._split_part(history, part, plan, incumbent, d, weight,
                                            on_better=on_better)
             return int(value), tree, new_stats()

@@ -11,6 +11,7 @@ still to be searched, is at least the optimum, and the bests only fall to it.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from optimal_mm import Game, search_expected
@@ -138,3 +139,65 @@ def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatc
     assert best is not None and not best.optimal
     assert best.validate() == best.declared  # replayed for every secret
     assert best.root.guess == game.code_str(first)
+
+
+def _subtree_cost(game, node, secrets, cap=None, left=None):
+    """The guesses ``node``'s subtree takes to find each of ``secrets``, summed; with a
+    ``cap``, ``(secrets found by the cap-th guess, that sum)``, ``left`` the guesses
+    to the cap counting ``node``'s (the cap, at the root)."""
+    answers = game.answers(game.code_index(node.guess), secrets)
+    total, at_cap = len(secrets), 0
+    if cap is not None and left is None:
+        left = cap
+    for a in np.unique(answers):
+        if a == game.win:
+            at_cap += int(np.sum(answers == a)) if left == 1 else 0
+            continue
+        sub = _subtree_cost(game, node.next[game.answer_str(int(a))], secrets[answers == a],
+                            cap, None if left is None else left - 1)
+        if cap is None:
+            total += sub
+        else:
+            at_cap, total = at_cap + sub[0], total + sub[1]
+    return total if cap is None else (at_cap, total)
+
+
+@pytest.mark.parametrize("objective, cap", [("expected", None), ("fewest-at-worst", 6)])
+def test_a_split_part_s_tree_counts_its_parts_solved_before_its_race(monkeypatch,
+                                                                     objective, cap):
+    # p6c7nb's expected case: the first guess's seven split parts each had parts
+    # split in turn, whose races ran for hours before their parent's race; the best
+    # tree kept them under their first guess all that time (33941 in the table).
+    # Each now lowers the best tree as it is solved: when any split part begins its
+    # race, the best tree, where it plays that part's history, holds it under its
+    # first guess with each of that guess's parts solved exactly (the race's own
+    # budget), or something better. Mastermind, parts of 60 secrets or more big,
+    # parts of 8 or more split by their own guesses, at every depth.
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, chain_secrets=8, table_entries=60_001)
+    checked = []
+    split_part = Solver._split_part
+
+    def watched(self, history, part, plan, incumbent, d, weight, *args, **kwargs):
+        best = self.best_so_far()
+        node, secrets = best.root, np.asarray(part)
+        for h in history:  # down the best tree along the part's history, if it plays it
+            if node is None or node.guess != game.code_str(h):
+                node = None
+                break
+            node = node.next.get(game.answer_str(int(game.answers(h, secrets[:1])[0])))
+        if node is not None:
+            costs = [_subtree_cost(game, node, secrets, cap,
+                                   None if cap is None else cap - len(history))]
+            costs.append(len(part) + sum(v for v, _ in incumbent.values()))
+            if weight:  # the capped cost as the tree gives it: secrets at the cap first
+                costs[0] = costs[0][0] * weight + costs[0][1]
+            checked.append((len(history), *costs))
+        return split_part(self, history, part, plan, incumbent, d, weight, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "_split_part", watched)
+    plain = Solver(game, jobs=1, table_entries=60_001).solve(objective, cap)
+    assert solver.solve(objective, cap).value == plain.value
+    assert {depth for depth, _, _ in checked} >= {1, 2}  # races one and two guesses deep
+    assert all(kept <= exact for _, kept, exact in checked), checked

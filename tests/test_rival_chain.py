@@ -215,10 +215,10 @@ def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, 
     splits = []
     real_node = search.Solver._solve_node
 
-    def spy_node(self, history, part, d, weight, on_better=None):
+    def spy_node(self, history, part, d, weight, on_better=None, on_progress=None):
         if self._splits(part, d):
             splits.append(len(history))
-        return real_node(self, history, part, d, weight, on_better)
+        return real_node(self, history, part, d, weight, on_better, on_progress)
 
     monkeypatch.setattr(search.Solver, "_guess_by_parts", spy)
     monkeypatch.setattr(search.Solver, "_solve_node", spy_node)
