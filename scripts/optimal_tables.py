@@ -411,6 +411,16 @@ def _shown(path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
+def _ceiling_record(ceiling) -> dict:
+    """:func:`ceiling_for`'s ``(path, figure)`` as an entry records it (``ceiling``),
+    solved or timed out: the tree its search started from and what it gives.
+
+    >>> _ceiling_record((str(ROOT / "results" / "trees" / "x.json.gz"), 7))
+    {'tree': 'results/trees/x.json.gz', 'value': 7}
+    """
+    return {"tree": _shown(ceiling[0]), "value": ceiling[1]}
+
+
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
             cap=None, split_depth=None, table_entries=None, ceiling=None):
@@ -470,7 +480,7 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     if cap is not None:  # proven again by the search: the tree, secrets at the cap
         result["cap"] = {"value": cap[0], "entry": cap[1]}
     if ceiling is not None:  # the best so far it started from
-        result["ceiling"] = {"tree": _shown(ceiling[0]), "value": ceiling[1]}
+        result["ceiling"] = _ceiling_record(ceiling)
     # What the proof may rest on: a total that meets the floor (the search may have
     # stopped there), or any part's race stopped at its own floor (from the tree)
     if floor is not None and (sol.value == floor[0] or len(floor) > 2):
@@ -498,6 +508,7 @@ class Entry:
                                 kwargs=options, daemon=options.get("jobs", 1) == 1)
         self.start = time.perf_counter()
         self.bounds = {}
+        self.ceiling = options.get("ceiling")
         self.proc.start()
 
     def stop(self) -> None:
@@ -535,6 +546,8 @@ class Entry:
             result = {"status": status, "seconds": round(elapsed, 1)}
             if status == "timeout":
                 result.update({k: v for k, v in self.bounds.items() if v is not None})
+                if self.ceiling is not None:
+                    result["ceiling"] = _ceiling_record(self.ceiling)
             return result
         result["status"] = "solved"
         return result

@@ -276,12 +276,15 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
     entry.key, entry.time_limit, entry.bounds = "p4c7b/any/expected", 1.0, {}
     entry.start = script.time.perf_counter() - 100
     entry.proc = _Stuck()
+    entry.ceiling = (str(script.ROOT / "results" / "trees" / "t.json.gz"), 18800)
     entry.queue = _DeadlineQueue([{"partial": True, "best": None, "bound": 18000},
                                   {"partial": True, "best": 18763, "bound": 18100}])
     result = entry.poll()
     assert entry.proc.killed
     assert result["status"] == "timeout" and result["bound"] == 18100
     assert result["best"] == 18763 and result["seconds"] >= 100
+    # the tree it started from, as a timeout records it too
+    assert result["ceiling"] == {"tree": "results/trees/t.json.gz", "value": 18800}
     # A retry keeps the best of both runs' proofs; the table prints them.
     kept = script.merge_bounds({"status": "timeout", "bound": 18200, "best": 18900},
                                {"status": "timeout", "bound": 18100, "best": 18763})
