@@ -190,13 +190,14 @@ class ExpectedSearch:
                             self.stats, time.perf_counter() - start,
                             [f"{d} guesses: impossible by the counting bound"],
                             self._runner.resumed)
-        bounds, order = self._first_guess_bounds(secrets, reps, child_d, weight)
         self.progress.reset()
-        self.progress.update(bound=proven(bounds[order[0]][0]))
-        if ceiling is not None:
+        if ceiling is not None:  # before the first guesses are ranked (a probe per
+            # part of each: a while on a big game)
             self.progress.update(best=figure(known))
             self.progress.message(f"upper bound {shown(known)}: the tree given "
                                   f"({ceiling.source}), the best so far")
+        bounds, order = self._first_guess_bounds(secrets, reps, child_d, weight)
+        self.progress.update(bound=proven(bounds[order[0]][0]))
         # Phase 1: the most promising first guess, solved exactly, part by part.
         best_g, best_value, best_trees = None, INF, None
         for g in order:
