@@ -620,6 +620,8 @@ def bounds_text(entry, twin=None, marks=("", ""), same_cap: bool = False) -> str
         low_text = f"≥ {low}{marks[0]}"
     if high is not None:
         high_text = f"≤ {high}{marks[1]}"
+        if _from_ceiling(entry):
+            high_text += "°"
     capped = entry.get("objective") in ("fewest-at-worst", "worst-then-expected")
     if (twin and entry.get("status") == "timeout"
             and (entry["objective"] in ("worst-case", "expected") or capped and same_cap)):
@@ -730,6 +732,30 @@ SAME_GAME_NOTE = ("§ from the same game under the other scoring: in a permutati
                   "tell the same; their solved entries above agree row for row.")
 
 
+def _from_ceiling(entry) -> bool:
+    """Whether a timed-out entry's best is the tree its search started from
+    (:func:`ceiling_for`), not one it built: marked ``°``.
+
+    >>> _from_ceiling({"status": "timeout", "best": 7, "ceiling": {"value": 7}})
+    True
+    >>> _from_ceiling({"status": "timeout", "best": 6, "ceiling": {"value": 7}})
+    False
+    """
+    ceiling = entry.get("ceiling")
+    return (entry.get("status") == "timeout" and ceiling is not None
+            and entry.get("best") == ceiling["value"])
+
+
+def _ceiling_note(entries) -> str:
+    """The legend of ``°``: each such entry and its tree."""
+    cells = [f"{k} (`{e['ceiling']['tree']}`)" for k, e in sorted(entries.items())
+             if _from_ceiling(e)]
+    return ("° the best tree known is one of `results/trees/` that the entry's search "
+            "started from (`optimal_mm.search.UpperBound`: a tree of its guess rule "
+            "within its cap, such as the worst case's own or an earlier run's best, "
+            "replayed), not one it built: " + "; ".join(cells) + ".")
+
+
 def _implied_low(entry, twin):
     """The lower bound a consistent entry takes from its any-guess twin, or None."""
     if not twin or entry.get("guesses") != "consistent":
@@ -838,6 +864,8 @@ def markdown(entries, meta) -> str:
         lines += ["", SAME_GAME_NOTE]
     if any("‡" in line for line in lines[-len(by_key):]):
         lines += ["", CLOSED_NOTE]
+    if any("°" in line for line in lines[-len(by_key):]):
+        lines += ["", _ceiling_note(entries)]
     floored = sorted(k for k, e in entries.items()
                      if e.get("status") == "solved" and e.get("floor"))
     if floored:

@@ -832,3 +832,17 @@ def test_a_worker_starts_from_its_ceiling_and_records_it(tmp_path):
     bests = [item["best"] for item in queue.items if item.get("partial") and item["best"]]
     assert bests[0] == total and result["value"] <= total
     assert result["ceiling"] == {"tree": str(known), "value": total}
+
+
+def test_a_best_that_is_the_tree_given_is_marked_and_named():
+    script = _script()
+    tree = "results/trees/within/p6c7nb-any-within-8.json.gz"
+    given = {"spec": "p6c7nb", "guesses": "any", "objective": "fewest-at-worst",
+             "status": "timeout", "best": 1428, "ceiling": {"tree": tree, "value": 1428}}
+    assert script.bounds_text(given) == "(timeout) ≤ 1428°"
+    built = dict(given, best=1400)  # its search built a better one: no mark
+    assert script.bounds_text(built) == "(timeout) ≤ 1400"
+    note = script._ceiling_note({"p6c7nb/any/fewest-at-worst": given,
+                                 "p5c8n/any/fewest-at-worst": dict(built, spec="p5c8n")})
+    assert note.startswith("° ") and f"p6c7nb/any/fewest-at-worst (`{tree}`)" in note
+    assert "p5c8n" not in note
