@@ -326,12 +326,13 @@ class ExpectedSearch:
         guess (solved exactly there) and each part split by its own guesses
         (``chain_secrets``) under its first guess, then as each of those parts' own
         search ends, and as each part split below them is solved before their races
-        (:meth:`_solve_node`'s ``on_progress``). So a run stopped while the rivals of a big part or of a split
-        part are searched still has an upper bound and its tree (p4c8nb's expected
-        case: its three big parts ran past 900 s; p6c7n's fewest at the worst depth:
-        its 264-secret part raced for hours), and whenever a big part's race, or a
-        split part's of the first guess, finds a rival better than the best so far (a
-        rival searched as a chain has its tree built as it takes the lead).
+        (:meth:`_solve_node`'s ``on_progress``). So a run stopped while the rivals of
+        a big part or of a split part are searched still has an upper bound and its
+        tree (p4c8nb's expected case: its three big parts ran past 900 s; p6c7n's
+        fewest at the worst depth: its 264-secret part raced for hours), and whenever
+        a big part's race, or a split part's of the first guess, finds a rival better
+        than the best so far (a rival searched as a chain has its tree built as it
+        takes the lead).
 
         ``floor``, a lower bound on the parts' cost (a :class:`LowerBound` less the
         secrets), lets each big part's race stop as soon as its best total brings the
@@ -622,8 +623,8 @@ class ExpectedSearch:
         guess each time one of them is (and, passed down, each time one of theirs
         is): a complete tree that costs less, which a run stopped in those races
         still has (p6c7nb's expected case: seven split parts of the first guess,
-        each with parts split three guesses deep, raced for hours while its table
-        cell kept the first batch's 33941). Their races' leads are not told: they
+        with parts split below them whose races outlast a run, while its table cell
+        kept the first batch's 33941). Their races' leads are not told: they
         would build a tree per lead, work the exact solve does not need.
 
         On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles

@@ -165,9 +165,9 @@ def _subtree_cost(game, node, secrets, cap=None, left=None):
 @pytest.mark.parametrize("objective, cap", [("expected", None), ("fewest-at-worst", 6)])
 def test_a_split_part_s_tree_counts_its_parts_solved_before_its_race(monkeypatch,
                                                                      objective, cap):
-    # p6c7nb's expected case: the first guess's seven split parts each had parts
-    # split in turn, whose races ran for hours before their parent's race; the best
-    # tree kept them under their first guess all that time (33941 in the table).
+    # p6c7nb's expected case: the first guess's seven split parts have parts split
+    # in turn, whose races outlast a run, before their parent's race; the best tree
+    # kept them under their first guess all that time (33941 in the table).
     # Each now lowers the best tree as it is solved: when any split part begins its
     # race, the best tree, where it plays that part's history, holds it under its
     # first guess with each of that guess's parts solved exactly (the race's own
