@@ -747,9 +747,10 @@ def _from_ceiling(entry) -> bool:
 
 
 def _ceiling_note(entries) -> str:
-    """The legend of ``°``: each such entry and its tree."""
+    """The legend of ``°``: each entry whose cell shows it, and its tree (not those
+    whose cell shows a better bound that the other guess rule implies)."""
     cells = [f"{k} (`{e['ceiling']['tree']}`)" for k, e in sorted(entries.items())
-             if _from_ceiling(e)]
+             if _from_ceiling(e) and "°" in open_cell(entries, e)]
     return ("° the best tree known is one of `results/trees/` that the entry's search "
             "started from (`optimal_mm.search.UpperBound`: a tree of its guess rule "
             "within its cap, such as the worst case's own or an earlier run's best, "
