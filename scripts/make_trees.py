@@ -91,6 +91,8 @@ TREES_TO_MAKE = {
     # searches build a better tree (scripts/optimal_tables.py, ceiling_for).
     **{f"{spec}-worst-case": (spec, "worst-case", "any", None, None, None)
        for spec in ("p4c10b", "p4c10nb", "p4c9nb", "p5c6b", "p6c7nb", "p7c7n", "p7c7nb")},
+    "p4c10nb-worst-case-consistent": ("p4c10nb", "worst-case", "consistent", None, None,
+                                      None),
 }
 # Trees searched with another tree's total as a lower bound (solve
 # --lower-bound-tree): an uncapped optimum bounds the capped one, and each of its
@@ -105,8 +107,8 @@ OPTIONS["p4c9-fewest-at-worst"] = {"split_secrets": 500, "wc_tree": "first",
 # The worst cases as the table's runs that solved them split their tasks (their
 # checkpoints then read back whole), each with the first feasible guess's tree, far
 # faster to build than the small-total one
-for _name in ("p4c10nb", "p6c7nb"):
-    OPTIONS[f"{_name}-worst-case"] = {"split_secrets": 500, "wc_tree": "first"}
+for _name in ("p4c10nb-worst-case", "p6c7nb-worst-case", "p4c10nb-worst-case-consistent"):
+    OPTIONS[_name] = {"split_secrets": 500, "wc_tree": "first"}
 for _name in ("p4c10b", "p4c9nb", "p5c6b", "p7c7n", "p7c7nb"):
     OPTIONS[f"{_name}-worst-case"] = {"wc_tree": "first"}
 SHIPPED = {"mastermind-expected": "mastermind", "bulls-and-cows-expected": "bulls-and-cows",
