@@ -300,6 +300,16 @@ class UpperBound:
         return fitted
 
 
+def _check_ceiling(ceiling, known, value, shown) -> None:
+    """Refuse an optimum (``value``; None: no tree within the cap) above the cost
+    ``known`` of the :class:`UpperBound` tree given (replayed, so a real tree): the
+    search would have missed a tree that costs less, a broken invariant."""
+    if ceiling is not None and (value is None or value > known):
+        found = "no tree" if value is None else shown(value)
+        raise AssertionError(f"the search proved {found}, but the tree given "
+                             f"({ceiling.source}) has {shown(known)}")
+
+
 def check_ceiling(objective, ceiling) -> "UpperBound | None":
     """Refuse an upper-bound tree where the objective's search keeps no best tree;
     a bare :class:`~optimal_mm.tree.Strategy` is taken as one given by the caller."""

@@ -44,7 +44,8 @@ from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
 from .errors import FloorError, InfeasibleError, InvalidOptionError
 from .game import partition_counts
 from .search_context import _classes, _part_guesses
-from .search_costs import CappedCost, PartFloor, _check_tree_floor, _cost_text, _tree_cost
+from .search_costs import (CappedCost, PartFloor, _check_ceiling, _check_tree_floor,
+                           _cost_text, _tree_cost)
 from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_trees_task,
                            _first_by, _guess_answer, _part_size)
 from .solution import Solution
@@ -72,16 +73,6 @@ class _Opened:
     incumbent: dict
     spent: tuple
     children: list
-
-
-def _check_ceiling(ceiling, known, value, shown) -> None:
-    """Refuse an optimum (``value``; None: no tree within the cap) above the cost
-    ``known`` of the :class:`UpperBound` tree given (replayed, so a real tree): the
-    search would have missed a tree that costs less, a broken invariant."""
-    if ceiling is not None and (value is None or value > known):
-        found = "no tree" if value is None else shown(value)
-        raise AssertionError(f"the search proved {found}, but the tree given "
-                             f"({ceiling.source}) has {shown(known)}")
 
 
 def _phase(weight) -> str:
@@ -176,10 +167,11 @@ class ExpectedSearch:
             self._best = ceiling.fitted(game, self.guesses, label, max_guesses)
             known = _tree_cost(self._best.declared, d, weight)
 
-        def keep(value, g, trees):  # a complete tree of the search's own, if better
-            if value < known:
+        def keep(value, g, trees, tell=True):  # a complete tree of the search's own,
+            if value < known:  # if better (told, unless it was when proved)
                 self._best = (label, max_guesses, g, trees, time.perf_counter() - start)
-                self.progress.update(best=figure(value))
+                if tell:
+                    self.progress.update(best=figure(value))
 
         def upper(g, parts, cost, trees):  # phase (1)'s first complete trees
             keep(n + cost, g, {a: t for (a, _), t in zip(parts, trees)})
@@ -299,7 +291,7 @@ class ExpectedSearch:
             else:
                 trees = [tree for _, tree in trees]
             best_trees = {a: t for (a, _), t in zip(parts, trees)}
-            keep(best_value, best_g, best_trees)
+            keep(best_value, best_g, best_trees, tell=False)
         _check_ceiling(ceiling, known, best_value, shown)
         seconds = time.perf_counter() - start
         strategy = self._strategy("expected", max_guesses, (best_g, best_trees), True, seconds,

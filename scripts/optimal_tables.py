@@ -406,7 +406,8 @@ def floor_tree(key: str, value: int, folder: Path = FLOOR_TREES) -> str | None:
 
 
 def _shown(path) -> str:
-    """A path as the table names it: from the repository's root where it is inside."""
+    """A path as the table and the command lines name it: from the repository's root
+    where it is inside (``scripts/upper_trees.py`` names its paths so too)."""
     path = Path(path).resolve()
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 

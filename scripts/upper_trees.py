@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
-from optimal_tables import cap_for, ceiling_for, checkpoint_dir  # noqa: E402
+from optimal_tables import _shown, cap_for, ceiling_for, checkpoint_dir  # noqa: E402
 
 RESULTS = ROOT / "results"
 #: The objectives whose open cells have an upper bound made by a tree.
@@ -76,12 +76,6 @@ def figures(strategy: Strategy) -> dict:
     return {"first_guess": strategy.root.guess, "secrets": stats.secrets,
             "total": stats.total, "max": stats.max, "at_max": at_cap,
             "cap": strategy.max_guesses, "value": value}
-
-
-def _shown(path: Path) -> str:
-    """A path as the command line would name it from the repository's root."""
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
