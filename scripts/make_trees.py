@@ -81,6 +81,9 @@ TREES_TO_MAKE = {
     # FLOORS), from the table's checkpoints in seconds each.
     "p4c8nb-worst-then-expected": ("p4c8nb", "worst-then-expected", "any", None, None, None),
     "p5c7nb-worst-then-expected": ("p5c7nb", "worst-then-expected", "any", None, None, None),
+    # Over three hours of processor time in the table's runs (docs/LONG_RUNS.md), read
+    # back from its committed checkpoint (tasks under half a second searched again).
+    "p5c6b-worst-then-expected": ("p5c6b", "worst-then-expected", "any", None, None, None),
     # 3.7 h of processor time over the optimal table's runs (docs/LONG_RUNS.md), read
     # back from its committed checkpoint in seconds (tasks under half a second, which
     # the table's runs did not keep, are searched again and not kept either).
@@ -98,10 +101,12 @@ TREES_TO_MAKE = {
 # --lower-bound-tree): an uncapped optimum bounds the capped one, and each of its
 # subtrees the part it starts from (optimal_mm.search.LowerBound).
 FLOORS = {"p4c8nb-worst-then-expected": "p4c8nb-expected",
-          "p5c7nb-worst-then-expected": "p5c7nb-expected"}
+          "p5c7nb-worst-then-expected": "p5c7nb-expected",
+          "p5c6b-worst-then-expected": "p5c6b-expected"}
 # The search options of the optimal table's runs, whose checkpoints these read
 TABLE_OPTIONS = {"split_secrets": 500, "wc_tree": "first", "chain_secrets": 250}
 OPTIONS = {name: TABLE_OPTIONS for name in FLOORS}
+OPTIONS["p5c6b-worst-then-expected"] = {**TABLE_OPTIONS, "checkpoint_min_seconds": 0.5}
 OPTIONS["p4c9-fewest-at-worst"] = {"split_secrets": 500, "wc_tree": "first",
                                    "checkpoint_min_seconds": 0.5}
 # The worst cases as the table's runs that solved them split their tasks (their

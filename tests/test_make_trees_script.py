@@ -50,5 +50,8 @@ def test_the_capped_trees_agree_with_the_optimal_table():
         cell = table[f"{e['game']}/{e['guesses']}/worst-then-expected"]
         assert cell["status"] == "solved" and cell["value"] == e["value"], name
         assert e["max"] == table[f"{e['game']}/{e['guesses']}/worst-case"]["value"], name
-        if name in script.FLOORS:  # these met their floor: the uncapped optimum
-            assert e["value"] == summary[script.FLOORS[name]]["value"], name
+        if name in script.FLOORS:  # the uncapped optimum bounds the capped one
+            floor = summary[script.FLOORS[name]]["value"]
+            assert e["value"] >= floor, name
+            # p4c8nb's and p5c7nb's met it; p5c6b's (59528) stays above its 59388
+            assert (e["value"] == floor) == (name != "p5c6b-worst-then-expected"), name
