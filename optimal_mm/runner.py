@@ -83,7 +83,10 @@ Ctrl-C
 Workers end with their parent
     Each loky worker asks the kernel to kill it when its parent dies
     (:func:`_worker_start`: ``PR_SET_PDEATHSIG`` on Linux), so a parent killed with
-    ``kill -9`` leaves no worker computing, or idling for minutes, behind. SIGTERM to
+    ``kill -9`` leaves no worker computing, or idling for minutes, behind. For the
+    kernel that parent is the *thread* that started the worker, so workers are
+    started only by a thread that lasts as long as the process
+    (:func:`_from_a_lasting_thread`), never by a thread beside. SIGTERM to
     the parent is turned into a ``KeyboardInterrupt`` by the command line
     (:class:`optimal_mm.cli.Terminated`) and ends the workers like Ctrl-C.
 
@@ -98,6 +101,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import signal
 import threading
 import time
@@ -218,13 +222,13 @@ def _start_trackers() -> None:
 
 @contextlib.contextmanager
 def _sigint_blocked():
-    """Block SIGINT in this thread (the main one) while worker processes are started.
+    """Block SIGINT in this thread (the main one, or the one of :func:`_from_a_lasting_thread`)
+    while worker processes are started.
 
     Processes and threads started meanwhile inherit the mask, so loky's workers never
     see Ctrl-C (module docstring); a Ctrl-C that comes meanwhile is raised on leaving.
     """
-    if (not hasattr(signal, "pthread_sigmask")
-            or threading.current_thread() is not threading.main_thread()):
+    if not hasattr(signal, "pthread_sigmask") or not _lasts():
         yield
         return
     # Start the resource trackers first: starting its tracker, the standard library
@@ -235,6 +239,86 @@ def _sigint_blocked():
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+#: The thread that starts worker processes for threads that end (:func:`_from_a_lasting_thread`):
+#: its queue of ``(work, future)`` requests, made at the first request.
+_starter: "queue.SimpleQueue | None" = None
+_starter_lock = threading.Lock()
+#: The loky executors whose workers :func:`_started` has started (not kept alive by it).
+_started_pools = weakref.WeakSet()
+
+
+def _lasts() -> bool:
+    """Whether this thread lasts as long as the process: the main thread, or the
+    thread of :func:`_from_a_lasting_thread`."""
+    current = threading.current_thread()
+    return current is threading.main_thread() or current.name == _STARTER_NAME
+
+
+_STARTER_NAME = "optimal_mm: worker starter"
+
+
+def _from_a_lasting_thread(work):
+    """``work()`` run in a thread that lasts as long as this process; its result.
+
+    A worker process asks the kernel to kill it when its parent ends
+    (:func:`_worker_start`), and for the kernel the parent is the *thread* that
+    started it (``PR_SET_PDEATHSIG``). Workers started by a thread beside
+    (:meth:`TaskRunner.beside`) died when that thread's rival chain was done, under
+    the tasks the other threads had given them: a resumed p5c6b race, whose
+    checkpoint answered every task of the main thread, so that a thread beside
+    submitted the first task, lost a worker within four minutes, twice. So workers
+    are started only here: in the main thread itself, and for any other thread in
+    one daemon thread kept for it, which waits for requests until the process ends.
+    """
+    if _lasts():
+        return work()
+    global _starter
+    with _starter_lock:
+        if _starter is None:
+            _starter = queue.SimpleQueue()
+            threading.Thread(target=_serve, args=(_starter,), daemon=True,
+                             name=_STARTER_NAME).start()
+    from concurrent.futures import Future
+
+    done = Future()
+    _starter.put((work, done))
+    return done.result()
+
+
+def _serve(requests) -> None:
+    """The loop of :func:`_from_a_lasting_thread`'s thread: run each request, hand back
+    its result or its exception."""
+    while True:
+        work, done = requests.get()
+        try:
+            done.set_result(work())
+        except BaseException as exc:  # handed to the thread that asked
+            done.set_exception(exc)
+
+
+def _nothing() -> None:
+    """A task that does nothing: the first one a new pool is given (:func:`_started`)."""
+
+
+def _started(make):
+    """The loky executor ``make()`` returns, its workers running, started from a
+    thread that lasts (:func:`_from_a_lasting_thread`) with SIGINT blocked.
+
+    An executor starts its missing workers in whichever thread submits to it, so the
+    first submission to a new one is :func:`_nothing`, made here, and waited for
+    (the worker is up). ``make`` may return an executor already started (loky's
+    reusable one, reused): it is not given another."""
+    def start():
+        with _sigint_blocked():
+            pool = make()
+            if pool not in _started_pools:
+                pool.submit(_nothing).result()
+                _started_pools.add(pool)
+        return pool
+
+    return _from_a_lasting_thread(start)
 
 
 def _end_pool(pool, kill: bool) -> None:
@@ -941,9 +1025,9 @@ class TaskRunner:
         width = (2 if ahead else 1) * self.jobs
         source, pending, drawn_all = iter(items), set(), False
         try:
-            with _sigint_blocked():  # the first batch starts the workers
-                pool = get_reusable_executor(max_workers=self.jobs, timeout=None,
-                                             initializer=_worker_start, initargs=(pid,))
+            pool = _started(lambda: get_reusable_executor(
+                max_workers=self.jobs, timeout=None, initializer=_worker_start,
+                initargs=(pid,)))
             while True:
                 while not drawn_all and len(pending) < width:
                     item = None if halt.is_set() else next(source, None)
@@ -987,13 +1071,10 @@ class TaskRunner:
                 # shutdown on Ctrl-C races its manager thread (a KeyError there, or,
                 # with the queued ones cancelled first, a worker never killed and a
                 # command that hung at exit until the task ended).
-                with _sigint_blocked():  # the first submission starts the worker
-                    if self._solo is None:
-                        self._solo = ProcessPoolExecutor(max_workers=1,
-                                                         initializer=_worker_start,
-                                                         initargs=(pid,))
-                    future = self._solo.submit(_remote, fn, i, pid,
-                                               self.common + tuple(args))
+                if self._solo is None:
+                    self._solo = _started(lambda: ProcessPoolExecutor(
+                        max_workers=1, initializer=_worker_start, initargs=(pid,)))
+                future = self._solo.submit(_remote, fn, i, pid, self.common + tuple(args))
                 finished(*future.result())  # a wait, which Ctrl-C interrupts
         except failures as exc:
             raise self._lost(exc) from None

@@ -297,3 +297,32 @@ def test_pooled_batches_leave_no_folders_or_exit_callbacks_behind():
                 i * i for i in range(k, k + 4)]
         assert folders() <= before
         assert atexit._ncallbacks() == callbacks
+
+
+def _pid_after(seconds):
+    time.sleep(seconds)
+    return _pid()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_workers_first_used_by_a_thread_beside_outlive_it(jobs):
+    """The kernel kills a worker when the *thread* that started it ends
+    (``PR_SET_PDEATHSIG``). A resumed race whose checkpoint answered the main
+    thread's tasks had a thread beside submit the first task, so its workers died
+    when that thread was done, under another thread's task (WorkerLostError). The
+    workers now come from a thread that lasts: the same processes serve every thread."""
+    runner = TaskRunner(jobs=jobs, backend="loky", scheduler=None, progress=Progress(),
+                        isolated=True)
+    runner._stop_pools()  # no pool kept from other tests: a thread beside starts it
+    runner.prepare(())
+    with runner.workers():
+        if jobs == 1:  # one job: the session's own one-worker pool, one thread at a time
+            pids = runner.beside(lambda: runner.run(_pid_after, [(0.0,)])).join()
+        else:
+            slow = runner.beside(lambda: runner.run(_pid_after, [(1.5,)]))
+            quick = runner.beside(lambda: runner.run(_pid_after, [(0.0,)]))
+            pids = quick.join()
+            time.sleep(0.3)  # the quick thread has ended; the slow one's task goes on
+            pids += slow.join()
+        again = runner.run(_pid_after, [(0.0,)] * 4)
+    assert len(set(pids + again)) <= jobs  # no worker replaced
