@@ -199,8 +199,20 @@ def _start_trackers() -> None:
     message (docs/RELIABILITY.md, "Exit codes and messages"). The cleanup is the tracker's job and
     still happens; only its warnings are filtered, by a ``PYTHONWARNINGS`` entry for
     the tracker's own module, set while its process starts (it inherits the
-    environment) and restored at once.
+    environment) and restored at once. Two threads at once (the main one and
+    :func:`_from_a_lasting_thread`'s) each put back what the other had set, and the
+    variable grew by the filters at every call: after ten minutes of a race, setting
+    it took most of the parent's processor time. So one thread at a time.
     """
+    with _trackers_lock:  # one thread at a time: each puts back what it found
+        _start_quiet_trackers()
+
+
+_trackers_lock = threading.Lock()
+
+
+def _start_quiet_trackers() -> None:
+    """:func:`_start_trackers`, under its lock."""
     quiet = ",".join(f"ignore::UserWarning:{module}" for module in TRACKERS)
     before = os.environ.get("PYTHONWARNINGS")
     os.environ["PYTHONWARNINGS"] = f"{before},{quiet}" if before else quiet
@@ -307,18 +319,22 @@ def _started(make):
     thread that lasts (:func:`_from_a_lasting_thread`) with SIGINT blocked.
 
     An executor starts its missing workers in whichever thread submits to it, so the
-    first submission to a new one is :func:`_nothing`, made here, and waited for
-    (the worker is up). ``make`` may return an executor already started (loky's
-    reusable one, reused): it is not given another."""
-    def start():
-        with _sigint_blocked():
-            pool = make()
-            if pool not in _started_pools:
-                pool.submit(_nothing).result()
-                _started_pools.add(pool)
-        return pool
+    first submission to a new one is :func:`_nothing`, made by that thread and waited
+    for (the worker is up). ``make`` runs in the caller's thread (making an executor
+    starts no worker) and may return one already started (loky's reusable one,
+    reused): then no other thread is asked, and nothing is submitted."""
+    pool = make()
+    if pool not in _started_pools:
+        _from_a_lasting_thread(lambda: _start(pool))
+    return pool
 
-    return _from_a_lasting_thread(start)
+
+def _start(pool) -> None:
+    """Start ``pool``'s workers in this thread, unless another thread has (:func:`_started`)."""
+    if pool not in _started_pools:
+        with _sigint_blocked():
+            pool.submit(_nothing).result()
+        _started_pools.add(pool)
 
 
 def _end_pool(pool, kill: bool) -> None:

@@ -1,5 +1,7 @@
 """The task runner's dispatch order: costliest tasks first, results in batch order."""
 
+import os
+import sys
 import threading
 import time
 
@@ -326,3 +328,29 @@ def test_workers_first_used_by_a_thread_beside_outlive_it(jobs):
             pids += slow.join()
         again = runner.run(_pid_after, [(0.0,)] * 4)
     assert len(set(pids + again)) <= jobs  # no worker replaced
+
+
+def test_starting_the_trackers_from_several_threads_leaves_the_environment_as_it_was(
+        monkeypatch):
+    """``_start_trackers`` sets PYTHONWARNINGS while the trackers start and puts back
+    what it found: two threads at once each put back what the other had set, and the
+    variable grew at every call (a race's parent then spent most of its time setting it)."""
+    from optimal_mm import runner as runner_module
+
+    monkeypatch.setenv("PYTHONWARNINGS", "default")
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often: a race shows at once
+
+    def often():
+        for _ in range(200):
+            runner_module._start_trackers()
+
+    threads = [threading.Thread(target=often) for _ in range(4)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert os.environ["PYTHONWARNINGS"] == "default"
