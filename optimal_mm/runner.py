@@ -322,7 +322,10 @@ def _started(make):
     first submission to a new one is :func:`_nothing`, made by that thread and waited
     for (the worker is up). ``make`` runs in the caller's thread (making an executor
     starts no worker) and may return one already started (loky's reusable one,
-    reused): then no other thread is asked, and nothing is submitted."""
+    reused): then no other thread is asked, and nothing is submitted. The resource
+    trackers are started first (:func:`_start_trackers`): the executor's locks
+    would otherwise start loky's without the filter that keeps it quiet."""
+    _start_trackers()  # before ``make``, whose locks would start them unquieted
     pool = make()
     if pool not in _started_pools:
         _from_a_lasting_thread(lambda: _start(pool))

@@ -354,3 +354,45 @@ def test_starting_the_trackers_from_several_threads_leaves_the_environment_as_it
     finally:
         sys.setswitchinterval(switch)
     assert os.environ["PYTHONWARNINGS"] == "default"
+
+
+_TRACKER_ENV = """
+import os, sys
+sys.path.insert(0, {tests!r})
+from optimal_mm.progress import Progress
+from optimal_mm.runner import TaskRunner
+from test_runner import _pid_after
+
+runner = TaskRunner(jobs=2, backend="loky", scheduler=None, progress=Progress(), isolated=True)
+runner.prepare(())
+with runner.workers():
+    runner.run(_pid_after, [(0.0,)] * 2)
+    for name in os.listdir("/proc"):
+        try:
+            parent = int(open(f"/proc/{{name}}/stat").read().rsplit(")", 1)[1].split()[1])
+            command = open(f"/proc/{{name}}/cmdline", "rb").read()
+            environ = open(f"/proc/{{name}}/environ", "rb").read().split(b"\\0")
+        except (OSError, ValueError):
+            continue
+        if parent == os.getpid() and b"resource_tracker" in command:
+            warnings = [e for e in environ if e.startswith(b"PYTHONWARNINGS=")]
+            print(b"loky" in command, warnings[0].decode() if warnings else "")
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_pools_resource_trackers_start_told_to_be_quiet():
+    """Both resource trackers (the standard library's and loky's) start with the
+    filter that hides their leak warnings (``_start_trackers``): the first pool of a
+    fresh process made its executor, whose locks started loky's tracker, before the
+    trackers were started, and a table run ended by its time limit printed loky's
+    "leaked semlock objects" warning."""
+    from pathlib import Path
+
+    from processes import fresh_python
+
+    out = fresh_python(_TRACKER_ENV.format(tests=str(Path(__file__).parent)))
+    trackers = dict(line.split(" ", 1) for line in out.strip().splitlines())
+    assert set(trackers) == {"True", "False"}
+    for warnings in trackers.values():
+        assert "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker" in warnings
