@@ -74,7 +74,8 @@ Ctrl-C
     saved before anything else happens to it), ends the workers itself (the loky
     pool kept for reuse, or the dask client and local cluster), and lets the
     ``KeyboardInterrupt`` go on to its caller. Loky workers are started while the
-    parent's main thread blocks SIGINT (:func:`_sigint_blocked`); a process inherits
+    thread that starts them (the main one, or one kept for it: "Workers end with
+    their parent" below) blocks SIGINT (:func:`_sigint_blocked`); a process inherits
     its signal mask through ``fork`` and ``exec``, and Python never unblocks it, so
     a worker ignores Ctrl-C from its very first instruction, even while it is still
     importing (before, a Ctrl-C then printed each worker's traceback). A Ctrl-C that
@@ -253,9 +254,10 @@ def _sigint_blocked():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-#: The thread that starts worker processes for threads that end (:func:`_from_a_lasting_thread`):
-#: its queue of ``(work, future)`` requests, made at the first request.
-_starter: "queue.SimpleQueue | None" = None
+#: The thread that starts worker processes for threads that end (:func:`_from_a_lasting_thread`),
+#: and its queue of ``(work, future)`` requests, made at the first request.
+_starter: "threading.Thread | None" = None
+_requests: "queue.SimpleQueue | None" = None
 _starter_lock = threading.Lock()
 #: The loky executors whose workers :func:`_started` has started (not kept alive by it).
 _started_pools = weakref.WeakSet()
@@ -265,10 +267,7 @@ def _lasts() -> bool:
     """Whether this thread lasts as long as the process: the main thread, or the
     thread of :func:`_from_a_lasting_thread`."""
     current = threading.current_thread()
-    return current is threading.main_thread() or current.name == _STARTER_NAME
-
-
-_STARTER_NAME = "optimal_mm: worker starter"
+    return current is threading.main_thread() or current is _starter
 
 
 def _from_a_lasting_thread(work):
@@ -286,16 +285,17 @@ def _from_a_lasting_thread(work):
     """
     if _lasts():
         return work()
-    global _starter
+    global _starter, _requests
     with _starter_lock:
         if _starter is None:
-            _starter = queue.SimpleQueue()
-            threading.Thread(target=_serve, args=(_starter,), daemon=True,
-                             name=_STARTER_NAME).start()
+            _requests = queue.SimpleQueue()
+            _starter = threading.Thread(target=_serve, args=(_requests,), daemon=True,
+                                        name="optimal_mm: worker starter")
+            _starter.start()
     from concurrent.futures import Future
 
     done = Future()
-    _starter.put((work, done))
+    _requests.put((work, done))
     return done.result()
 
 

@@ -392,7 +392,7 @@ def test_a_pools_resource_trackers_start_told_to_be_quiet():
     from processes import fresh_python
 
     out = fresh_python(_TRACKER_ENV.format(tests=str(Path(__file__).parent)))
-    trackers = dict(line.split(" ", 1) for line in out.strip().splitlines())
+    trackers = dict(line.partition(" ")[::2] for line in out.splitlines())
     assert set(trackers) == {"True", "False"}
     for warnings in trackers.values():
         assert "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker" in warnings
