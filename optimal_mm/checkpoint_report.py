@@ -564,8 +564,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                          sum(h in rivals for h in below), tree_cpu, len(cpu), sum(cpu),
-                          beyond=beyond)
+                          sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond)
             if best is not None and (beyond is not None or incumbent is not None
                                      and best < incumbent):
                 # The search keeps the earliest rival in its order at the least cost

@@ -21,25 +21,26 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     big parts still in the race (each at the mean of its own part's rivals settled so
     far, where it has some; where it has none, at the processor time of its part's
     tree under the first second guess, or of the parts it tried where that guess
-    proved beyond the cap: a rough guide, as p4c10's fewest-at-worst
-    rivals took 0.9 to 1.1 times their part's tree in three of its five big parts, under
-    a tenth in the other two); the trees of the rivals that beat their big part's first
-    second guess and whose entries, written before 2026-11-28, do not keep them (the
-    search builds each once the part's rivals are all settled, as one task that repeats
-    the rival's search with its total as budget, and reports the better value only
-    then), each at the processor time of the rival's own task (a part's tree under the
-    first second guess is no guide: p6c7nb's 2,119-secret part took 66 s there, its
-    better rival's task 474 s); those rivals, at most, of a part whose first second
-    guess is not yet solved (its bound cuts some once it is); the second guesses of the
-    rival chains' big parts begun, each at the mean of its own part's tasks so far (a
-    chain's parts differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret
-    part, 494 s in its 3,052-secret one, 33 s over all) and, counted at most (a part's
-    guesses above its budget are cut, and a chain ends at its first refuted part), those
-    of the parts not begun; and the rival first guesses with no task yet (those whose
-    probed bound, recomputed as the search ranks them, is below the total of the first
-    guess solved exactly; every class with no task, at most, before that total is
-    known), each priced at the mean processor time of the rival first guesses settled,
-    all their tasks together (expected case).
+    proved beyond the cap (a rough guide, as p4c10's fewest-at-worst rivals took 0.9
+    to 1.1 times their part's tree in three of its five big parts, under a tenth in
+    the other two), else at the mean of all the rivals settled, each timed whole: its
+    own task or, a rival searched as a chain, its pieces together); the trees of the
+    rivals that beat their big part's first second guess and whose entries, written
+    before 2026-11-28, do not keep them (the search builds each once the part's rivals
+    are all settled, as one task that repeats the rival's search with its total as
+    budget, and reports the better value only then), each at the processor time of the
+    rival's own task (a part's tree under the first second guess is no guide: p6c7nb's
+    2,119-secret part took 66 s there, its better rival's task 474 s); those rivals, at
+    most, of a part whose first second guess is not yet solved (its bound cuts some once
+    it is); the second guesses of the rival chains' big parts begun, each at the mean of
+    its own part's tasks so far (a chain's parts differ most: p4c10's rival 0012 took
+    0.1 s a task in its 401-secret part, 494 s in its 3,052-secret one, 33 s over all)
+    and, counted at most (a part's guesses above its budget are cut, and a chain ends at
+    its first refuted part), those of the parts not begun; and the rival first guesses
+    with no task yet (those whose probed bound, recomputed as the search ranks them, is
+    below the total of the first guess solved exactly; every class with no task, at
+    most, before that total is known), each priced at the mean processor time of the
+    rival first guesses settled, all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 """
@@ -94,8 +95,9 @@ class BigPart:
     # The processor seconds of the tree under ``first``, its parts' tasks together
     # (None: a part not yet solved, or written without its timing)
     tree_cpu: float | None = None
-    timed: int = 0  # its rivals settled that carry their timing
-    cpu: float = 0.0  # ... and their processor seconds together
+    # The processor seconds of each rival settled that carries its timing: its own
+    # task, or the pieces of its chain together (an answer computed in pieces)
+    rival_cpus: list[float] = field(default_factory=list)
     # The rival that does better than ``first`` (the earliest in the search's order at
     # ``best``; None: none does) and whether the checkpoint holds its tree: its task
     # keeps it; for an entry written before 2026-11-28, which does not, the search
@@ -114,6 +116,16 @@ class BigPart:
     def solved(self) -> bool:
         """Whether the first second guess has its answer: a cost, or beyond the cap."""
         return self.incumbent is not None or self.beyond is not None
+
+    @property
+    def timed(self) -> int:
+        """Its rivals settled that carry their timing."""
+        return len(self.rival_cpus)
+
+    @property
+    def cpu(self) -> float:
+        """... and their processor seconds together."""
+        return sum(self.rival_cpus)
 
     def text(self, cost_text) -> str:
         if self.beyond is not None:
@@ -136,7 +148,8 @@ class BigPart:
                 f"bound below the best settled")
 
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        out = {k: v for k, v in self.__dict__.items() if k != "rival_cpus"}
+        return out | {"timed": self.timed, "cpu": round(self.cpu, 3)}
 
 
 
@@ -351,18 +364,15 @@ class RunReport:
                       if b.solved and b.below > b.settled]
         rivals = sum(b.below - b.settled for b in open_parts)
         if rivals:
+            # Priced by the rivals settled, each at its own time: a rival answered in
+            # pieces (a chain below it) is timed on its own entry, not as a task
+            # (p5c6b's fewest at 9, 2026-12-04: 27 rivals settled, all chains)
+            settled = [c for bigs in self.big_parts.values() for b in bigs
+                       for c in b.rival_cpus]
             row = _left_row("rival second guesses of the big parts still in the race",
-                            rivals, self.task_cpu("_exp_guess_task"))
-            priced = _price_by_part(row, [(b, b.below - b.settled) for b in open_parts],
-                                    "rivals", own=lambda b: b.tree_cpu)
-            if not priced and row["mean_cpu_seconds"] is None and all(
-                    b.tree_cpu is not None for b in open_parts):
-                # No rival timed yet: each priced at its part's tree under the first
-                # second guess, the one sample of that part's work there is.
-                row["estimate_seconds"] = round(sum((b.below - b.settled) * b.tree_cpu
-                                                    for b in open_parts), 3)
-                row["price_basis"] = ("each at the processor time of its part's tree "
-                                      "under the first second guess (no rival timed yet)")
+                            rivals, settled)
+            _price_by_part(row, [(b, b.below - b.settled) for b in open_parts], "rivals",
+                           own=lambda b: b.tree_cpu)
             out.append(row)
         unbuilt = [b for bigs in self.big_parts.values() for b in bigs
                    if b.winner is not None and not b.tree_built]
@@ -587,12 +597,26 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s in its
     3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
     is known (a rival's price: its part's tree under the first second guess), else at
-    the row's mean (p6c7nb's total with consistent guesses, 2026-11-28: the 4 rivals
-    of its 795-secret part, none timed, were priced at the mean of all, about 26
-    minutes each, and took 2 to 4 s, about their part's tree). Whether it could
-    (some part timed, and a price for the others)."""
-    if not any(p.timed for p, _ in parts):
-        return False
+    the row's mean, that of all the ``what`` timed (p6c7nb's total with consistent
+    guesses, 2026-11-28: the 4 rivals of its 795-secret part, none timed, were priced
+    at the mean of all, about 26 minutes each, and took 2 to 4 s, about their part's
+    tree). Whether it could (a price for every part).
+
+    >>> row = {"mean_cpu_seconds": 6.0, "timed": 3}
+    >>> _price_by_part(row, [(ChainPart(9, 4, 1, None, 1, 2.0), 3),
+    ...                      (ChainPart(5, 2, 0, None), 2)], "tasks")
+    True
+    >>> row["estimate_seconds"]
+    18.0
+    >>> print(row["price_basis"].replace("; ", ";\\n"))
+    each at the mean of its own part's tasks timed so far (2 s a task in the part of 9 secrets, of 1);
+    a part with none, at the mean of all the tasks timed
+    >>> row = {"mean_cpu_seconds": None, "timed": 0}
+    >>> _price_by_part(row, [(ChainPart(5, 2, 0, None), 2)], "tasks", own=lambda p: 0.5)
+    True
+    >>> row["price_basis"].endswith("under the first second guess (no task timed yet)")
+    True
+    """
     fallbacks = set()
 
     def price(p):
@@ -600,21 +624,28 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
             return p.cpu / p.timed
         seconds = own(p) if own is not None else None
         if seconds is not None:
-            fallbacks.add("at the processor time of its tree under the first second guess")
+            fallbacks.add("at the processor time of its part's tree under the first "
+                          "second guess")
             return seconds
-        fallbacks.add("at the mean of all")
+        fallbacks.add(f"at the mean of all the {what} timed")
         return row["mean_cpu_seconds"]
 
     prices = [(price(p), left) for p, left in parts]
-    if any(seconds is None for seconds, _ in prices):
+    if not prices or any(seconds is None for seconds, _ in prices):
         return False
     row["estimate_seconds"] = round(sum(seconds * left for seconds, left in prices), 3)
-    row["price_basis"] = (
-        f"each at the mean of its own part's {what} timed so far ("
-        + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
-                    f"{p.secrets:,} secrets, of {p.timed:,}" for p, _ in parts if p.timed)
-        + ")" + ("; a part with none, " + " or ".join(sorted(fallbacks))
-                 if fallbacks else ""))
+    timed = [p for p, _ in parts if p.timed]
+    otherwise = " or ".join(sorted(fallbacks))
+    if timed:
+        row["price_basis"] = (
+            f"each at the mean of its own part's {what} timed so far ("
+            + ", ".join(f"{duration_text(p.cpu / p.timed)} a task in the part of "
+                        f"{p.secrets:,} secrets, of {p.timed:,}" for p in timed)
+            + ")" + (f"; a part with none, {otherwise}" if fallbacks else ""))
+    else:
+        one = what[:-1]
+        row["price_basis"] = (f"each {otherwise} (no {one} timed yet)" if not row["timed"]
+                              else f"each {otherwise} (no {one} of these parts timed yet)")
     return True
 
 

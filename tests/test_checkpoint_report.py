@@ -744,7 +744,7 @@ def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypa
     assert row["estimate_seconds"] == pytest.approx(
         (big.below - 1) * kept_cpu + small.below * small.tree_cpu, abs=1e-3)
     assert row["price_basis"].endswith(
-        "; a part with none, at the processor time of its tree under the first second "
+        "; a part with none, at the processor time of its part's tree under the first second "
         "guess")
 
 

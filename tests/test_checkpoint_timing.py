@@ -217,6 +217,68 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     assert _chain_answers(tmp_path / "stopped") == whole
 
 
+def test_rivals_answered_in_pieces_price_a_part_with_none_timed(tmp_path, monkeypatch):
+    # p4c5nb's expected case with chains from 4 secrets, as above: every rival second
+    # guess of the big parts is a chain, its answer timed on its own entry (its pieces
+    # together), not as a task. One part keeps all but one of its rivals; the other
+    # loses all of them and the timing of its tree under the first second guess, so it
+    # has no price of its own. Its rivals are then priced at the mean of the rivals
+    # settled (p5c6b's fewest at 9 had 24 rivals left unpriced this way), not at the
+    # tasks of another kind that the run timed, and not left unpriced.
+    from optimal_mm import checkpoint
+
+    real_save = runner.TaskRunner._save
+    monkeypatch.setattr(runner.TaskRunner, "_save", lambda self, key, result, timing,
+                        always=False: real_save(self, key, result,
+                                                (timing[0], 0.25, timing[2]), always))
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path).expected()
+    (full,) = report(tmp_path)
+    assert full.left() == []
+    ((first, bigs),) = full.big_parts.items()
+    assert len(bigs) == 2 and all(b.settled == b.below == b.timed >= 2 for b in bigs)
+    kept, emptied = bigs
+    entries = {path: json.loads(path.read_text()) for path in tmp_path.glob("task-*.json")}
+
+    def rival_of(part, task):
+        args = task["args"]
+        return (task["function"] == "_exp_guess_task" and len(args[0]) == 1
+                and game.code_str(args[0][0]) == first and args[4] == part.secrets)
+
+    answers = sorted(path for path, e in entries.items() if rival_of(kept, e["task"]))
+    assert len(answers) == kept.settled
+    assert all(entries[path]["timing"].get("pieces") for path in answers)
+    answers[0].unlink()
+    untimed = 0
+    for path, e in entries.items():
+        args = e["task"]["args"]
+        if rival_of(emptied, e["task"]):
+            path.unlink()
+        elif (e["task"]["function"] == "_exp_part_task" and len(args[0]) == 2
+              and [game.code_str(h) for h in args[0]] == [first, emptied.first]):
+            del e["timing"], e["sha256"]
+            e["sha256"] = checkpoint._digest(e)  # intact, only untimed
+            path.write_text(json.dumps(e))
+            untimed += 1
+    assert untimed
+    (rep,) = report(tmp_path)
+    again = {b.first: b for b in rep.big_parts[first]}
+    left_kept, left_emptied = again[kept.first], again[emptied.first]
+    assert left_kept.below - left_kept.settled == 1 and left_kept.timed == kept.timed - 1
+    assert left_emptied.settled == left_emptied.timed == 0 and left_emptied.tree_cpu is None
+    rows = [r for r in rep.left() if r["what"].startswith("rival second guesses of")]
+    (row,) = rows
+    mean = left_kept.cpu / left_kept.timed
+    assert row["tasks"] == 1 + left_emptied.below
+    assert row["timed"] == left_kept.timed
+    assert row["mean_cpu_seconds"] == pytest.approx(mean, abs=1e-3)  # as the row rounds it
+    assert row["estimate_seconds"] == pytest.approx((1 + left_emptied.below) * mean, rel=1e-3)
+    assert mean > 0.25 and set(rep.task_cpu("_exp_guess_task")) <= {0.25}  # tasks apart
+    assert row["price_basis"].endswith("; a part with none, at the mean of all the rivals "
+                                       "timed")
+
+
 @pytest.mark.parametrize("chain", [20, 8])
 def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp_path,
                                                                              monkeypatch,
