@@ -43,6 +43,7 @@ import numpy as np
 from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
 from .errors import FloorError, InfeasibleError, InvalidOptionError
 from .game import partition_counts
+from .progress import _clock_text
 from .search_context import _classes, _part_guesses
 from .search_costs import (CappedCost, PartFloor, _check_ceiling, _check_tree_floor,
                            _cost_text, _tree_cost)
@@ -80,6 +81,37 @@ def _phase(weight) -> str:
     minimise, ``fewest-at-worst`` under a ``weight`` (the secrets at the cap first,
     then the total), else ``expected`` (the total, under a cap or not)."""
     return "fewest-at-worst" if weight else "expected"
+
+
+def _chain_answer_text(race: str, guess: str, value, budget: int, lead: bool,
+                       weight: int, seconds: float | None, left: int, best: int) -> str:
+    """The log's line for a rival of ``race`` searched as a chain, once it has its
+    answer: ``value`` (None: not below ``budget``), whether it took the lead, how
+    long it ran (None: read back from the checkpoint), and the rivals not yet drawn
+    (``left``) whose bound is below the best total now (``best``): those in flight
+    beside it are not counted.
+
+    >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
+    >>> print(_chain_answer_text(race, "1345", None, 402, False, 0, 75.2, 3, 402))
+    expected: rivals of 1213 (90 secrets after 1122): 1345, a chain, not below total 402, \
+in 0:01:15; 3 rivals still to draw with a bound below total 402
+    >>> print(_chain_answer_text(race, "1345", 398, 402, True, 0, None, 0, 398))
+    expected: rivals of 1213 (90 secrets after 1122): 1345, a chain, total 398, the best \
+so far, read back; no rival still to draw with a bound below total 398
+    """
+    if value is not None:
+        answer = _cost_text(value, weight) + (", the best so far" if lead else
+                                              ", not better than the best")
+    elif budget >= UNBUDGETED:
+        answer = "none within the cap"
+    else:
+        answer = f"not below {_cost_text(budget, weight)}"
+    when = "read back" if seconds is None else f"in {_clock_text(seconds)}"
+    rest = f"{left:,} rival{'s' if left != 1 else ''}" if left else "no rival"
+    below = (f"with a bound below {_cost_text(best, weight)}" if best < UNBUDGETED
+             else "(none within the cap so far)")
+    return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
+
 
 
 class ExpectedSearch:
@@ -1034,9 +1066,23 @@ class ExpectedSearch:
                 on_better(value, args[1], trees)
 
         def settle(k, args):  # a chain: its answer, and its tree if it took the lead
+            # A rival of a first guess's big part, a chain, runs for minutes to hours
+            # under phases of its own: the log says each one's answer as it comes
+            told = len(history) == 1
+            read_back = told and self._runner.known(_exp_guess_task, [args],
+                                                    count=False)[1][0] is not None
+            start = time.monotonic()
             value = self._chain_of(args)
             with lock:
                 lead = keep(k, value)
+                left = sum(b < race["best"] for _, b in plan[race["next"]:])
+                held = race["best"]
+            if told:
+                self.progress.message(_chain_answer_text(
+                    f"{_phase(weight)}: {what} ({n} secrets after {after})",
+                    self.game.code_str(plan[k][0]),
+                    value, args[5], lead, weight,
+                    None if read_back else time.monotonic() - start, left, held))
             if lead and on_better is not None and self._known_race(
                     history, part, plan[k + 1:], value, d, weight) is None:
                 # its tree now, not after the race (unless the checkpoint of a

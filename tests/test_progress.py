@@ -140,3 +140,50 @@ def test_a_race_resumed_from_its_checkpoint_counts_its_rivals_as_read_back(
     for p in again.phases:
         assert p["computed"] == 0 and p["start"] + p["resumed"] <= p["total"], p
     assert sum(p["resumed"] for p in _races(again)) >= sum(p["computed"] for p in _races(first))
+
+
+class _Messages(Progress):
+    def __init__(self):
+        self.lines = []
+
+    def message(self, text):
+        self.lines.append(text)
+
+
+def test_each_rival_of_a_big_part_searched_as_a_chain_is_told_once_answered(tmp_path,
+                                                                            monkeypatch):
+    # p4c5nb's expected case with chains from 4 secrets: the rival second guesses of
+    # the first guess's big parts (30 secrets or more) are chains, each under phases
+    # of its own (hours each in p5c6b's fewest at 9, whose log never said which rival
+    # it was on). The log tells each one's answer as it comes, once, with its time;
+    # run again on the whole checkpoint, each is read back; the deeper chains' rivals
+    # (thousands) are not told.
+    from optimal_mm.checkpoint import read_entries
+
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    first, again = _Messages(), _Messages()
+    one = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path,
+                 progress=first).expected()
+    answers = {(task["args"][4], game.code_str(task["args"][1]))
+               for _, task, _, timing in read_entries(tmp_path)
+               if task["function"] == "_exp_guess_task" and len(task["args"][0]) == 1
+               and timing is not None and timing.get("pieces")}
+    assert len(answers) >= 3
+
+    def told(display, when):
+        lines = [x for x in display.lines if ", a chain, " in x]
+        guesses = [(int(x.split(" (")[1].split()[0]), x.split("): ")[1].split(",")[0])
+                   for x in lines]  # (the part's secrets, the rival)
+        assert len(guesses) == len(set(guesses)), lines
+        assert all(x.startswith("expected: rivals of ") and f", {when}" in x
+                   for x in lines), lines
+        return set(guesses)
+
+    assert told(first, "in 0:") == answers
+    two = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path,
+                 progress=again).expected()
+    assert one.value == two.value
+    assert told(again, "read back;") == answers
+    leads = [x for x in first.lines if ", the best so far, " in x]
+    assert leads and one.strategy is not None
