@@ -1075,8 +1075,9 @@ class ExpectedSearch:
             value = self._chain_of(args)
             with lock:
                 lead = keep(k, value)
-                left = sum(b < race["best"] for _, b in plan[race["next"]:])
-                held = race["best"]
+                if told:  # (not the deeper chains': thousands, whose plans are long)
+                    held = race["best"]
+                    left = sum(b < held for _, b in plan[race["next"]:])
             if told:
                 self.progress.message(_chain_answer_text(
                     f"{_phase(weight)}: {what} ({n} secrets after {after})",
