@@ -279,11 +279,12 @@ def _intact(raw: bytes) -> dict | None:
         return None
 
 
-def read_entries(directory):
+def read_entries(directory, skipped: list | None = None):
     """Every intact entry in ``directory``, of any run, as ``(run, task, result,
     timing)`` in the order of the file names (``timing``: a dict of ``seconds``,
     ``cpu_seconds`` and ``finished``, or None for an entry written without it); a
-    damaged, foreign or unreadable file is skipped.
+    damaged, foreign or unreadable file is skipped, and its name appended to
+    ``skipped`` if that is a list (so that a reader can say what it left out).
 
     For reading a checkpoint without running its search (what it has proven so far:
     :mod:`optimal_mm.checkpoint_report`); the search itself reads through
@@ -293,10 +294,12 @@ def read_entries(directory):
         try:
             raw = _read_regular(path)
         except OSError:
-            continue
+            raw = None
         body = None if raw is None else _intact(raw)
         if body is not None:
             yield body["run"], body["task"], body["result"], body["timing"]
+        elif skipped is not None:
+            skipped.append(path.name)
 
 
 class Checkpoint:

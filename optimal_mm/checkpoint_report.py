@@ -75,13 +75,16 @@ def _counters(result) -> np.ndarray | None:
 
 
 
-def report(directory, classes: bool = True) -> list[RunReport]:
+def report(directory, classes: bool = True,
+           skipped: list | None = None) -> list[RunReport]:
     """One :class:`~optimal_mm.checkpoint_summary.RunReport` per run found in the
     checkpoint ``directory``.
 
     ``classes``: count each split part's second-guess classes (builds the game's
     answer table and the search's order for that part: seconds for a game of
-    thousands of codes); False leaves them unknown.
+    thousands of codes); False leaves them unknown. ``skipped``: a list to which the
+    names of the entry files refused (damaged, foreign or unreadable: no run of
+    theirs can be told) are appended.
 
     Raises :class:`InvalidOptionError` if ``directory`` is not a directory.
     """
@@ -106,7 +109,7 @@ def report(directory, classes: bool = True) -> list[RunReport]:
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0, "split": {}})
     games: dict[str, Game] = {}
-    for run, task, result, timing in read_entries(path):
+    for run, task, result, timing in read_entries(path, skipped):
         rid = repr(sorted(run.items()))
         rep = runs.setdefault(rid, RunReport(run, stale=run.get("task_format") != TASK_FORMAT))
         rep.entries += 1

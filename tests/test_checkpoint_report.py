@@ -99,9 +99,29 @@ def test_damaged_entries_are_skipped(p4c5b_worst, tmp_path):
     broken = tmp_path / files[0].name
     broken.write_text(broken.read_text().replace('"format"', '"formal"', 1))
     (tmp_path / "task-junk.json").write_text("{")
-    (rep,) = report(tmp_path, classes=False)
+    skipped = []
+    (rep,) = report(tmp_path, classes=False, skipped=skipped)
     assert rep.entries == len(files) - 1
     assert rep.first_classes is None
+    assert sorted(skipped) == sorted([broken.name, "task-junk.json"])
+
+
+def test_the_cli_names_the_entry_files_it_skips(p4c5b_worst, tmp_path):
+    """A folder whose only entry was cut short reports no run, but says that it
+    skipped one file and names it, rather than looking like an empty checkpoint."""
+    entry = sorted(p4c5b_worst[0].glob("task-*.json"))[0]
+    cut = tmp_path / entry.name
+    cut.write_bytes(entry.read_bytes()[:-20])
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        f"checkpoint {tmp_path}: 0 entries in 0 runs; 1 damaged or foreign entry file "
+        f"skipped ({entry.name})"]
+    run = subprocess.run([sys.executable, "-m", "optimal_mm", "checkpoint", str(tmp_path),
+                          "--json"], capture_output=True, text=True)
+    assert json.loads(run.stdout) == {"directory": str(tmp_path), "runs": [],
+                                      "skipped": [entry.name]}
 
 
 def test_an_expected_report_adds_up_to_the_optimum(tmp_path):

@@ -5,7 +5,9 @@ and says, per run, what they settle (:mod:`optimal_mm.checkpoint_report`): in th
 worst case, the parts refuted or found feasible for each first guess and number of
 guesses, and for a part split by second guesses how many of its classes are refuted;
 in the expected case, the parts solved and the rival guesses settled. It runs no
-search, so it may be used while the run goes on.
+search, so it may be used while the run goes on. Entry files it cannot trust
+(truncated, edited, or of another format) are left out, and counted and named on its
+first line.
 """
 
 from __future__ import annotations
@@ -34,14 +36,19 @@ def register(sub) -> None:
 def run_checkpoint(args) -> int:
     from ..checkpoint_report import report
 
-    reports = report(args.directory, classes=not args.no_classes)
+    skipped: list[str] = []
+    reports = report(args.directory, classes=not args.no_classes, skipped=skipped)
     if args.json:
         print(json.dumps({"directory": args.directory,
-                          "runs": [r.to_dict() for r in reports]}, indent=1))
+                          "runs": [r.to_dict() for r in reports],
+                          "skipped": skipped}, indent=1))
         return 0
     total = sum(r.entries for r in reports)
+    refused = (f"; {len(skipped):,} damaged or foreign entry "
+               f"file{'s' if len(skipped) != 1 else ''} skipped ({skipped[0]}"
+               f"{', ...' if len(skipped) > 1 else ''})" if skipped else "")
     print(f"checkpoint {args.directory}: {total:,} entries in {len(reports)} "
-          f"run{'s' if len(reports) != 1 else ''}")
+          f"run{'s' if len(reports) != 1 else ''}{refused}")
     for r in reports:
         print("\n".join(r.lines()))
     return 0
