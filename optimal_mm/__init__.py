@@ -25,6 +25,7 @@ def __getattr__(name):
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "Game", "Node", "Stats", "Strategy", "OptimalMMError", "InvalidGameError",
     "InvalidCodeError", "InvalidAnswerError", "InvalidTreeError", "InfeasibleError",

@@ -258,6 +258,7 @@ def _read_regular(path: Path) -> bytes | None:
             return None
         return fh.read()
 
+
 #: The parts of an entry its checksum covers; ``timing`` only where it was written.
 _BODY = ("format", "run", "task", "result")
 
@@ -448,4 +449,3 @@ class Checkpoint:
         for (function, index), alike in self._alike.items():
             if function == body["task"]["function"]:
                 self._remember(alike, body["task"], index, result)
-

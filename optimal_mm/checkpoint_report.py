@@ -68,11 +68,9 @@ def _cpu(timing) -> float | None:
         return None
 
 
-
 def _counters(result) -> np.ndarray | None:
     last = result[-1] if isinstance(result, tuple) and result else None
     return last if isinstance(last, np.ndarray) else None
-
 
 
 def report(directory, classes: bool = True,
@@ -253,7 +251,6 @@ def report(directory, classes: bool = True,
     return list(runs.values())
 
 
-
 class _LazySolver:
     """The run's :class:`~optimal_mm.search.Solver`, built on first use (it builds the
     game's answer table: seconds and a gigabyte for Logik), then shared."""
@@ -270,11 +267,9 @@ class _LazySolver:
         return self._solver
 
 
-
 def _digest(array) -> str:
     """The hash by which a task's key names an array of secrets."""
     return task_key("", (array,))["args"][0]["array"]
-
 
 
 def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> None:
@@ -309,7 +304,6 @@ def _count_classes(rep: RunReport, game: Game, lazy: _LazySolver, wanted) -> Non
                 solver.wc_node_guesses(history, part, d))
 
 
-
 def _first_classes(rep: RunReport, game: Game) -> list[str]:
     """The first-guess classes this version's search tries (code strings), also kept
     in ``rep`` (their number, and the classes themselves under symmetry)."""
@@ -324,7 +318,6 @@ def _first_classes(rep: RunReport, game: Game) -> list[str]:
     return reps
 
 
-
 def _first_d(raw: dict) -> int | None:
     """The guesses left in the first guess's parts, as its part tasks were given them
     (else as its second guesses' tasks imply); None if the checkpoint has neither."""
@@ -333,14 +326,12 @@ def _first_d(raw: dict) -> int | None:
     return None if raw["d"] is None else _guesses_left(raw["d"])
 
 
-
 def _guesses_left(d2: int) -> int:
     """The guesses left in a first guess's parts, from those its second guesses'
     tasks were given (one fewer under a cap)."""
     from ._search_arrays import NO_CAP
 
     return d2 if d2 >= NO_CAP else d2 + 1
-
 
 
 def _rival_answers(solver, first, part, plan, raw) -> dict:
@@ -353,7 +344,6 @@ def _rival_answers(solver, first, part, plan, raw) -> dict:
         if key in raw["rivals"]:
             found[h] = (raw["rivals"][key], raw["budgets"][key], raw["rivals_cpu"].get(key))
     return found
-
 
 
 def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
@@ -403,7 +393,6 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
                                          len(cpu), sum(cpu)))
             if best is None and chain.parts[-1].searched >= len(below):
                 break  # this part refutes the rival: the chain ends here
-
 
 
 def _split_parts(solver, first: int, raw: dict) -> list:
@@ -472,7 +461,6 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
                     rep.batch_chained[game.code_str(first)] = chained
 
 
-
 def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     """Fill in the game's first-guess classes and ``rep.not_begun``: the rival first
     guesses under which no expected-case task was played yet. With a first guess
@@ -499,7 +487,6 @@ def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) 
         rep.rivals_exact = final
 
 
-
 def _exact_totals(rep: RunReport, n: int) -> dict:
     """``{first guess: (total, final)}`` (or fewest-at-worst cost) of each first guess
     whose parts the checkpoint has all solved: its small parts exactly, each big
@@ -516,7 +503,6 @@ def _exact_totals(rep: RunReport, n: int) -> dict:
             final = all(b.incumbent is not None and b.settled >= b.below for b in bigs)
             totals[first] = (n + sum(v for _, v in exact) + sum(b.best for b in bigs), final)
     return totals
-
 
 
 def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

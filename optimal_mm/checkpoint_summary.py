@@ -79,7 +79,6 @@ class SplitPart:
         return line
 
 
-
 @dataclass
 class BigPart:
     """Expected case: a big part of a first guess, split by its second guesses (the
@@ -152,7 +151,6 @@ class BigPart:
         return out | {"timed": self.timed, "cpu": round(self.cpu, 3)}
 
 
-
 @dataclass
 class ChainPart:
     """A big part of a rival first guess searched as a chain: its second guesses,
@@ -176,7 +174,6 @@ class ChainPart:
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
-
 
 
 @dataclass
@@ -216,18 +213,15 @@ class ChainRival:
                 "parts": [p.to_dict() for p in self.parts]}
 
 
-
 #: The :class:`Timed` function name of the tasks of chains and split parts below the
 #: first guess (``--chain-secrets``): a rival second guess searched as a chain is
 #: many such tasks, so their times do not price the rivals still to search.
 CHAIN_PIECE = "piece of a chain below the first guess"
 
 
-
 #: ... and of the pieces of worst-case guesses searched by their parts
 #: (``--split-depth``): a second guess's time is its own task's, when it has one.
 DEEP_WORST = "piece of a worst-case guess searched by its parts"
-
 
 
 class Timed(NamedTuple):
@@ -243,11 +237,9 @@ class Timed(NamedTuple):
     first: str | None = None
 
 
-
 #: Said of a first guess whose class this version's search no longer tries on its own
 #: (a black-only game with repeats has one class: search.first_guess_classes).
 _EARLIER_CLASS = "a class of an earlier search only"
-
 
 
 @dataclass
@@ -548,6 +540,7 @@ class RunReport:
         for t, by_first in worst.items():
             for first, found in by_first.items():
                 found["refuted"] = _first_refuted(self.worst[int(t)][first])
+
         def parts(found):
             return [{"secrets": n, "value": v, "exact": e} for n, v, e in found]
 
@@ -587,7 +580,6 @@ class RunReport:
         from .search_costs import _cost_text
 
         return _cost_text(value, self.weight)
-
 
 
 def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
@@ -649,7 +641,6 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     return True
 
 
-
 def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
     if not cpu:
         return {"what": what, "tasks": tasks, "timed": 0, "mean_cpu_seconds": None,
@@ -661,7 +652,6 @@ def _left_row(what: str, tasks: int, cpu: list[float]) -> dict:
             "median_cpu_seconds": round(float(np.median(cpu)), 3),
             "max_cpu_seconds": round(float(max(cpu)), 3),
             "estimate_seconds": round(mean * tasks, 3)}
-
 
 
 def left_text(row: dict) -> str:
@@ -701,7 +691,6 @@ def duration_text(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
-
 def _parts_text(parts, cost_text) -> str:
     """The parts ``(secrets, value, exact)`` of one guess: those solved exactly, those
     with no tree within the guesses left (a value of ``INF``: under a cap) and any
@@ -719,11 +708,9 @@ def _parts_text(parts, cost_text) -> str:
     return line + (f", {bounded:,} bounded only" if bounded else "")
 
 
-
 #: Parts split deeper (``--split-depth``) listed one per line below their first guess;
 #: beyond them, the refuted ones are counted.
 DEEP_LISTED = 6
-
 
 
 def _deep_lines(deep: dict) -> list[str]:
@@ -744,7 +731,6 @@ def _deep_lines(deep: dict) -> list[str]:
         n = sum(refuted(split) for split in more)
         out.append(f"      and {len(more):,} more parts split deeper ({n:,} of them refuted)")
     return out
-
 
 
 def _first_refuted(found: dict) -> bool:

@@ -127,4 +127,3 @@ def table_figure(entries: dict, guesses: str = "any"):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     return figure
-

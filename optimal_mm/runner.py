@@ -700,6 +700,7 @@ class TaskRunner:
             except (OSError, TimeoutError) as exc:
                 raise InvalidOptionError(
                     f"cannot reach the dask scheduler at {self.scheduler}: {exc}") from None
+
             def worker_ttl(dask_scheduler=None):  # runs on the scheduler (sent by value)
                 return dask_scheduler.worker_ttl
 

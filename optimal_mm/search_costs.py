@@ -20,6 +20,7 @@ from .errors import FloorError, InvalidOptionError, InvalidTreeError
 from .game import Game
 from .tree import Strategy
 
+
 def cap_weight(game: Game, cap: int) -> int:
     """The extra cost of a secret found by the ``cap``-th guess under the lexicographic
     cost of ``fewest-at-worst``: one more than every total within the cap (``N``

@@ -113,7 +113,6 @@ so far, read back; no rival still to draw with a bound below total 398
     return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
 
 
-
 class ExpectedSearch:
     """The expected case of :class:`~optimal_mm.search.Solver`: :meth:`_expected`
     proves the least total (or capped cost) and builds its tree."""

@@ -20,6 +20,8 @@ from __future__ import annotations
 from .search_context import _context, _part_guesses
 
 # Tasks run in worker processes: module-level functions of plain arguments.
+
+
 def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d, want_tree,
                    weight):
     ctx = _context(game, consistent, entries, symmetry)

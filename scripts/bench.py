@@ -56,6 +56,7 @@ from optimal_mm.tree import atomic_write_text
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 
+
 def timed_run(cmd, timeout: float, env=None) -> tuple[subprocess.CompletedProcess, float]:
     """Run ``cmd`` to its end (its output captured); the process and its wall time.
 

@@ -145,7 +145,6 @@ def test_the_report_counts_the_expected_rivals_left(tmp_path, monkeypatch):
         float(np.mean(rep.task_cpu("_exp_guess_task"))), abs=1e-3)
 
 
-
 def _chain_answers(folder) -> dict:
     """``{(first guess, second guess): processor seconds}`` of the rival second
     guesses whose entry is a chain's answer (its timing marked ``pieces``)."""

@@ -419,6 +419,7 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
     tasks = [entry for entry in full if not of_pieces(entry)]
     chains = [entry for entry in full if of_pieces(entry)]
     assert tasks and chains and len(full) > len(top)
+
     def tasks_of(entries):
         return sorted(json.dumps(e["task"], sort_keys=True) for e in entries)
 

@@ -87,7 +87,6 @@ def test_path_for_missing_branch():
         strategy.path_for("222")
 
 
-
 # ------------------------------------------------- replay: by depth and by node
 def _both_replays(strategy):
     """What each replay makes of a tree: Stats, or the class of the error raised."""

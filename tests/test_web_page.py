@@ -266,6 +266,7 @@ def test_damaged_and_foreign_files_refused(browser, url, shots, tmp_path):
     foreign = {"format": "chess-pgn", "moves": ["e4"]}
     wrong_guess = json.loads(json.dumps(good))
     wrong_guess["root"]["next"]["0B1W"]["guess"] = "1127"
+
     def changed(**fields):
         return json.dumps({**good, **fields})
 

@@ -284,6 +284,8 @@ def cover(n_coins: int, total_known: bool = False) -> tuple[Block, ...]:
         blocks.append(Block(k - width, width, det, _asked_rows(det, width), weigh_total))
         k -= width
     return tuple(reversed(blocks))
+
+
 def weighings_needed(n_coins: int, total_known: bool = False) -> int:
     """Number of weighings :func:`cover` uses for ``n_coins``."""
     return sum(b.n_weighings for b in cover(n_coins, total_known))
