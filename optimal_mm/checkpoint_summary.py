@@ -585,9 +585,9 @@ class RunReport:
 def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     """Price ``row`` (a :func:`_left_row`) part by part: each of ``parts``, pairs of a
     :class:`BigPart` or :class:`ChainPart` and its guesses left, at the mean of its
-    own timed ``what`` (a part's second guesses cost alike, parts apart do not:
-    p4c10's rival 0012 took 0.1 s a task in its 401-secret part, 494 s in its
-    3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
+    own timed ``what`` ("rivals" or "tasks") (a part's second guesses cost alike,
+    parts apart do not: p4c10's rival 0012 took 0.1 s a task in its 401-secret part,
+    494 s in its 3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
     is known (a rival's price: its part's tree under the first second guess), else at
     the row's mean, that of all the ``what`` timed (p6c7nb's total with consistent
     guesses, 2026-11-28: the 4 rivals of its 795-secret part, none timed, were priced
@@ -635,7 +635,7 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
                         f"{p.secrets:,} secrets, of {p.timed:,}" for p in timed)
             + ")" + (f"; a part with none, {otherwise}" if fallbacks else ""))
     else:
-        one = what[:-1]
+        one = {"rivals": "rival", "tasks": "task"}[what]
         row["price_basis"] = (f"each {otherwise} (no {one} timed yet)" if not row["timed"]
                               else f"each {otherwise} (no {one} of these parts timed yet)")
     return True

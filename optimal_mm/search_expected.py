@@ -1068,10 +1068,12 @@ class ExpectedSearch:
             # A rival of a first guess's big part, a chain, runs for minutes to hours
             # under phases of its own: the log says each one's answer as it comes
             told = len(history) == 1
-            read_back = told and self._runner.known(_exp_guess_task, [args],
-                                                    count=False)[1][0] is not None
             start = time.monotonic()
-            value = self._chain_of(args)
+            # (its answer read back here tells the log so, in the one look :meth:`_chain_of`
+            # would make)
+            found = self._runner.known(_exp_guess_task, [args])[1][0] if told else None
+            read_back = found is not None
+            value = found[0] if read_back else self._chain_of(args)
             with lock:
                 lead = keep(k, value)
                 if told:  # (not the deeper chains': thousands, whose plans are long)
