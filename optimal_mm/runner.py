@@ -491,6 +491,11 @@ class Beside:
         """Wait at most ``seconds`` for the thread to end, whatever its outcome."""
         self._thread.join(seconds)
 
+    @property
+    def running(self) -> bool:
+        """Whether the work is still going on (its thread alive)."""
+        return self._thread.is_alive()
+
     def join(self):
         """Wait for the work; charge its processor seconds to this thread
         (:meth:`TaskRunner.clock`); return its result, or raise its exception."""

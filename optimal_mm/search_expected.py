@@ -113,6 +113,28 @@ so far, read back; no rival still to draw with a bound below total 398
     return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
 
 
+def _beside_wait_text(race: str, running) -> str:
+    """The log's line for a race of rivals whose own thread has drawn every rival and
+    waits for the chains still running beside it (``running``: ``(guess, seconds
+    since drawn)``): their phases are not shown, so without it the log would go
+    quiet until each says its answer (the best part of an hour in p5c6b's fewest
+    at 9).
+
+    >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
+    >>> print(_beside_wait_text(race, [("1345", 75.2)]))
+    expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
+1345, a chain beside, drawn 0:01:15 ago
+    >>> print(_beside_wait_text(race, [("1345", 75.2), ("2345", 3.0)]))
+    expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
+2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
+    """
+    drawn = [f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running]
+    waits = (f"{running[0][0]}, a chain beside, {drawn[0].split(', ', 1)[1]}"
+             if len(running) == 1 else
+             f"{len(running)} chains beside: " + "; ".join(drawn))
+    return f"{race}: every rival drawn; waiting for {waits}"
+
+
 class ExpectedSearch:
     """The expected case of :class:`~optimal_mm.search.Solver`: :meth:`_expected`
     proves the least total (or capped cost) and builds its tree."""
@@ -1064,10 +1086,13 @@ class ExpectedSearch:
             if lead and trees is not None and on_better is not None:
                 on_better(value, args[1], trees)
 
+        race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})"
+        # A rival of a first guess's big part, a chain, runs for minutes to hours under
+        # phases of its own: the log says each one's answer as it comes, and which ones
+        # the race waits for once every rival is drawn
+        told = len(history) == 1
+
         def settle(k, args):  # a chain: its answer, and its tree if it took the lead
-            # A rival of a first guess's big part, a chain, runs for minutes to hours
-            # under phases of its own: the log says each one's answer as it comes
-            told = len(history) == 1
             start = time.monotonic()
             # (its answer read back here tells the log so, in the one look :meth:`_chain_of`
             # would make)
@@ -1081,8 +1106,7 @@ class ExpectedSearch:
                     left = sum(b < held for _, b in plan[race["next"]:])
             if told:
                 self.progress.message(_chain_answer_text(
-                    f"{_phase(weight)}: {what} ({n} secrets after {after})",
-                    self.game.code_str(plan[k][0]),
+                    race_label, self.game.code_str(plan[k][0]),
                     value, args[5], lead, weight,
                     None if read_back else time.monotonic() - start, left, held))
             if lead and on_better is not None and self._known_race(
@@ -1109,14 +1133,18 @@ class ExpectedSearch:
                     else "to search, none within the cap so far")
             if chained:  # with the budget of every guess before it (and beside)
                 if self._beside is not None and self._beside.acquire(blocking=False):
-                    beside.append(self._runner.beside(
-                        lambda k=k, args=args: self._settle_beside(settle, k, args)))
+                    beside.append((plan[k][0], time.monotonic(), self._runner.beside(
+                        lambda k=k, args=args: self._settle_beside(settle, k, args))))
                 else:
                     settle(k, args)
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
-        for chain in beside:  # (after Ctrl-C, none is waited for: daemon threads)
+        running = [(self.game.code_str(g), time.monotonic() - drawn)
+                   for g, drawn, chain in beside if chain.running]
+        if told and running:
+            self.progress.message(_beside_wait_text(race_label, running))
+        for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemon threads)
             chain.join()
         if race["holder"] < 0:
             return best, None, None

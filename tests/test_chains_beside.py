@@ -59,6 +59,45 @@ def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_
     assert again.checkpoint.loaded > 0
 
 
+class _Messages(Progress):
+    def __init__(self, drawn: threading.Event):
+        self.lines, self.drawn = [], drawn
+
+    def message(self, text):
+        self.lines.append(text)
+        if ": every rival drawn; waiting for " in text:
+            self.drawn.set()
+
+
+def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatch):
+    # Each chain beside waits (at most 5 s) until its race has drawn every rival, so
+    # that the race's own thread then waits for it: its phases are hidden, and the log
+    # must say which rivals it waits for (p5c6b's went quiet for most of an hour),
+    # each named again once its answer comes.
+    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    drawn = threading.Event()
+    real = search.Solver._settle_beside
+
+    def slow(self, settle, k, args):
+        drawn.wait(5.0)
+        return real(self, settle, k, args)
+
+    monkeypatch.setattr(search.Solver, "_settle_beside", slow)
+    log = _Messages(drawn)
+    Solver(Game.from_spec("p4c5nb"), jobs=2, chain_secrets=4, checkpoint=tmp_path,
+           progress=log).expected()
+    waits = [i for i, x in enumerate(log.lines) if ": every rival drawn; waiting for " in x]
+    assert waits, log.lines
+    for i in waits:
+        race, names = log.lines[i].split(": every rival drawn; waiting for ")
+        assert race.startswith("expected: rivals of ") and " secrets after " in race
+        guesses = ([names.split(",")[0]] if ", a chain beside, drawn " in names else
+                   [x.split(",")[0] for x in names.split(": ", 1)[1].split("; ")])
+        for g in guesses:
+            assert any(x.startswith(f"{race}: {g}, a chain, ") for x in log.lines[i + 1:]), (
+                g, log.lines)
+
+
 def test_no_chain_beside_where_tasks_may_run_here(tmp_path):
     # Without a checkpoint a single task runs in this process, holding the
     # interpreter: a thread beside would stop every other thread's dispatching
