@@ -117,8 +117,7 @@ def _beside_wait_text(race: str, running) -> str:
     """The log's line for a race of rivals whose own thread has drawn every rival and
     waits for the chains still running beside it (``running``: ``(guess, seconds
     since drawn)``): their phases are not shown, so without it the log would go
-    quiet until each says its answer (the best part of an hour in p5c6b's fewest
-    at 9).
+    quiet until each says its answer (33 minutes in p5c6b's fewest at 9).
 
     >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
     >>> print(_beside_wait_text(race, [("1345", 75.2)]))

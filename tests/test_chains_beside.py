@@ -72,7 +72,7 @@ class _Messages(Progress):
 def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatch):
     # Each chain beside waits (at most 5 s) until its race has drawn every rival, so
     # that the race's own thread then waits for it: its phases are hidden, and the log
-    # must say which rivals it waits for (p5c6b's went quiet for most of an hour),
+    # must say which rivals it waits for (p5c6b's went quiet for 33 minutes),
     # each named again once its answer comes.
     monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
     drawn = threading.Event()
