@@ -88,6 +88,9 @@ TREES_TO_MAKE = {
     # back from its committed checkpoint in seconds (tasks under half a second, which
     # the table's runs did not keep, are searched again and not kept either).
     "p4c9-fewest-at-worst": ("p4c9", "fewest-at-worst", "any", None, None, None),
+    # About ten hours of wall time over twelve runs of the optimal table (docs/LONG_RUNS.md),
+    # read back from its committed checkpoint.
+    "p5c6b-fewest-at-worst": ("p5c6b", "fewest-at-worst", "any", None, None, None),
     # The optimal worst cases of the games whose capped cells (fewest-at-worst,
     # worst-then-expected) are open, several from the table's committed checkpoints:
     # each tree keeps within t*, so it bounds those cells from above until their own
@@ -109,6 +112,7 @@ OPTIONS = {name: TABLE_OPTIONS for name in FLOORS}
 OPTIONS["p5c6b-worst-then-expected"] = {**TABLE_OPTIONS, "checkpoint_min_seconds": 0.5}
 OPTIONS["p4c9-fewest-at-worst"] = {"split_secrets": 500, "wc_tree": "first",
                                    "checkpoint_min_seconds": 0.5}
+OPTIONS["p5c6b-fewest-at-worst"] = {**TABLE_OPTIONS, "checkpoint_min_seconds": 0.5}
 # The worst cases as the table's runs that solved them split their tasks (their
 # checkpoints then read back whole), each with the first feasible guess's tree, far
 # faster to build than the small-total one
