@@ -587,12 +587,13 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     :class:`BigPart` or :class:`ChainPart` and its guesses left, at the mean of its
     own timed ``what`` ("rivals" or "tasks") (a part's second guesses cost alike,
     parts apart do not: p4c10's rival 0012 took 0.1 s a task in its 401-secret part,
-    494 s in its 3,052-secret one, 33 s over all); a part with none, at ``own(part)`` where that
-    is known (a rival's price: its part's tree under the first second guess), else at
-    the row's mean, that of all the ``what`` timed (p6c7nb's total with consistent
-    guesses, 2026-11-28: the 4 rivals of its 795-secret part, none timed, were priced
-    at the mean of all, about 26 minutes each, and took 2 to 4 s, about their part's
-    tree). Whether it could (a price for every part).
+    494 s in its 3,052-secret one, 33 s over all); a part with none, at
+    ``own(part)`` where that is known (a rival's price: its part's tree under the
+    first second guess), else at the row's mean, that of all the ``what`` timed
+    (p6c7nb's total with consistent guesses, 2026-11-28: the 4 rivals of its
+    795-secret part, none timed, were priced at the mean of all, about 26 minutes
+    each, and took 2 to 4 s, about their part's tree). Whether it could (a price for
+    every part).
 
     >>> row = {"mean_cpu_seconds": 6.0, "timed": 3}
     >>> _price_by_part(row, [(ChainPart(9, 4, 1, None, 1, 2.0), 3),

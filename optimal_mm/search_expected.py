@@ -127,10 +127,12 @@ def _beside_wait_text(race: str, running) -> str:
     expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
 2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
     """
-    drawn = [f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running]
-    waits = (f"{running[0][0]}, a chain beside, {drawn[0].split(', ', 1)[1]}"
-             if len(running) == 1 else
-             f"{len(running)} chains beside: " + "; ".join(drawn))
+    if len(running) == 1:
+        guess, seconds = running[0]
+        waits = f"{guess}, a chain beside, drawn {_clock_text(seconds)} ago"
+    else:
+        waits = f"{len(running)} chains beside: " + "; ".join(
+            f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running)
     return f"{race}: every rival drawn; waiting for {waits}"
 
 
@@ -1093,8 +1095,8 @@ class ExpectedSearch:
 
         def settle(k, args):  # a chain: its answer, and its tree if it took the lead
             start = time.monotonic()
-            # (its answer read back here tells the log so, in the one look :meth:`_chain_of`
-            # would make)
+            # one look at the checkpoint: an answer found there is told as read back,
+            # and _chain_of (which would look again) computes only one not found
             found = self._runner.known(_exp_guess_task, [args])[1][0] if told else None
             read_back = found is not None
             value = found[0] if read_back else self._chain_of(args)
