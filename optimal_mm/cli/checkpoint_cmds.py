@@ -44,9 +44,11 @@ def run_checkpoint(args) -> int:
                           "skipped": skipped}, indent=1))
         return 0
     total = sum(r.entries for r in reports)
-    refused = (f"; {len(skipped):,} damaged or foreign entry "
-               f"file{'s' if len(skipped) != 1 else ''} skipped ({skipped[0]}"
-               f"{', ...' if len(skipped) > 1 else ''})" if skipped else "")
+    refused = ""
+    if skipped:
+        files = "file" if len(skipped) == 1 else "files"
+        first = skipped[0] if len(skipped) == 1 else f"{skipped[0]}, ..."
+        refused = f"; {len(skipped):,} damaged or foreign entry {files} skipped ({first})"
     print(f"checkpoint {args.directory}: {total:,} entries in {len(reports)} "
           f"run{'s' if len(reports) != 1 else ''}{refused}")
     for r in reports:
