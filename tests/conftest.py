@@ -11,11 +11,16 @@ tests write are many small files, each written with ``fsync`` and replaced
 atomically, and on a slow virtual disk the syncs and the removal of old runs' folders
 cost a sixth of the tier's time (cProfile of six modules on a 2-core VM: 23 s in
 ``fsync``, 26 s in ``unlink``, of 319 s). ``--basetemp DIR`` puts them back on disk.
+
+Ctrl-C is the terminal's in every process of the run (:func:`pytest_sessionstart`),
+whatever started it: the tests that send it, to the package or to a command they
+start, expect a KeyboardInterrupt and the exit status 130.
 """
 
 import glob
 import os
 import shutil
+import signal
 import tempfile
 import time
 
@@ -113,6 +118,19 @@ def pytest_unconfigure(config):
 
 def pytest_sessionstart(session):
     session.config.stash[_STARTED] = time.time()
+    _ctrl_c_as_in_a_terminal()
+
+
+def _ctrl_c_as_in_a_terminal():
+    """Have SIGINT raise KeyboardInterrupt here and end the commands the tests start,
+    where this process was given it ignored. A shell script's background job
+    (``pytest ... &`` without job control) starts so, and Python then leaves it
+    ignored: a test's own ``raise_signal(SIGINT)`` did nothing, and a command started
+    by a test inherited the ignoring and ran to its end (three tests failed so, and
+    seven of the slow tier). A handled signal is reset to the default in a command
+    started by ``exec``, so those behave as a terminal's foreground commands do."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
