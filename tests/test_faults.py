@@ -26,9 +26,9 @@ from optimal_mm.progress import Progress
 from optimal_mm.runner import TaskRunner
 
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
-#: A pooled run long enough to be caught in the middle: about 40 s with 2 workers here.
-#: A pooled solve that lasts well past its start-up: 12 s on a 2-core VM beside a search
-#: (p4c7's, once this one, came to take 2.4 s, and a Ctrl-C 3 s in found it done).
+#: A pooled run long enough to be caught in the middle, well past its start-up: 12 s
+#: with 2 workers on a 2-core VM beside a search (p4c7's, once this one, came to take
+#: 2.4 s, and a Ctrl-C 3 s in found it done).
 LONG_SOLVE = ["solve", "p4c8", "--objective", "expected", "--jobs", "2"]
 
 
