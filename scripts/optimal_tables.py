@@ -41,7 +41,10 @@ the last depth refuted) and, for the others, the best complete tree found (``<= 
 its total, its secrets at t*, or its total within t*), as the search
 reported them to its progress display (:func:`_bounds_progress`). A retry keeps the
 best bounds of all its runs (each is a proof on its own) and the longest time limit
-it was given.
+it was given. A run stopped before its limit (Ctrl-C, or SIGTERM from a service
+manager or a CI limit) records its running entries the same way, marked
+``"stopped"`` (``interrupted`` or ``terminated``) with the seconds they ran, and
+ends in one line (exit status 130 or 143); an entry that was solved stays solved.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from queue import Empty
 
 # The trees that close open worst cases (their own script, results/within.json).
 from within_trees import least_tree
@@ -275,7 +279,11 @@ def merged_entry(old, result) -> dict:
     a timeout keeps what an earlier timeout had proven (:func:`keep_proofs`); an
     error (a worker lost: killed, out of memory) leaves a timed-out or solved entry as
     it was, since it proves nothing and its proofs still hold (the run's finished
-    tasks are in its checkpoint), where it once wiped a cell's bounds."""
+    tasks are in its checkpoint), where it once wiped a cell's bounds. A run stopped
+    before its limit (``"stopped"``, :meth:`Entry.halt`) leaves a solved entry as it
+    was too (a ``--redo`` cut short), and counts as a timeout elsewhere."""
+    if result.get("stopped") and old and old["status"] == "solved":
+        return dict(old)
     if result["status"] == "timeout":
         return keep_proofs(old, result)
     if result["status"] == "error" and old and old["status"] in ("timeout", "solved"):
@@ -510,7 +518,14 @@ class Entry:
         self.start = time.perf_counter()
         self.bounds = {}
         self.ceiling = options.get("ceiling")
-        self.proc.start()
+        # Started with Ctrl-C ignored, which it keeps (a terminal sends Ctrl-C to the
+        # whole process group): this run's process decides, as the search's own
+        # workers leave it to theirs (:meth:`halt`).
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            self.proc.start()
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def stop(self) -> None:
         """Kill the worker if it still runs (its finished tasks are in its checkpoint)."""
@@ -525,16 +540,7 @@ class Entry:
         second or two) are granted on top. The worker's partial reports (best and
         bound so far) are kept and go into a timeout's result.
         """
-        result = None
-        while True:
-            try:
-                item = self.queue.get(timeout=0.2)
-            except Exception:  # queue.Empty
-                break
-            if not item.pop("partial", False):
-                result = item
-                break
-            self.bounds = item
+        result = self._read(timeout=0.2)
         elapsed = time.perf_counter() - self.start
         if result is None and self.proc.is_alive() and elapsed < self.time_limit + 10:
             return None
@@ -544,13 +550,46 @@ class Entry:
             self.proc.join()
         if result is None:
             status = "timeout" if self.proc.exitcode in (None, -9) else "error"
-            result = {"status": status, "seconds": round(elapsed, 1)}
-            if status == "timeout":
-                result.update({k: v for k, v in self.bounds.items() if v is not None})
-                if self.ceiling is not None:
-                    result["ceiling"] = _ceiling_record(self.ceiling)
-            return result
+            return self._unfinished(status, elapsed)
         result["status"] = "solved"
+        return result
+
+    def halt(self, why: str) -> dict:
+        """The result of an entry whose run is stopped before its limit (``why``:
+        ``"interrupted"`` by Ctrl-C, ``"terminated"`` by SIGTERM): what its search
+        had proven, as a timeout's, marked ``"stopped": why``; or its result, had it
+        just finished. The worker is stopped (its finished tasks are in its
+        checkpoint)."""
+        elapsed = time.perf_counter() - self.start
+        result = self._read()
+        self.stop()
+        if result is not None:
+            result["status"] = "solved"
+            return result
+        return {**self._unfinished("timeout", elapsed), "stopped": why}
+
+    def _read(self, timeout=None):
+        """The worker's result if it has come, keeping its partial reports (best and
+        bound so far) on the way; None. Waits up to ``timeout`` seconds for an item,
+        then takes only those already there."""
+        while True:
+            try:
+                item = (self.queue.get(timeout=timeout) if timeout
+                        else self.queue.get_nowait())
+            except Empty:
+                return None
+            if not item.pop("partial", False):
+                return item
+            self.bounds = item
+
+    def _unfinished(self, status, elapsed) -> dict:
+        """The result of a run that did not end: an error, or a timeout with the
+        bounds its search had sent and the tree it started from."""
+        result = {"status": status, "seconds": round(elapsed, 1)}
+        if status == "timeout":
+            result.update({k: v for k, v in self.bounds.items() if v is not None})
+            if self.ceiling is not None:
+                result["ceiling"] = _ceiling_record(self.ceiling)
         return result
 
 
@@ -566,10 +605,20 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def save(entries, meta):
+    """Write the table's JSON and its Markdown page: each atomically, and the two
+    together, a Ctrl-C or SIGTERM that comes meanwhile held until both are written
+    (one once stopped a run between the two, leaving the page behind the JSON)."""
     RESULTS.mkdir(exist_ok=True)
     doc = {"meta": meta, "entries": entries}
-    _write_atomic(JSON_PATH, json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    _write_atomic(MD_PATH, markdown(entries, meta))
+    texts = [(JSON_PATH, json.dumps(doc, indent=1, sort_keys=True) + "\n"),
+             (MD_PATH, markdown(entries, meta))]
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        for path, text in texts:
+            _write_atomic(path, text)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def update_table(change) -> tuple[dict, dict]:
@@ -1083,17 +1132,76 @@ def main(argv=None) -> int:
     running = []
     try:
         _run_entries(args, todo, running)
+    except (KeyboardInterrupt, Terminated) as exc:
+        why = _stop_word(exc)
+        for entry, spec, guesses, objective in running:
+            _record(entry, spec, guesses, objective, entry.halt(why))
+        print(_stopped_line(why, [entry.key for entry, *_ in running], args.checkpoint),
+              file=sys.stderr, flush=True)
+        return STOP_STATUS[why]
     finally:  # Ctrl-C, SIGTERM or an error: no worker outlives the run
         for entry, *_ in running:
             entry.stop()
     return 0
 
 
+class Terminated(BaseException):
+    """SIGTERM, as the run's own signal handler raises it (a service manager, a CI
+    limit): the run records its running entries and ends (:func:`main`). Not an
+    ``Exception``, as KeyboardInterrupt is not: no handler of errors may take it."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+#: The exit status of a run stopped by each signal (128 + its number, as a shell has it)
+STOP_STATUS = {"interrupted": 130, "terminated": 143}
+
+
+def _stop_word(exc) -> str:
+    return "interrupted" if isinstance(exc, KeyboardInterrupt) else "terminated"
+
+
+def stoppable(run) -> int:
+    """``run()``'s exit status; stopped by Ctrl-C or SIGTERM outside the entries'
+    own loop (while the table is read, written or rendered: :func:`main` records the
+    running entries itself), one line and the signal's status."""
+    try:
+        return run()
+    except (KeyboardInterrupt, Terminated) as exc:
+        why = _stop_word(exc)
+        print(_stopped_line(why, [], None), file=sys.stderr, flush=True)
+        return STOP_STATUS[why]
+
+
+def _stopped_line(why, keys, checkpoint) -> str:
+    """The one line a run stopped before its limit ends with.
+
+    >>> print(_stopped_line("interrupted", ["p4c8/any/expected"], "cp"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    optimal_tables: interrupted; p4c8/any/expected recorded as stopped, with what its
+    search had proven; its finished tasks are in cp: rerun the same command to resume
+    >>> print(_stopped_line("terminated", ["a", "b"], None))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    optimal_tables: terminated; a, b recorded as stopped, with what their searches had
+    proven; without --checkpoint, their finished tasks are lost
+    >>> _stopped_line("terminated", [], None)
+    'optimal_tables: terminated; no entry was running'
+    """
+    if not keys:
+        return f"optimal_tables: {why}; no entry was running"
+    saved = (f"; its finished tasks are in {checkpoint}: rerun the same command to resume"
+             if checkpoint else "; without --checkpoint, its finished tasks are lost")
+    if len(keys) > 1:
+        saved = saved.replace("its finished", "their finished")
+    return (f"optimal_tables: {why}; {', '.join(keys)} recorded as stopped, with what "
+            f"{'its search' if len(keys) == 1 else 'their searches'} had proven{saved}")
+
+
 def _run_entries(args, todo, running) -> None:
     """Solve the entries ``todo``, ``args.parallel`` at a time (``running``: those
     started), each result merged into the table as it comes."""
-    from optimal_mm import Game
-
     while todo or running:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
@@ -1120,26 +1228,36 @@ def _run_entries(args, todo, running) -> None:
             if result is None:
                 continue
             running.remove(item)
-            game = Game.from_spec(spec)
-            value, source = published(spec, game.pegs, game.colours, game.repeats,
-                                      game.scoring, guesses, objective)
-            result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
-                           "objective": objective, "published": value, "source": source})
+            _record(entry, spec, guesses, objective, result)
 
-            def put(entries, meta, key=entry.key, result=result):
-                # Merged into the table as it is now (another run may have written).
-                entries[key] = merged_entry(entries.get(key), result)
 
-            kept = update_table(put)[0][entry.key]
-            note = (f"; the entry keeps its earlier {kept['status']}"
-                    if kept["status"] != result["status"] else "")
-            print(f"{entry.key}: {result['status']} {result.get('value', '')} "
-                  f"({result['seconds']} s){note}", flush=True)
+def _record(entry, spec, guesses, objective, result) -> None:
+    """Merge an entry's ``result`` into the table as it is now (another run may have
+    written since), with the game's published value, and say so in one line."""
+    from optimal_mm import Game
+
+    game = Game.from_spec(spec)
+    value, source = published(spec, game.pegs, game.colours, game.repeats,
+                              game.scoring, guesses, objective)
+    result.update({"spec": spec, "codes": game.n_codes, "guesses": guesses,
+                   "objective": objective, "published": value, "source": source})
+
+    def put(entries, meta):
+        entries[entry.key] = merged_entry(entries.get(entry.key), result)
+
+    kept = update_table(put)[0][entry.key]
+    note = (f"; the entry keeps its earlier {kept['status']}"
+            if kept["status"] != result["status"] else "")
+    said = [result["status"] + (f", {result['stopped']}" if result.get("stopped") else "")]
+    if result.get("value") is not None:
+        said.append(str(result["value"]))
+    print(f"{entry.key}: {' '.join(said)} ({result['seconds']} s){note}", flush=True)
 
 
 if __name__ == "__main__":
-    # A terminated run (kill, CI limit) exits through Python, killing its daemon worker;
-    # every entry finished so far is already saved. (Set here, not in main(), which
-    # tests call in their own process.)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    sys.exit(main())
+    # A terminated run (kill, CI limit) exits through Python: it records what its
+    # running entries had proven and kills their workers; every entry finished so far
+    # is already saved. (Set here, not in main(), which tests call in their own
+    # process.)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    sys.exit(stoppable(main))

@@ -3,7 +3,9 @@ sitting resumes from the tasks its earlier sittings saved, and the table says so
 
 from __future__ import annotations
 
+import queue
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -247,10 +249,13 @@ class _DeadlineQueue:
     def __init__(self, items):
         self.items = list(items)
 
-    def get(self, timeout):
+    def get(self, timeout=None):
         if not self.items:
-            raise TimeoutError  # as queue.Empty would
+            raise queue.Empty
         return self.items.pop(0)
+
+    def get_nowait(self):
+        return self.get()
 
 
 class _Stuck:
@@ -369,6 +374,132 @@ def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     assert tables.bounds_text(cons, twin) == "9‡"
     monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
     assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
+
+
+def _halted(script, items, why):
+    entry = script.Entry.__new__(script.Entry)
+    entry.key, entry.time_limit, entry.bounds = "p4c7b/any/expected", 600.0, {}
+    entry.start = script.time.perf_counter() - 42
+    entry.proc, entry.ceiling = _Stuck(), None
+    entry.queue = _DeadlineQueue(items)
+    return entry, entry.halt(why)
+
+
+def test_a_stopped_entry_keeps_what_its_search_had_proven():
+    script = _script()
+
+    def partial():  # (the entry takes the flag off each report it reads)
+        return [{"partial": True, "best": None, "bound": 18000},
+                {"partial": True, "best": 18763, "bound": 18100}]
+
+    entry, result = _halted(script, partial(), "terminated")
+    assert entry.proc.killed
+    assert result == {"status": "timeout", "seconds": result["seconds"], "bound": 18100,
+                      "best": 18763, "stopped": "terminated"}
+    assert 42 <= result["seconds"] < 600
+    # A result that came just before the signal is the entry's answer.
+    entry, result = _halted(script, partial() + [{"value": 18763, "seconds": 41.0}],
+                            "interrupted")
+    assert entry.proc.killed and result == {"value": 18763, "seconds": 41.0,
+                                            "status": "solved"}
+    # In the table: a stopped run keeps the longer run's time and both runs' proofs
+    # (a timeout, for the cell), and never undoes a solved entry (a --redo cut short).
+    stopped = {"status": "timeout", "seconds": 42.0, "bound": 18150, "best": 18900,
+               "stopped": "interrupted"}
+    before = {"status": "timeout", "seconds": 610.0, "bound": 18100, "best": 18763}
+    assert script.merged_entry(before, stopped) == {**stopped, "seconds": 610.0,
+                                                    "bound": 18150, "best": 18763}
+    solved = {"status": "solved", "seconds": 5.0, "value": 18763}
+    assert script.merged_entry(solved, stopped) == solved
+    assert script.merged_entry(None, stopped) == stopped
+
+
+@pytest.mark.parametrize("how, status, word", [("ctrl-c", 130, "interrupted"),
+                                                ("sigterm", 143, "terminated")])
+def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypatch, capsys,
+                                                              how, status, word):
+    """Ctrl-C or SIGTERM (through the handler the script installs) while an entry
+    runs: the entry goes into the table with what its search had sent so far, the run
+    ends in one line naming it and the checkpoint, with the signal's exit status, and
+    no traceback."""
+    import json
+
+    script = _script()
+    table = tmp_path / "optimal_table.json"
+    monkeypatch.setattr(script, "JSON_PATH", table)
+    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    stopped = []
+
+    class Entry:  # its search has sent a bound and a best tree when the signal comes
+        def __init__(self, key, *args, **options):
+            self.key = key
+
+        def poll(self):
+            if how == "ctrl-c":
+                raise KeyboardInterrupt
+            signal.raise_signal(signal.SIGTERM)
+
+        def halt(self, why):
+            stopped.append(why)
+            return {"status": "timeout", "seconds": 3.5, "bound": 2, "best": 5,
+                    "stopped": why}
+
+        def stop(self):
+            stopped.append("stop")
+
+    monkeypatch.setattr(script, "Entry", Entry)
+    previous = signal.signal(signal.SIGTERM, script._on_sigterm)
+    try:
+        code = script.main(["--only", "p2c3", "--guesses", "any", "--objectives",
+                            "expected", "--checkpoint", str(tmp_path / "cp")])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert code == status and stopped == [word, "stop"]
+    entry = json.loads(table.read_text())["entries"]["p2c3/any/expected"]
+    assert (entry["status"], entry["stopped"], entry["bound"], entry["best"]) == (
+        "timeout", word, 2, 5)
+    out, err = capsys.readouterr()
+    assert f"p2c3/any/expected: timeout, {word} (3.5 s)" in out
+    assert err.splitlines() == [
+        f"optimal_tables: {word}; p2c3/any/expected recorded as stopped, with what its "
+        f"search had proven; its finished tasks are in {tmp_path / 'cp'}: rerun the same "
+        f"command to resume"]
+    assert "(timeout) ≥ 2, ≤ 5" in (tmp_path / "optimal_table.md").read_text()
+
+
+def test_a_stop_while_the_table_is_written_waits_for_both_files(tmp_path, monkeypatch):
+    script = _script()
+    monkeypatch.setattr(script, "JSON_PATH", tmp_path / "optimal_table.json")
+    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    write = script._write_atomic
+    written = []
+
+    def ctrl_c_on_the_first(path, text):  # Ctrl-C comes as the JSON is written
+        if not written:
+            signal.raise_signal(signal.SIGINT)
+        write(path, text)
+        written.append(path.name)
+
+    monkeypatch.setattr(script, "_write_atomic", ctrl_c_on_the_first)
+    meta = {"machine": "2 CPUs", "time_limit": 1, "max_codes": 9, "runs": []}
+    with pytest.raises(KeyboardInterrupt):
+        script.save({}, meta)
+    assert written == ["optimal_table.json", "optimal_table.md"]
+    assert "| game |" in (tmp_path / "optimal_table.md").read_text()
+    # Without a stop, the mask is as it was.
+    script.save({}, meta)
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == set()
+
+
+def test_a_stop_before_any_entry_runs_is_one_line(capsys):
+    script = _script()
+
+    def stopped():
+        raise script.Terminated()
+
+    assert script.stoppable(stopped) == 143
+    assert capsys.readouterr().err == "optimal_tables: terminated; no entry was running\n"
+    assert script.stoppable(lambda: 0) == 0
 
 
 def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
