@@ -71,6 +71,8 @@ from within_trees import least_tree
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 JSON_PATH = RESULTS / "optimal_table.json"
+#: How the script's one-line messages name it
+PROG = "optimal_tables.py"
 MD_PATH = RESULTS / "optimal_table.md"
 #: Optimal trees of solved entries, named as their checkpoints (:func:`checkpoint_dir`;
 #: ``scripts/make_trees.py`` makes them from those): an entry whose floor
@@ -1132,47 +1134,19 @@ def main(argv=None) -> int:
     running = []
     try:
         _run_entries(args, todo, running)
-    except (KeyboardInterrupt, Terminated) as exc:
-        why = _stop_word(exc)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as guarded() raises it
+        from optimal_mm.cli import interrupted_status, interruption
+
+        why = interruption(exc)
         for entry, spec, guesses, objective in running:
             _record(entry, spec, guesses, objective, entry.halt(why))
         print(_stopped_line(why, [entry.key for entry, *_ in running], args.checkpoint),
               file=sys.stderr, flush=True)
-        return STOP_STATUS[why]
+        return interrupted_status(exc)
     finally:  # Ctrl-C, SIGTERM or an error: no worker outlives the run
         for entry, *_ in running:
             entry.stop()
     return 0
-
-
-class Terminated(BaseException):
-    """SIGTERM, as the run's own signal handler raises it (a service manager, a CI
-    limit): the run records its running entries and ends (:func:`main`). Not an
-    ``Exception``, as KeyboardInterrupt is not: no handler of errors may take it."""
-
-
-def _on_sigterm(signum, frame):
-    raise Terminated()
-
-
-#: The exit status of a run stopped by each signal (128 + its number, as a shell has it)
-STOP_STATUS = {"interrupted": 130, "terminated": 143}
-
-
-def _stop_word(exc) -> str:
-    return "interrupted" if isinstance(exc, KeyboardInterrupt) else "terminated"
-
-
-def stoppable(run) -> int:
-    """``run()``'s exit status; stopped by Ctrl-C or SIGTERM outside the entries'
-    own loop (while the table is read, written or rendered: :func:`main` records the
-    running entries itself), one line and the signal's status."""
-    try:
-        return run()
-    except (KeyboardInterrupt, Terminated) as exc:
-        why = _stop_word(exc)
-        print(_stopped_line(why, [], None), file=sys.stderr, flush=True)
-        return STOP_STATUS[why]
 
 
 def _stopped_line(why, keys, checkpoint) -> str:
@@ -1180,22 +1154,23 @@ def _stopped_line(why, keys, checkpoint) -> str:
 
     >>> print(_stopped_line("interrupted", ["p4c8/any/expected"], "cp"))
     ... # doctest: +NORMALIZE_WHITESPACE
-    optimal_tables: interrupted; p4c8/any/expected recorded as stopped, with what its
-    search had proven; its finished tasks are in cp: rerun the same command to resume
+    optimal_tables.py: interrupted; p4c8/any/expected recorded as stopped, with what
+    its search had proven; its finished tasks are in cp: rerun the same command to
+    resume
     >>> print(_stopped_line("terminated", ["a", "b"], None))
     ... # doctest: +NORMALIZE_WHITESPACE
-    optimal_tables: terminated; a, b recorded as stopped, with what their searches had
-    proven; without --checkpoint, their finished tasks are lost
+    optimal_tables.py: terminated; a, b recorded as stopped, with what their searches
+    had proven; without --checkpoint, their finished tasks are lost
     >>> _stopped_line("terminated", [], None)
-    'optimal_tables: terminated; no entry was running'
+    'optimal_tables.py: terminated; no entry was running'
     """
     if not keys:
-        return f"optimal_tables: {why}; no entry was running"
+        return f"{PROG}: {why}; no entry was running"
     saved = (f"; its finished tasks are in {checkpoint}: rerun the same command to resume"
              if checkpoint else "; without --checkpoint, its finished tasks are lost")
     if len(keys) > 1:
         saved = saved.replace("its finished", "their finished")
-    return (f"optimal_tables: {why}; {', '.join(keys)} recorded as stopped, with what "
+    return (f"{PROG}: {why}; {', '.join(keys)} recorded as stopped, with what "
             f"{'its search' if len(keys) == 1 else 'their searches'} had proven{saved}")
 
 
@@ -1255,9 +1230,10 @@ def _record(entry, spec, guesses, objective, result) -> None:
 
 
 if __name__ == "__main__":
-    # A terminated run (kill, CI limit) exits through Python: it records what its
-    # running entries had proven and kills their workers; every entry finished so far
-    # is already saved. (Set here, not in main(), which tests call in their own
-    # process.)
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    sys.exit(stoppable(main))
+    # A stopped run (Ctrl-C; SIGTERM from kill or a CI limit, raised as Ctrl-C is
+    # while main() runs) exits through Python: it records what its running entries
+    # had proven and kills their workers; every entry finished so far is already
+    # saved. Stopped elsewhere, or on bad input: one line.
+    from optimal_mm.cli import guarded
+
+    sys.exit(guarded(PROG, main))

@@ -418,11 +418,13 @@ def test_a_stopped_entry_keeps_what_its_search_had_proven():
                                                 ("sigterm", 143, "terminated")])
 def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypatch, capsys,
                                                               how, status, word):
-    """Ctrl-C or SIGTERM (through the handler the script installs) while an entry
-    runs: the entry goes into the table with what its search had sent so far, the run
-    ends in one line naming it and the checkpoint, with the signal's exit status, and
-    no traceback."""
+    """Ctrl-C or SIGTERM (through the handler the script runs under, as the command
+    line's: :func:`optimal_mm.cli.guarded`) while an entry runs: the entry goes into
+    the table with what its search had sent so far, the run ends in one line naming
+    it and the checkpoint, with the signal's exit status, and no traceback."""
     import json
+
+    from optimal_mm.cli import guarded
 
     script = _script()
     table = tmp_path / "optimal_table.json"
@@ -448,12 +450,9 @@ def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypat
             stopped.append("stop")
 
     monkeypatch.setattr(script, "Entry", Entry)
-    previous = signal.signal(signal.SIGTERM, script._on_sigterm)
-    try:
-        code = script.main(["--only", "p2c3", "--guesses", "any", "--objectives",
-                            "expected", "--checkpoint", str(tmp_path / "cp")])
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    code = guarded(script.PROG, lambda: script.main([
+        "--only", "p2c3", "--guesses", "any", "--objectives", "expected",
+        "--checkpoint", str(tmp_path / "cp")]))
     assert code == status and stopped == [word, "stop"]
     entry = json.loads(table.read_text())["entries"]["p2c3/any/expected"]
     assert (entry["status"], entry["stopped"], entry["bound"], entry["best"]) == (
@@ -461,7 +460,7 @@ def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypat
     out, err = capsys.readouterr()
     assert f"p2c3/any/expected: timeout, {word} (3.5 s)" in out
     assert err.splitlines() == [
-        f"optimal_tables: {word}; p2c3/any/expected recorded as stopped, with what its "
+        f"optimal_tables.py: {word}; p2c3/any/expected recorded as stopped, with what its "
         f"search had proven; its finished tasks are in {tmp_path / 'cp'}: rerun the same "
         f"command to resume"]
     assert "(timeout) ≥ 2, ≤ 5" in (tmp_path / "optimal_table.md").read_text()
@@ -489,17 +488,6 @@ def test_a_stop_while_the_table_is_written_waits_for_both_files(tmp_path, monkey
     # Without a stop, the mask is as it was.
     script.save({}, meta)
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == set()
-
-
-def test_a_stop_before_any_entry_runs_is_one_line(capsys):
-    script = _script()
-
-    def stopped():
-        raise script.Terminated()
-
-    assert script.stoppable(stopped) == 143
-    assert capsys.readouterr().err == "optimal_tables: terminated; no entry was running\n"
-    assert script.stoppable(lambda: 0) == 0
 
 
 def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
