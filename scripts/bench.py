@@ -590,4 +590,6 @@ def markdown(report) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # Ctrl-C, bad input: one line, its status
+
+    sys.exit(guarded("bench.py", main))

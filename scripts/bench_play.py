@@ -174,4 +174,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # Ctrl-C, bad input: one line, its status
+
+    sys.exit(guarded("bench_play.py", main))

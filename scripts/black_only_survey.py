@@ -315,4 +315,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # Ctrl-C, bad input: one line, its status
+
+    sys.exit(guarded("black_only_survey.py", main))

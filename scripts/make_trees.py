@@ -340,4 +340,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from optimal_mm.cli import guarded  # Ctrl-C, bad input: one line, its status
+
+    sys.exit(guarded("make_trees.py", main))
