@@ -434,6 +434,29 @@ def test_the_scripts_refuse_bad_input_in_one_line_before_any_work(tmp_path, scri
     assert sorted(tmp_path.iterdir()) == before
 
 
+def test_every_script_runs_under_guarded():
+    """Every script run as a program hands its ``main`` to ``optimal_mm.cli.guarded``,
+    so that Ctrl-C, SIGTERM and bad input end it in one line, with 130, 143 or 2
+    (seven ran bare, and a Ctrl-C printed a traceback)."""
+    import ast
+
+    scripts = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "scripts")
+    bare, checked = [], 0
+    for name in sorted(os.listdir(scripts)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(scripts, name)) as f:
+            body = ast.parse(f.read()).body
+        blocks = [ast.unparse(n) for n in body
+                  if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
+        if blocks:
+            checked += 1
+            if "guarded(" not in blocks[0]:
+                bare.append(name)
+    assert checked >= 20 and bare == []
+
+
 @pytest.mark.parametrize("argv", [["play", "p2c3", "--heuristic", "", "--secret", "12"],
                                   ["match", "p2c3", "--tree", ""]])
 def test_an_empty_player_is_refused_not_taken_for_the_default(capsys, argv):
