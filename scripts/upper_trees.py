@@ -22,7 +22,8 @@ within the limit is solved: the script says so and writes no tree (record it wit
 the table's own command). A listed cell that the table has since solved loses its
 row and its tree, on any run of the script (``--render`` too), which says so: the
 table then prints its value, and the tree bounds nothing. The exit status is 1 when
-a cell asked for got no tree.
+a cell asked for got no tree. Runs of other cells may go at once: each merges its
+rows into the index as it is when it writes, under a lock beside it.
 
 Usage::
 
@@ -43,6 +44,7 @@ again).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import subprocess
 import sys
@@ -197,21 +199,13 @@ def main(argv=None) -> int:
     if not args.out.is_dir():
         print(f"upper_trees.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
         return 2
-    index = args.out / "upper_trees.json"
     try:
-        rows = _read(index, "trees", list) if index.exists() else []
-        if not all(isinstance(r, dict) and ROW_KEYS <= r.keys() for r in rows):
-            raise ValueError(f"{str(index)!r}: a tree's row lacks one of "
-                             f"{', '.join(sorted(ROW_KEYS))}")
+        _rows(args.out)
         entries = _read(args.table, "entries", dict)
     except ValueError as exc:
         print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
         return 2
-    # A cell solved since its tree was made prints its value, no bound: its row and
-    # tree go (after the index that names them is rewritten without them).
-    closed = [r for r in rows if entries.get(r["key"], {}).get("status") == "solved"]
-    rows = [r for r in rows if r not in closed]
-    missing = 0  # cells asked for that got no tree
+    made, missing = [], 0  # the rows of this run's trees; cells asked for with none
     if not args.render:
         bad = [k for k in args.only if k not in entries]
         if bad or not args.only:
@@ -251,17 +245,47 @@ def main(argv=None) -> int:
             if row is None:
                 missing += 1
             else:
-                rows = [r for r in rows if r["key"] != key] + [row]
-    if not args.render or closed:
-        atomic_write_text(index, json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
-                                            indent=1, sort_keys=True) + "\n")
-    atomic_write_text(args.out / "upper_trees.md", markdown(rows))
-    for r in closed:
-        (args.out / r["file"]).unlink(missing_ok=True)
-        print(f"{r['key']}: solved since its tree was made (the table's value "
-              f"{entries[r['key']].get('value')}): its upper tree and row dropped "
-              f"({r['file']})")
+                made = [r for r in made if r["key"] != key] + [row]
+    _update_index(args.out, entries, made, rewrite=not args.render)
     return 1 if missing else 0
+
+
+def _rows(out: Path) -> list:
+    """The rows of the index ``upper_trees.json`` in ``out`` (none before the first
+    tree); ValueError naming the file if one lacks a field."""
+    index = out / "upper_trees.json"
+    rows = _read(index, "trees", list) if index.exists() else []
+    if not all(isinstance(r, dict) and ROW_KEYS <= r.keys() for r in rows):
+        raise ValueError(f"{str(index)!r}: a tree's row lacks one of "
+                         f"{', '.join(sorted(ROW_KEYS))}")
+    return rows
+
+
+def _update_index(out: Path, entries: dict, made: list, rewrite: bool) -> None:
+    """Write the index and its page with this run's rows ``made`` merged into the
+    index as it is now, under an exclusive lock on a file beside it: another run of
+    the script (other cells, on other cores) may have written its rows since this
+    one read the index, and they stay, where the index as read at the start would
+    have dropped them. A cell solved since its tree was made prints its value, no
+    bound: its row and tree go (after the index that names them is rewritten
+    without them). ``rewrite``: write the index even if no row goes (``--render``
+    writes only the page, unless a row goes)."""
+    with open(out / "upper_trees.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        rows = _rows(out)
+        closed = [r for r in rows if entries.get(r["key"], {}).get("status") == "solved"]
+        keys = {r["key"] for r in made}
+        rows = [r for r in rows if r not in closed and r["key"] not in keys] + made
+        if rewrite or closed:
+            atomic_write_text(out / "upper_trees.json",
+                              json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
+                                         indent=1, sort_keys=True) + "\n")
+        atomic_write_text(out / "upper_trees.md", markdown(rows))
+        for r in closed:
+            (out / r["file"]).unlink(missing_ok=True)
+            print(f"{r['key']}: solved since its tree was made (the table's value "
+                  f"{entries[r['key']].get('value')}): its upper tree and row dropped "
+                  f"({r['file']})")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,40 @@ def test_the_tree_of_a_cell_solved_since_is_dropped(stopped_run, tmp_path, capsy
     assert capsys.readouterr().out == "" and (out / "upper_trees.md").read_text() == md
 
 
+def test_rows_another_run_wrote_meanwhile_stay(stopped_run, tmp_path, monkeypatch, capsys):
+    """Two runs of the script on other cells at once: each merges its rows into the
+    index as it is when it writes, so the one that ends last keeps the other's rows
+    (it wrote back the index as it had read it at its start, and they were lost)."""
+    root, _ = stopped_run
+    script = load_script("upper_trees")
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["--table", str(root / "table.json"), "--checkpoints", str(root / "checkpoints"),
+            "--out", str(out), "--time-limit", "1"]
+
+    def row(key):  # what make_tree returns (the searches are not what is tested here)
+        return {"key": key, "file": f"trees/upper/{key.split('/')[0]}.json.gz",
+                "first_guess": "1123", "value": 11300, "table_best": None, "at_max": 9,
+                "max": 7, "total": 11300, "cap": None, "command": "optimal-mm solve ..."}
+
+    mine, theirs, again = (row(f"{spec}/any/expected") for spec in ("p4c7", "p9c9", "p3c3"))
+    made = [mine, again]
+
+    def make_tree(entry, *rest):
+        if entry["spec"] == "p3c3":  # meanwhile, another run has written its row
+            (out / "upper_trees.json").write_text(json.dumps({"trees": [mine, theirs]}))
+        return f"{entry['spec']}: made", made.pop(0)
+
+    monkeypatch.setattr(script, "make_tree", make_tree)
+    assert script.main([*args, "--only", "p4c7/any/expected"]) == 0
+    assert script.main([*args, "--only", "p3c3/any/expected"]) == 0
+    rows = json.loads((out / "upper_trees.json").read_text())["trees"]
+    assert [r["key"] for r in rows] == ["p3c3/any/expected", "p4c7/any/expected",
+                                        "p9c9/any/expected"]
+    md = (out / "upper_trees.md").read_text()
+    assert all(f"| {r['key']} |" in md for r in rows)
+
+
 def test_a_known_tree_better_than_the_search_s_is_the_one_written(stopped_run, tmp_path,
                                                                   capsys):
     """The cell resumes from the best tree of ``trees/`` below ``--out`` that fits
