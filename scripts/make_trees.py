@@ -22,6 +22,7 @@ Searches run with ``--jobs`` processes (default: all cores).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import platform
@@ -247,6 +248,20 @@ def _seconds_cell(entry) -> str:
     return seconds
 
 
+def update_summary(made: dict) -> None:
+    """Put the trees ``made`` (name: entry) into the summary as it is now and rewrite
+    it (JSON and page), under an exclusive lock on a file beside it: another run of
+    the script (other trees, on other cores) may have written its own since this one
+    started, and they stay, where the summary as read at the start would have lost
+    them."""
+    with open(SUMMARY.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        entries = {}
+        if SUMMARY.with_suffix(".json").exists():
+            entries = json.loads(SUMMARY.with_suffix(".json").read_text()).get("trees", {})
+        write_summary({**entries, **made})
+
+
 def write_summary(entries: dict) -> None:
     doc = {"machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
            "trees": entries}
@@ -320,15 +335,11 @@ def main(argv=None) -> int:
         for name, (spec, obj, guesses, cap, *_rest) in TREES_TO_MAKE.items():
             print(f"{name}: {command_line(spec, obj, guesses, cap, name)}")
         return 0
-    entries = {}
-    if SUMMARY.with_suffix(".json").exists():
-        entries = json.loads(SUMMARY.with_suffix(".json").read_text()).get("trees", {})
     if args.summary:
-        write_summary(entries)
+        update_summary({})
         return 0
     for name in args.only or list(TREES_TO_MAKE):
-        entries[name] = make(name, args.jobs, args.redo, args.checkpoint)
-        write_summary(entries)
+        update_summary({name: make(name, args.jobs, args.redo, args.checkpoint)})
         if args.ship and name in SHIPPED:
             DATA.mkdir(exist_ok=True)
             target = DATA / f"{SHIPPED[name]}.json.gz"

@@ -55,3 +55,28 @@ def test_the_capped_trees_agree_with_the_optimal_table():
             assert e["value"] >= floor, name
             # p4c8nb's and p5c7nb's met it; p5c6b's (59528) stays above its 59388
             assert (e["value"] == floor) == (name != "p5c6b-worst-then-expected"), name
+
+
+def test_trees_another_run_wrote_meanwhile_stay_in_the_summary(tmp_path, monkeypatch):
+    """Two runs making other trees at once: each puts its tree into the summary as it
+    is when it writes, so that neither loses the other's (each wrote back the summary
+    as it had read it at its start)."""
+    shipped = json.loads(script.SUMMARY.with_suffix(".json").read_text())["trees"]
+    mine, theirs = "mastermind-worst-case", "mastermind-expected"
+    monkeypatch.setattr(script, "SUMMARY", tmp_path / "optimal_trees")
+    (tmp_path / "optimal_trees.json").write_text(json.dumps({"trees": {}}))
+
+    def make(name, *rest):  # meanwhile, another run has put its tree in
+        summary = tmp_path / "optimal_trees.json"
+        doc = json.loads(summary.read_text())
+        doc["trees"][theirs] = shipped[theirs]
+        summary.write_text(json.dumps(doc))
+        return shipped[name]
+
+    monkeypatch.setattr(script, "make", make)
+    assert script.main(["--only", mine]) == 0
+    trees = json.loads((tmp_path / "optimal_trees.json").read_text())["trees"]
+    assert trees == {mine: shipped[mine], theirs: shipped[theirs]}
+    page = (tmp_path / "optimal_trees.md").read_text()
+    assert f"[{mine}](trees/{mine}.json.gz)" in page
+    assert f"[{theirs}](trees/{theirs}.json.gz)" in page
