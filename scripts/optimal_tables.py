@@ -1083,12 +1083,17 @@ def main(argv=None) -> int:
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
     from optimal_mm import Game
+    from optimal_mm.game import _count_str  # a count for a message
 
     for spec in args.only or ():  # refused here, before any entry is touched
         try:
-            Game.from_spec(spec)
+            codes = Game.from_spec(spec).n_codes
         except ValueError as exc:  # the project's errors subclass it
             parser.error(f"--only {spec}: {exc}")
+        if codes > args.max_codes:  # the table's games (p99c99 wrote errors into it)
+            parser.error(f"--only {spec}: {_count_str(codes)} codes, more than --max-codes "
+                         f"{args.max_codes:,}: the table holds the games of at most "
+                         f"--max-codes codes")
 
     if args.render:
         def republish(entries, meta):

@@ -100,6 +100,15 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err.strip().splitlines()
     assert exit_.value.code == 2 and "--only nonsense: unknown game 'nonsense'" in err[-1]
     assert table.read_text() == '{"meta": {}, "entries": {}}\n'  # untouched
+    # A game beyond the table's size, refused the same way (its solves failed, and
+    # their errors went into the table)
+    for spec, words in [("p99c99", "--only p99c99: "), ("p6c7n", "--only p6c7n: 5,040 codes, "
+                                                      "more than --max-codes 5,000")]:
+        with pytest.raises(SystemExit) as exit_:
+            script.main(["--only", "p2c3", spec, "--time-limit", "5"])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert exit_.value.code == 2 and words in err[-1], err
+        assert table.read_text() == '{"meta": {}, "entries": {}}\n'
 
 
 @pytest.mark.parametrize("option, value, words", [
