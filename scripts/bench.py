@@ -349,6 +349,14 @@ def main(argv=None) -> int:
     parser.add_argument("--side-by-side-only", action="store_true",
                         help="with --cpp-solver: run only the side-by-side comparison")
     args = parser.parse_args(argv)
+    for option, value, least in (("--repeat", args.repeat, 1), ("--timeout", args.timeout, 1),
+                                 ("--no-symmetry-timeout", args.no_symmetry_timeout, 1)):
+        if value < least:  # refused before any run (--repeat 0 ran the cases all the same)
+            parser.error(f"{option} must be {least} or more, got {value}")
+    if args.jobs == 0:
+        parser.error("--jobs must not be 0 (1 or more; -1 for every core)")
+    if not 0 <= args.long < float("inf"):
+        parser.error(f"--long must be a finite number of seconds of 0 or more, got {args.long}")
     if args.side_by_side_only and args.cpp_solver is None:
         parser.error("--side-by-side-only needs --cpp-solver DIR")
     if args.cpp_solver and any(args.cpp_build.resolve().is_relative_to(d.resolve())

@@ -106,3 +106,21 @@ def test_a_merge_keeps_the_cpu_each_row_was_measured_on():
     text = bench.markdown(merged)
     assert "| mastermind |" in text and "| Old CPU |" in text and "| New CPU |" in text
     assert "Machine of the last run: 2 CPUs (New CPU)" in text
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--repeat", "0", "--repeat must be 1 or more, got 0"),
+    ("--timeout", "-1", "--timeout must be 1 or more"),
+    ("--no-symmetry-timeout", "0", "--no-symmetry-timeout must be 1 or more"),
+    ("--jobs", "0", "--jobs must not be 0"),
+    ("--long", "nan", "--long must be a finite number"),
+])
+def test_bad_options_are_refused_before_any_run(monkeypatch, capsys, option, value, words):
+    def no_run(*args, **kwargs):
+        raise AssertionError("a case ran")
+
+    bench = _script()
+    monkeypatch.setattr(bench, "run_once", no_run)
+    with pytest.raises(SystemExit) as exit_:
+        bench.main([option, value, "--quick"])
+    assert exit_.value.code == 2 and words in capsys.readouterr().err
