@@ -51,6 +51,7 @@ import threading
 import time
 from pathlib import Path
 
+from optimal_mm.search import check_jobs
 from optimal_mm.tree import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -353,8 +354,10 @@ def main(argv=None) -> int:
                                  ("--no-symmetry-timeout", args.no_symmetry_timeout, 1)):
         if value < least:  # refused before any run (--repeat 0 ran the cases all the same)
             parser.error(f"{option} must be {least} or more, got {value}")
-    if args.jobs == 0:
-        parser.error("--jobs must not be 0 (1 or more; -1 for every core)")
+    try:
+        check_jobs(args.jobs)  # as the commands take it: -1 or 0 for every core
+    except ValueError as exc:
+        parser.error(str(exc))
     if not 0 <= args.long < float("inf"):
         parser.error(f"--long must be a finite number of seconds of 0 or more, got {args.long}")
     if args.side_by_side_only and args.cpp_solver is None:

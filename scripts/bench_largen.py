@@ -36,6 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from optimal_mm import Game, __version__
+from optimal_mm.cli import positive_int
+from optimal_mm.heuristics import check_move_time
 from optimal_mm.largen import BlackPegOracle, Blocks, CoinWeighing, blocks, coin_weighing, play
 from optimal_mm.tree import atomic_write_text
 
@@ -261,7 +263,8 @@ def plot(doc: dict, path: Path) -> bool:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", default="results", help="output folder (default results)")
-    parser.add_argument("--secrets", type=int, default=10, help="secrets per n (default 10)")
+    parser.add_argument("--secrets", type=positive_int, default=10,
+                        help="secrets per n (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--exhaustive", action="store_true",
@@ -273,6 +276,14 @@ def main(argv=None) -> int:
     parser.add_argument("--move-time", type=float, default=10.0,
                         help="seconds per move for the consistent-guess player (default 10)")
     args = parser.parse_args(argv)
+    if min(args.sizes) < 3:  # the table divides by n log2 log2 n, 0 at n = 2
+        parser.error(f"--sizes must be 3 or more each, got {min(args.sizes)}")
+    if args.consistent_max_pegs < 0:
+        parser.error(f"--consistent-max-pegs must be 0 or more, got {args.consistent_max_pegs}")
+    try:
+        check_move_time(args.move_time)
+    except ValueError as exc:
+        parser.error(str(exc))
     command = "python scripts/bench_largen.py " + " ".join(argv if argv is not None
                                                            else sys.argv[1:])
     results = Path(args.results)

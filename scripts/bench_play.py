@@ -43,6 +43,8 @@ import time
 from pathlib import Path
 
 from optimal_mm import Game, __version__
+from optimal_mm.cli import positive_int
+from optimal_mm.heuristics import check_move_time
 from optimal_mm.player import heuristic_codebreaker, random_code
 from optimal_mm.tree import atomic_write_text
 
@@ -133,13 +135,18 @@ def markdown(rows: list[dict], command: str, seconds: float, load: tuple) -> str
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", choices=[*SUITES, "all"], default="all")
-    parser.add_argument("--secrets", type=int, default=2, help="secrets per game (default 2)")
+    parser.add_argument("--secrets", type=positive_int, default=2,
+                        help="secrets per game (default 2)")
     parser.add_argument("--move-time", type=float, default=5.0,
                         help="seconds per move (default 5)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--results", default="results", help="output folder (default results)")
     parser.add_argument("--one", nargs=2, metavar=("GAME", "PLAYER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    try:  # refused here, not in the process of each game (which failed in a traceback)
+        check_move_time(args.move_time)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.one:
         print(json.dumps(play_one(*args.one, args.secrets, args.move_time, args.seed)))
         return 0

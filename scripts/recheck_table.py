@@ -60,6 +60,9 @@ def main(argv=None) -> int:
     ap.add_argument("--max-codes", type=int, default=2000)
     ap.add_argument("--objectives", nargs="*", default=[])
     args = ap.parse_args(argv)
+    if not 0 <= args.min_codes <= args.max_codes:
+        ap.error(f"--min-codes and --max-codes must be 0 <= min <= max, got "
+                 f"{args.min_codes} and {args.max_codes}")
     try:
         re.compile(args.specs)
     except re.error as exc:

@@ -112,7 +112,7 @@ def test_a_merge_keeps_the_cpu_each_row_was_measured_on():
     ("--repeat", "0", "--repeat must be 1 or more, got 0"),
     ("--timeout", "-1", "--timeout must be 1 or more"),
     ("--no-symmetry-timeout", "0", "--no-symmetry-timeout must be 1 or more"),
-    ("--jobs", "0", "--jobs must not be 0"),
+    ("--jobs", "-2", "--jobs must be -1 or 0 (all cores) or a positive integer"),
     ("--long", "nan", "--long must be a finite number"),
 ])
 def test_bad_options_are_refused_before_any_run(monkeypatch, capsys, option, value, words):

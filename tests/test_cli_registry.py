@@ -90,3 +90,10 @@ def test_the_help_is_as_wide_as_the_terminal_says(monkeypatch, capsys):
     assert len(lines[50]) > len(lines[200])  # the narrow terminal wraps more
     monkeypatch.setenv("COLUMNS", "junk")
     assert cli._terminal_columns() >= 1
+
+
+def test_doctests():
+    import doctest
+
+    result = doctest.testmod(cli)
+    assert result.attempted > 0 and result.failed == 0

@@ -84,6 +84,26 @@ def interruption(exc: BaseException) -> str:
     return "terminated" if isinstance(exc, Terminated) else "interrupted"
 
 
+def positive_int(text: str) -> int:
+    """An option's argparse ``type`` for a count of 1 or more (the commands' and the
+    scripts'): a bad one is refused as argparse refuses any, in one line and status 2.
+
+    >>> positive_int("3")
+    3
+    >>> positive_int("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a positive integer, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
 def add_time_limit(group, what: str) -> None:
     """The ``--time-limit SECONDS`` option of a long command; ``what`` says what is
     kept when it passes."""

@@ -7,7 +7,6 @@ refused with one line naming its first defect (exit status 2).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from ..errors import InvalidTreeError, OptimalMMError
 from ..outputs import check_output_path, is_stdout
 from ..render import escape_control
 from ..tree import Stats, Strategy, read_json
+from . import positive_int
 
 EXPORT_FORMATS = {"dot": (".dot", ".gv"), "graphml": (".graphml",)}
 
@@ -39,7 +39,7 @@ def register(sub) -> None:
                     "leads to it, its guess and the number of secrets that reach it, "
                     "indented two spaces per level.")
     p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
-    p.add_argument("--depth", "-d", metavar="D", type=_positive_int, default=None,
+    p.add_argument("--depth", "-d", metavar="D", type=positive_int, default=None,
                    help="show only the first D levels (the root is level 1); cut branches "
                         "say how many nodes they hide (default: everything)")
     p.set_defaults(func=cmd_show)
@@ -68,16 +68,6 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="chart to write (.png, .svg or .pdf)")
     p.set_defaults(func=cmd_plot)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
 
 
 def load_verified(path: str) -> tuple[Strategy, Stats]:
