@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from optimal_mm.cli import positive_int  # noqa: E402
+from optimal_mm.cli import at_least  # noqa: E402
 from optimal_mm.tree import atomic_write_text  # noqa: E402
 
 GAMES = [("mastermind", ["--objective", "expected"]),
@@ -139,8 +139,8 @@ def markdown(doc: dict) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=positive_int, default=3)
-    parser.add_argument("--jobs", type=positive_int, default=2,
+    parser.add_argument("--repeat", type=at_least(1), default=3)
+    parser.add_argument("--jobs", type=at_least(1), default=2,
                         help="processes or dask workers")
     parser.add_argument("--long", action="store_true",
                         help="also p4c7 expected case (minutes a run)")

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from optimal_mm import Game, __version__
-from optimal_mm.cli import positive_int
+from optimal_mm.cli import at_least
 from optimal_mm.heuristics import check_move_time
 from optimal_mm.largen import BlackPegOracle, Blocks, CoinWeighing, blocks, coin_weighing, play
 from optimal_mm.tree import atomic_write_text
@@ -263,7 +263,7 @@ def plot(doc: dict, path: Path) -> bool:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", default="results", help="output folder (default results)")
-    parser.add_argument("--secrets", type=positive_int, default=10,
+    parser.add_argument("--secrets", type=at_least(1), default=10,
                         help="secrets per n (default 10)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 from optimal_mm import Game, __version__
-from optimal_mm.cli import positive_int
+from optimal_mm.cli import at_least
 from optimal_mm.heuristics import check_move_time
 from optimal_mm.player import heuristic_codebreaker, random_code
 from optimal_mm.tree import atomic_write_text
@@ -135,7 +135,7 @@ def markdown(rows: list[dict], command: str, seconds: float, load: tuple) -> str
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", choices=[*SUITES, "all"], default="all")
-    parser.add_argument("--secrets", type=positive_int, default=2,
+    parser.add_argument("--secrets", type=at_least(1), default=2,
                         help="secrets per game (default 2)")
     parser.add_argument("--move-time", type=float, default=5.0,
                         help="seconds per move (default 5)")

@@ -7,8 +7,8 @@ them copy-on-write, starts with the parent's (unused, hence empty) transposition
 table, and is killed when it outlives its limit. So a task's figure does not
 depend on the tasks timed before it: a cold-table figure, an upper bound on what a
 warm worker needs. Both samplers also start alike (:func:`start_sampler`) and read
-their counts and time limits alike (:func:`at_least`, :func:`seconds`: refused by
-argparse, before any work).
+their counts and time limits alike (``optimal_mm.cli.at_least``, as every script
+and command, and :func:`seconds`: refused by argparse, before any work).
 """
 
 from __future__ import annotations
@@ -71,23 +71,6 @@ def time_forked(run, limit: float) -> dict:
     finally:  # a child outlives neither its limit nor the script (SIGTERM included)
         proc.kill()
         proc.join()
-
-
-def at_least(least: int, most: int | None = None):
-    """An argparse ``type``: an integer of at least ``least`` (and at most ``most``),
-    else argparse's one-line error, status 2, before any work."""
-    import argparse
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < least or most is not None and value > most:
-            bounds = f"{least}..{most}" if most is not None else f"at least {least}"
-            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
-        return value
-    return parse
 
 
 def seconds(text: str) -> float:

@@ -52,7 +52,8 @@ from optimal_mm import kernels, stopping  # noqa: E402
 from optimal_mm._search_arrays import INF, NO_CAP, new_stats, new_table  # noqa: E402
 from optimal_mm.game import partition_counts  # noqa: E402
 from optimal_mm.outputs import atomic_write_text, check_output_path  # noqa: E402
-from forked_timing import at_least, seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
+from forked_timing import seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
+from optimal_mm.cli import at_least  # noqa: E402
 from optimal_mm.search import DEFAULT_TABLE_ENTRIES  # noqa: E402
 from optimal_mm.search_context import _context, _part_guesses  # noqa: E402
 from optimal_mm.search_tasks import _wc_part_task  # noqa: E402

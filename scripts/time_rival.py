@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from optimal_mm import Game, search_tasks  # noqa: E402
 from optimal_mm.errors import OptimalMMError  # noqa: E402
 from optimal_mm.search import NO_CAP, Solver  # noqa: E402
-from forked_timing import at_least  # noqa: E402  (beside this script)
+from optimal_mm.cli import at_least  # noqa: E402
 
 
 def main(argv=None) -> int:

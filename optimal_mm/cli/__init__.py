@@ -84,24 +84,32 @@ def interruption(exc: BaseException) -> str:
     return "terminated" if isinstance(exc, Terminated) else "interrupted"
 
 
-def positive_int(text: str) -> int:
-    """An option's argparse ``type`` for a count of 1 or more (the commands' and the
-    scripts'): a bad one is refused as argparse refuses any, in one line and status 2.
+def at_least(least: int, most: int | None = None):
+    """An argparse ``type`` for the commands' and the scripts' counts: an integer of
+    at least ``least`` (and at most ``most``), else argparse's one-line error, status
+    2, before any work.
 
-    >>> positive_int("3")
-    3
-    >>> positive_int("0")
+    >>> at_least(1)("3"), at_least(2, 64)("64")
+    (3, 64)
+    >>> at_least(1)("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be a positive integer, got '0'
+    argparse.ArgumentTypeError: must be at least 1, got 0
+    >>> at_least(2, 64)("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: not an integer: 'x'
     """
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < least or most is not None and value > most:
+            bounds = f"{least}..{most}" if most is not None else f"at least {least}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+    return parse
 
 
 def add_time_limit(group, what: str) -> None:

@@ -15,7 +15,7 @@ from ..errors import InvalidTreeError, OptimalMMError
 from ..outputs import check_output_path, is_stdout
 from ..render import escape_control
 from ..tree import Stats, Strategy, read_json
-from . import positive_int
+from . import at_least
 
 EXPORT_FORMATS = {"dot": (".dot", ".gv"), "graphml": (".graphml",)}
 
@@ -39,7 +39,7 @@ def register(sub) -> None:
                     "leads to it, its guess and the number of secrets that reach it, "
                     "indented two spaces per level.")
     p.add_argument("file", metavar="FILE", help="strategy tree (.json or .json.gz)")
-    p.add_argument("--depth", "-d", metavar="D", type=positive_int, default=None,
+    p.add_argument("--depth", "-d", metavar="D", type=at_least(1), default=None,
                    help="show only the first D levels (the root is level 1); cut branches "
                         "say how many nodes they hide (default: everything)")
     p.set_defaults(func=cmd_show)
