@@ -54,7 +54,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from optimal_mm.errors import OptimalMMError  # noqa: E402
+from optimal_mm.cli import at_least  # noqa: E402
+from optimal_mm.errors import OptimalMMError, check_time_limit  # noqa: E402
+from optimal_mm.search import check_jobs  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
 from optimal_tables import _shown, cap_for, ceiling_for, checkpoint_dir  # noqa: E402
@@ -172,8 +174,10 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                         help="seconds each resumed search may run (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="solve --jobs (default 1)")
-    parser.add_argument("--split-secrets", type=int, metavar="N", help="solve --split-secrets")
-    parser.add_argument("--chain-secrets", type=int, metavar="N", help="solve --chain-secrets")
+    parser.add_argument("--split-secrets", type=at_least(1), metavar="N",
+                        help="solve --split-secrets")
+    parser.add_argument("--chain-secrets", type=at_least(1), metavar="N",
+                        help="solve --chain-secrets")
     parser.add_argument("--wc-tree", choices=("small-total", "first"), help="solve --wc-tree")
     parser.add_argument("--checkpoint-min-seconds", type=float, metavar="S",
                         help="solve --checkpoint-min-seconds: the resumed search's tasks "
@@ -187,9 +191,11 @@ def main(argv=None) -> int:
                         help="where upper_trees.{json,md} and trees/upper/ go (default "
                              "results/)")
     args = parser.parse_args(argv)
-    if not args.time_limit > 0:
-        print(f"upper_trees.py: --time-limit must be a positive number, got "
-              f"{args.time_limit}", file=sys.stderr)
+    try:  # as solve takes them, refused here before any cell is touched
+        check_jobs(args.jobs)
+        check_time_limit(args.time_limit)
+    except ValueError as exc:
+        print(f"upper_trees.py: {exc}", file=sys.stderr)
         return 2
     least = args.checkpoint_min_seconds
     if least is not None and not 0 <= least < float("inf"):

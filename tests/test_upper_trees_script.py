@@ -186,6 +186,8 @@ def test_a_cell_without_a_tree_is_said_and_fails(stopped_run, capsys):
     (["--only", "p9c9/any/expected"], "needs cells of the table"),
     (["--only", "p4c7/any/worst-case"], "not an open cell of an expected-case objective"),
     (["--only", "p4c7/any/expected", "--time-limit", "0"], "--time-limit must be"),
+    (["--only", "p4c7/any/expected", "--time-limit", "inf"], "at most 1,000,000"),
+    (["--only", "p4c7/any/expected", "--jobs", "-3"], "--jobs must be -1 or 0"),
     (["--only", "p4c7/any/expected", "--checkpoint-min-seconds", "-1"],
      "--checkpoint-min-seconds must be"),
     (["--only", "p4c7/any/expected", "--checkpoint-min-seconds", "nan"],
@@ -198,6 +200,18 @@ def test_bad_input_is_one_line_and_writes_nothing(stopped_run, capsys, args, say
     assert load_script("upper_trees").main(_args(root, *args)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err, err
+    assert sorted(p.name for p in (root / "out").iterdir()) == before
+
+
+def test_a_bad_count_for_solve_is_refused_before_any_cell(stopped_run, capsys):
+    # (it went to solve, which refused it, after the index and page were written)
+    root, _ = stopped_run
+    before = sorted(p.name for p in (root / "out").iterdir())
+    with pytest.raises(SystemExit) as exit_:
+        load_script("upper_trees").main(_args(root, "--only", "p4c7/any/expected",
+                                              "--split-secrets", "0"))
+    assert exit_.value.code == 2
+    assert "--split-secrets: must be at least 1, got 0" in capsys.readouterr().err
     assert sorted(p.name for p in (root / "out").iterdir()) == before
 
 
