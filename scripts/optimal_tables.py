@@ -71,9 +71,9 @@ from within_trees import least_tree
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 JSON_PATH = RESULTS / "optimal_table.json"
+MD_PATH = RESULTS / "optimal_table.md"
 #: How the script's one-line messages name it
 PROG = "optimal_tables.py"
-MD_PATH = RESULTS / "optimal_table.md"
 #: Optimal trees of solved entries, named as their checkpoints (:func:`checkpoint_dir`;
 #: ``scripts/make_trees.py`` makes them from those): an entry whose floor
 #: (:func:`floor_for`) is one of them takes its parts' bounds too.
@@ -571,9 +571,10 @@ class Entry:
         return {**self._unfinished("timeout", elapsed), "stopped": why}
 
     def _read(self, timeout=None):
-        """The worker's result if it has come, keeping its partial reports (best and
-        bound so far) on the way; None. Waits up to ``timeout`` seconds for an item,
-        then takes only those already there."""
+        """The worker's result if it has come, else None; its partial reports (best
+        and bound so far) read on the way are kept. With a ``timeout``, each read
+        waits up to that many seconds for an item; without, it takes only those
+        already there."""
         while True:
             try:
                 item = (self.queue.get(timeout=timeout) if timeout
@@ -1171,12 +1172,11 @@ def _stopped_line(why, keys, checkpoint) -> str:
     """
     if not keys:
         return f"{PROG}: {why}; no entry was running"
-    saved = (f"; its finished tasks are in {checkpoint}: rerun the same command to resume"
-             if checkpoint else "; without --checkpoint, its finished tasks are lost")
-    if len(keys) > 1:
-        saved = saved.replace("its finished", "their finished")
-    return (f"{PROG}: {why}; {', '.join(keys)} recorded as stopped, with what "
-            f"{'its search' if len(keys) == 1 else 'their searches'} had proven{saved}")
+    whose, searches = ("its", "its search") if len(keys) == 1 else ("their", "their searches")
+    saved = (f"{whose} finished tasks are in {checkpoint}: rerun the same command to resume"
+             if checkpoint else f"without --checkpoint, {whose} finished tasks are lost")
+    return (f"{PROG}: {why}; {', '.join(keys)} recorded as stopped, with what {searches} "
+            f"had proven; {saved}")
 
 
 def _run_entries(args, todo, running) -> None:
