@@ -56,8 +56,8 @@ sys.path.insert(0, str(ROOT))
 
 from optimal_mm.cli import at_least  # noqa: E402
 from optimal_mm.errors import OptimalMMError, check_time_limit  # noqa: E402
-from optimal_mm.search import check_jobs  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_mm.search import check_jobs  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
 from optimal_tables import _shown, cap_for, ceiling_for, checkpoint_dir  # noqa: E402
 
