@@ -241,6 +241,10 @@ def main(argv=None) -> int:
     from optimal_mm.outputs import atomic_write_text
 
     entries = json.loads(TABLE.read_text())["entries"]
+    for key in args.compare:  # all refused before the first is solved again
+        if entries.get(key, {}).get("status") != "solved":
+            parser.error(f"--compare {key}: not a solved entry of the table "
+                         f"(spec/guesses/objective, e.g. p4c5b/any/expected)")
     rows = json.loads(COMPARE.read_text())["compare"] if COMPARE.exists() else {}
     if args.compare:
         rows.update(compare(args.compare, entries, args.note))
