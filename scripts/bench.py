@@ -51,6 +51,7 @@ import threading
 import time
 from pathlib import Path
 
+from optimal_mm.cli import at_least
 from optimal_mm.search import check_jobs
 from optimal_mm.tree import atomic_write_text
 
@@ -322,10 +323,11 @@ def recorded_command(argv) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="*", default=None, choices=sorted(CASES))
-    parser.add_argument("--repeat", type=int, default=3)
+    # (refused before any run: --repeat 0 ran the cases all the same)
+    parser.add_argument("--repeat", type=at_least(1), default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--timeout", type=int, default=900)
-    parser.add_argument("--no-symmetry-timeout", type=int, default=300,
+    parser.add_argument("--timeout", type=at_least(1), default=900)
+    parser.add_argument("--no-symmetry-timeout", type=at_least(1), default=300,
                         help="time limit of each run without symmetry reduction")
     parser.add_argument("--merge", action="store_true",
                         help="keep the figures in results/bench.json of cases not run now")
@@ -350,10 +352,6 @@ def main(argv=None) -> int:
     parser.add_argument("--side-by-side-only", action="store_true",
                         help="with --cpp-solver: run only the side-by-side comparison")
     args = parser.parse_args(argv)
-    for option, value, least in (("--repeat", args.repeat, 1), ("--timeout", args.timeout, 1),
-                                 ("--no-symmetry-timeout", args.no_symmetry_timeout, 1)):
-        if value < least:  # refused before any run (--repeat 0 ran the cases all the same)
-            parser.error(f"{option} must be {least} or more, got {value}")
     try:
         check_jobs(args.jobs)  # as the commands take it: -1 or 0 for every core
     except ValueError as exc:

@@ -109,9 +109,9 @@ def test_a_merge_keeps_the_cpu_each_row_was_measured_on():
 
 
 @pytest.mark.parametrize("option, value, words", [
-    ("--repeat", "0", "--repeat must be 1 or more, got 0"),
-    ("--timeout", "-1", "--timeout must be 1 or more"),
-    ("--no-symmetry-timeout", "0", "--no-symmetry-timeout must be 1 or more"),
+    ("--repeat", "0", "--repeat: must be at least 1, got 0"),
+    ("--timeout", "-1", "--timeout: must be at least 1"),
+    ("--no-symmetry-timeout", "0", "--no-symmetry-timeout: must be at least 1"),
     ("--jobs", "-2", "--jobs must be -1 or 0 (all cores) or a positive integer"),
     ("--long", "nan", "--long must be a finite number"),
 ])

@@ -423,7 +423,7 @@ def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, ar
     ("bench_largen", ["--move-time", "0", "--results", "{tmp}"], "--move-time must be"),
     ("bench_dask", ["--repeat", "0", "--out", "{tmp}/b"], "--repeat: must be at least 1"),
     ("recheck_table", ["--min-codes", "10", "--max-codes", "5"], "0 <= min <= max"),
-    ("bench", ["--repeat", "0"], "--repeat must be 1 or more"),
+    ("bench", ["--repeat", "0"], "--repeat: must be at least 1"),
     ("black_only_survey", ["--compare", "p4c5b/any/expected", "{tmp}/x.json"],
      "--compare {tmp}/x.json: not a solved entry of the table"),
 ])
