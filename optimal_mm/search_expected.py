@@ -1087,11 +1087,12 @@ class ExpectedSearch:
             if lead and trees is not None and on_better is not None:
                 on_better(value, args[1], trees)
 
-        race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})"
         # A rival of a first guess's big part, a chain, runs for minutes to hours under
         # phases of its own: the log says each one's answer as it comes, and which ones
-        # the race waits for once every rival is drawn
+        # the race waits for once every rival is drawn (not for the deeper races:
+        # thousands, whose label is not built)
         told = len(history) == 1
+        race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})" if told else None
 
         def settle(k, args):  # a chain: its answer, and its tree if it took the lead
             start = time.monotonic()
