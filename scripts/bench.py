@@ -30,7 +30,9 @@ writing the result; the C++ solver's: ``mmstrat -v``). The load average is
 recorded before and after.
 
 Figures are only meaningful on the machine they were measured on: the output
-records its CPU count and model.
+records its CPU count and model. With ``--merge`` the rows of earlier runs stay
+beside the new ones, so each row records the run that measured it (its CPU, its
+command and the date), and the page numbers the runs and names each row's.
 """
 
 from __future__ import annotations
@@ -437,8 +439,13 @@ def main(argv=None) -> int:
               "peak_rss_mb_largest_process": round(peak_mb, 1), "cases": rows,
               "symmetry": symmetry_rows, "depth3_tree": tree_rows, "side_by_side": compare,
               "command": recorded_command(argv or sys.argv[1:])}
-    for row in (*rows, *compare, *symmetry_rows):
-        row["cpu"] = machine["cpu"]
+    # Each row says which run measured it: a merge keeps rows of earlier runs, and a
+    # figure can be reproduced only with the command (and compared only on the CPU)
+    # that gave it.
+    stamp = {"cpu": machine["cpu"], "command": report["command"],
+             "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    for row in (*rows, *compare, *symmetry_rows, *tree_rows):
+        row.update(stamp)
     if args.merge and (RESULTS / "bench.json").exists():
         report = merge(json.loads((RESULTS / "bench.json").read_text()), report)
     RESULTS.mkdir(exist_ok=True)
@@ -457,7 +464,8 @@ def merge(old: dict, report: dict) -> dict:
     """``report`` with the earlier figures of ``old`` kept for every case, game and
     table not measured now. Each row keeps the CPU it was measured on (rows written
     before rows named theirs take the old report's): a merge may join runs of two
-    machines, whose figures compare only within one."""
+    machines, whose figures compare only within one. Each row keeps its run's command
+    and date too; the report's own ``command`` is this run's."""
     old_cpu = old.get("machine", {}).get("cpu", "unknown")
     report = dict(report)
     rows, compare = report["cases"], report["side_by_side"]
@@ -476,7 +484,6 @@ def merge(old: dict, report: dict) -> dict:
     if not rows:
         report["repeat"], report["long_s"] = old.get("repeat"), old.get("long_s")
         report["jobs"] = old.get("jobs")
-    report["command"] = old.get("command", "") + "; then " + report["command"]
     report["peak_rss_mb_largest_process"] = max(
         report["peak_rss_mb_largest_process"], old.get("peak_rss_mb_largest_process", 0))
     return report
@@ -490,8 +497,33 @@ def _backend(wanted: str) -> str:
     return proc.stdout.strip() or "unknown"
 
 
+def _rows(report) -> list:
+    """Every row of the report, of each of its tables."""
+    return [*report["cases"], *report["symmetry"], *report.get("depth3_tree", []),
+            *report.get("side_by_side", [])]
+
+
+def _runs(report) -> dict:
+    """The runs that measured the report's rows, numbered by date: each ``(date,
+    command)`` to its number (rows of the same day and command are one run's).
+
+    >>> _runs({"cases": [{"date": "2026-12-02", "command": "b"},
+    ...                  {"date": "2026-11-26", "command": "a"}, {}],
+    ...        "symmetry": [{"date": "2026-12-02", "command": "b"}]})
+    {('2026-11-26', 'a'): 1, ('2026-12-02', 'b'): 2}
+    """
+    known = sorted({(r["date"], r["command"]) for r in _rows(report) if "command" in r})
+    return {run: number for number, run in enumerate(known, 1)}
+
+
+def _run_of(row, runs) -> str:
+    """The number of the run that measured ``row`` (blank for a row that does not say)."""
+    return str(runs[row["date"], row["command"]]) if "command" in row else ""
+
+
 def markdown(report) -> str:
     m = report["machine"]
+    runs = _runs(report)
     lines = [
         "# Exact solver benchmark",
         "",
@@ -505,7 +537,13 @@ def markdown(report) -> str:
         f"see *runs*). Peak resident memory of the largest "
         f"process over all runs: {report['peak_rss_mb_largest_process']} MB.",
         "",
-        f"Command: `{report['command']}`",
+        "Runs (the *run* of each row names the one that measured it; the commands "
+        "as `python scripts/bench.py` recorded them, a local path as `DIR`):",
+        "",
+        *(f"{number}. {date}: `{command}`" for (date, command), number in runs.items()),
+        *([] if all("command" in r for r in _rows(report)) else
+          ["", "A row with no run was measured by an earlier run: see `git log -p "
+               "results/bench.json`."]),
         "",
         "*median s*: wall time of the whole command; *search s*: the search and tree "
         "alone, as the command reports it (`time ... s`), without Python start-up, the "
@@ -519,15 +557,16 @@ def markdown(report) -> str:
         "games of at most 2000 codes).",
         "",
         "| case | jobs | kernels | value | median s | search s | runs | target s | reference "
-        "| states | table hits | guesses evaluated | cpu |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| states | table hits | guesses evaluated | cpu | run |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["cases"]:
         if "median_s" not in r:
             lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
                          f"{r.get('kernels', 'jit')} | timed out after "
                          f"{r['timeout_s']} s | | | | "
-                         f"{r['target_s'] or ''} | {r['reference']} | | | | {_cpu(r, m)} |")
+                         f"{r['target_s'] or ''} | {r['reference']} | | | | {_cpu(r, m)} | "
+                         f"{_run_of(r, runs)} |")
             continue
         search_s = r.get("search_median_s")
         lines.append(f"| {r['case']} | {r.get('jobs', report['jobs'])} | "
@@ -536,12 +575,12 @@ def markdown(report) -> str:
                      f"{'' if search_s is None else search_s} | {len(r['runs_s'])} "
                      f"| {r['target_s'] or ''} "
                      f"| {r['reference']} | {r['states']:,} | {r['table_hits']:,} | "
-                     f"{r['guesses_evaluated']:,} | {_cpu(r, m)} |")
+                     f"{r['guesses_evaluated']:,} | {_cpu(r, m)} | {_run_of(r, runs)} |")
     if report["symmetry"]:
         lines += ["", "## Symmetry reduction (jobs 1)", "",
                   "| game | objective | states with | states without | guesses evaluated with "
-                  "| without | seconds with | without | cpu |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| without | seconds with | without | cpu | run |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for s in report["symmetry"]:
             w, wo = s["with"], s["without"] or {}
             late = f"> {report['no_symmetry_timeout_s']} s"
@@ -552,10 +591,10 @@ def markdown(report) -> str:
             lines.append(f"| {s['game']} | {s['objective']} | {w['states']:,} | "
                          f"{num(wo.get('states'))} | {w['guesses_evaluated']:,} | "
                          f"{num(wo.get('guesses_evaluated'))} | {w['wall_s']:.2f} | "
-                         f"{wo['wall_s']:.2f} | {_cpu(s, m)} |" if wo else
+                         f"{wo['wall_s']:.2f} | {_cpu(s, m)} | {_run_of(s, runs)} |" if wo else
                          f"| {s['game']} | {s['objective']} | {w['states']:,} | {late} | "
                          f"{w['guesses_evaluated']:,} | {late} | {w['wall_s']:.2f} | {late} | "
-                         f"{_cpu(s, m)} |")
+                         f"{_cpu(s, m)} | {_run_of(s, runs)} |")
     if report.get("side_by_side"):
         lines += ["", "## Side by side with the C++ exact solver (expected case, one thread each)",
                   "",
@@ -574,8 +613,8 @@ def markdown(report) -> str:
                   "are slower for both.", "",
                   "| game | value | runs | whole s (ours) | whole s (C++) | search s (ours, "
                   "jobs 1) | search s (C++, 1 thread) | start-up s (ours) | start-up s (C++) "
-                  "| Python + numpy s | load before / after | cpu |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "| Python + numpy s | load before / after | cpu | run |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in report["side_by_side"]:
             value = (f"{r['value']}" if r["value"] == r["cpp_value"]
                      else f"{r['value']} (C++: {r['cpp_value']})")
@@ -585,7 +624,7 @@ def markdown(report) -> str:
                          f"{r['ours_startup_s']} | {r['cpp_startup_s']} | "
                          f"{r.get('python_numpy_floor_s', '')} | "
                          f"{'/'.join(map(str, load[:3]))} ; {'/'.join(map(str, load[3:]))} | "
-                         f"{_cpu(r, m)} |")
+                         f"{_cpu(r, m)} | {_run_of(r, runs)} |")
     for t in report.get("depth3_tree", []):
         lines += ["", "## The depth-3 guess tree", "",
                   f"Guesses to evaluate at depth 3 of {t['game']} (guess, answer, guess, "
@@ -594,7 +633,8 @@ def markdown(report) -> str:
                   f"the full group for guess 1, of the group fixing guess 1 and its part for "
                   f"guess 2, colour classes of the state for guess 3): {t['ratio']:,}x fewer. "
                   f"The survey's 5.9 trillion and 415 million count another thing, histories "
-                  f"with any answer: see symmetry.md."]
+                  f"with any answer: see symmetry.md."
+                  + (f" (Run {_run_of(t, runs)}.)" if "command" in t else "")]
     return "\n".join(lines) + "\n"
 
 

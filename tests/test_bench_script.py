@@ -29,12 +29,19 @@ def test_recorded_command_hides_local_paths(argv, expected):
     assert _script().recorded_command(argv) == expected
 
 
-def test_shipped_bench_command_names_no_local_path():
+def test_shipped_bench_commands_name_no_local_path_and_every_row_its_run():
     path = ROOT / "results" / "bench.json"
     if not path.exists():
         pytest.skip("results/bench.json not generated")
-    command = json.loads(path.read_text())["command"]
-    assert not re.search(r"(^|\s|=)/\S", command), command
+    report = json.loads(path.read_text())
+    bench = _script()
+    rows = bench._rows(report)
+    assert rows and all("command" in r and "date" in r for r in rows)
+    for command in (report["command"], *(r["command"] for r in rows)):
+        assert command.startswith("python scripts/bench.py"), command
+        assert not re.search(r"(^|\s|=)/\S", command), command
+    # The page shipped is the one the JSON renders: each run listed once, by number.
+    assert (ROOT / "results" / "bench.md").read_text() == bench.markdown(report)
 
 
 def test_timed_run_sees_the_end_without_polling_delay(monkeypatch):
@@ -106,6 +113,39 @@ def test_a_merge_keeps_the_cpu_each_row_was_measured_on():
     text = bench.markdown(merged)
     assert "| mastermind |" in text and "| Old CPU |" in text and "| New CPU |" in text
     assert "Machine of the last run: 2 CPUs (New CPU)" in text
+    # Rows written before rows recorded their run say so, and the report's command is
+    # the latest run's, not a chain of every run's.
+    assert merged["command"] == "python scripts/bench.py --side-by-side-only"
+    assert "A row with no run was measured by an earlier run" in text
+
+
+def test_a_merge_numbers_the_runs_and_names_each_rows():
+    bench = _script()
+    case = {"case": "p4c7-exp", "game": "p4c7", "objective": "expected", "args": [],
+            "value": 11228, "median_s": 3.8, "runs_s": [3.8], "target_s": None, "jobs": -1,
+            "search_median_s": 3.6, "reference": "", "kernels": "aot", "states": 1,
+            "table_hits": 1, "guesses_evaluated": 1, "cpu": "CPU",
+            "command": "python scripts/bench.py --cases p4c7-exp", "date": "2026-11-26"}
+    later = {"command": "python scripts/bench.py --cpp-solver DIR --side-by-side-only",
+             "date": "2026-12-05"}
+    old = {"machine": {"cpus": 2, "cpu": "CPU", "python": "3.11"}, "jobs": -1, "repeat": 3,
+           "long_s": 60, "no_symmetry_timeout_s": 120, "peak_rss_mb_largest_process": 300,
+           "cases": [case], "symmetry": [], "depth3_tree": [],
+           "side_by_side": [_side_row("mastermind", "CPU")], "command": case["command"]}
+    new = {**old, "cases": [], "repeat": 15, "command": later["command"],
+           "side_by_side": [{**_side_row(game, "CPU"), **later} for game in ("mastermind",
+                                                                           "p5c4")]}
+    merged = bench.merge(old, new)
+    assert bench._runs(merged) == {("2026-11-26", case["command"]): 1,
+                                   ("2026-12-05", later["command"]): 2}
+    text = bench.markdown(merged)
+    assert f"1. 2026-11-26: `{case['command']}`" in text
+    assert f"2. 2026-12-05: `{later['command']}`" in text
+    lines = text.splitlines()
+    assert next(x for x in lines if x.startswith("| p4c7-exp |")).endswith("| CPU | 1 |")
+    assert [x.endswith("| CPU | 2 |") for x in lines
+            if x.startswith(("| mastermind |", "| p5c4 |"))] == [True, True]
+    assert "earlier run" not in text
 
 
 @pytest.mark.parametrize("option, value, words", [
@@ -124,3 +164,9 @@ def test_bad_options_are_refused_before_any_run(monkeypatch, capsys, option, val
     with pytest.raises(SystemExit) as exit_:
         bench.main([option, value, "--quick"])
     assert exit_.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_doctests():
+    import doctest
+    result = doctest.testmod(_script())
+    assert result.attempted > 0 and result.failed == 0
