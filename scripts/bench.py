@@ -505,15 +505,22 @@ def _rows(report) -> list:
 
 def _runs(report) -> dict:
     """The runs that measured the report's rows, numbered by date: each ``(date,
-    command)`` to its number (rows of the same day and command are one run's).
+    command)`` to its number (rows of the same day and command are one run's). Runs
+    of one day keep the order of their rows in the report, where a merge puts the
+    rows of the newer run after the rows it keeps.
 
     >>> _runs({"cases": [{"date": "2026-12-02", "command": "b"},
     ...                  {"date": "2026-11-26", "command": "a"}, {}],
-    ...        "symmetry": [{"date": "2026-12-02", "command": "b"}]})
-    {('2026-11-26', 'a'): 1, ('2026-12-02', 'b'): 2}
+    ...        "symmetry": [{"date": "2026-12-02", "command": "b"},
+    ...                     {"date": "2026-12-02", "command": "a"}]})
+    {('2026-11-26', 'a'): 1, ('2026-12-02', 'b'): 2, ('2026-12-02', 'a'): 3}
     """
-    known = sorted({(r["date"], r["command"]) for r in _rows(report) if "command" in r})
-    return {run: number for number, run in enumerate(known, 1)}
+    seen: dict = {}
+    for row in _rows(report):
+        if "command" in row:
+            seen.setdefault((row["date"], row["command"]), len(seen))
+    ordered = sorted(seen, key=lambda run: (run[0], seen[run]))
+    return {run: number for number, run in enumerate(ordered, 1)}
 
 
 def _run_of(row, runs) -> str:
