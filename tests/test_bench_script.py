@@ -133,8 +133,8 @@ def test_a_merge_numbers_the_runs_and_names_each_rows():
            "cases": [case], "symmetry": [], "depth3_tree": [],
            "side_by_side": [_side_row("mastermind", "CPU")], "command": case["command"]}
     new = {**old, "cases": [], "repeat": 15, "command": later["command"],
-           "side_by_side": [{**_side_row(game, "CPU"), **later} for game in ("mastermind",
-                                                                           "p5c4")]}
+           "side_by_side": [{**_side_row(game, "CPU"), **later}
+                            for game in ("mastermind", "p5c4")]}
     merged = bench.merge(old, new)
     assert bench._runs(merged) == {("2026-11-26", case["command"]): 1,
                                    ("2026-12-05", later["command"]): 2}
