@@ -39,6 +39,14 @@ part's value`` (worst case), the part of ``g`` itself excluded. The loss is that
 value less the best value at ``S``: expected guesses lost (per secret, the total
 divided by ``|S|``) and worst case lost.
 
+*Ranking* values every guess so: one per class of guesses that the symmetries
+fixing the position map onto each other (:func:`optimal_mm.symmetry.orbit_sizes`),
+each class with the number of codes it holds, best first (:meth:`Advisor.rank`).
+From the start of Mastermind: 1123 5625, 1234 5673, 1122 5702, 1112 5791, 1111 6318
+(a test checks two of them against a search without symmetry). The classes are
+valued in a child process, the likeliest first (the smallest largest part), and
+those the time limit leaves are reported as not valued.
+
 >>> from optimal_mm import Game
 >>> from optimal_mm.history import parse_history
 >>> game = Game.from_spec("p3c3")
@@ -55,6 +63,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import signal
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +75,7 @@ from .game import Game
 from .history import Turn, check_history, consistent_secrets
 from .search import check_feasible
 from .search_context import _context, node_guess_classes
+from .symmetry import orbit_sizes
 from .tree import Node, Strategy
 
 OBJECTIVES = ("expected", "worst-case")
@@ -160,6 +170,55 @@ class Grade:
                 "worst_lost": self.worst_lost}
 
 
+@dataclass(frozen=True)
+class RankedGuess:
+    """A class of guesses equivalent at a position: its first code ``guess``, the
+    ``codes`` it holds, and ``value``, the exact value of playing any of them and then
+    the best play (as :attr:`Advice.value`; ``None``: not valued within the time
+    limit)."""
+
+    guess: str
+    codes: int
+    value: int | None
+
+    def to_dict(self) -> dict:
+        return {"guess": self.guess, "codes": self.codes, "value": self.value}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every class of guesses at a position, valued exactly: best first, then those
+    the time limit left (``value`` None), in the order they would have been valued.
+
+    Invariant: the classes hold every guess allowed at the position once (every
+    code, or with consistent guesses every remaining secret).
+    """
+
+    remaining: int
+    objective: str
+    guesses: tuple[RankedGuess, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every class was valued (the best is then proven best)."""
+        return all(r.value is not None for r in self.guesses)
+
+    def lost(self, ranked: RankedGuess) -> float | int | None:
+        """What ``ranked`` loses against the best class valued: expected guesses per
+        secret (expected) or guesses in the worst case."""
+        best = self.guesses[0].value
+        if ranked.value is None or best is None:
+            return None
+        if self.objective == "expected":
+            return (ranked.value - best) / self.remaining
+        return ranked.value - best
+
+    def to_dict(self) -> dict:
+        """The JSON form: ``remaining``, ``objective``, ``complete``, ``ranking``."""
+        return {"remaining": self.remaining, "objective": self.objective,
+                "complete": self.complete, "ranking": [r.to_dict() for r in self.guesses]}
+
+
 class Advisor:
     """Exact advice for one game and guess rule.
 
@@ -237,6 +296,42 @@ class Advisor:
         g = self.game.code_index(guess)
         return self._limited(_played_value, (self.game, self.guesses, objective,
                                              self._played(turns), secrets, g))
+
+    def rank(self, turns, objective: str = "expected") -> Ranking:
+        """Every guess at the position after ``turns``, one per class of equivalent
+        guesses, valued exactly (:class:`Ranking`; see the module docstring).
+
+        >>> from optimal_mm import Game
+        >>> advisor = Advisor(Game.from_spec("p3c3"), time_limit=None, strategy=None)
+        >>> [(r.guess, r.codes, r.value) for r in advisor.rank([]).guesses]
+        [('112', 18, 73), ('123', 6, 80), ('111', 3, 86)]
+        """
+        _check_objective(objective)
+        turns = list(turns)
+        secrets = check_history(self.game, turns)
+        played = self._played(turns)
+        reps, sizes = orbit_sizes(self.game, played, secrets,
+                                  secrets if self.guesses == "consistent" else None)
+        ctx = _ctx(self.game, self.guesses)  # built here: a forked child inherits it
+
+        def promise(i):  # the smallest largest part, then the least sum of squares
+            parts = [len(part) for _, part in ctx.split(int(reps[i]), secrets)]
+            return max(parts, default=0), sum(n * n for n in parts), i
+
+        order = sorted(range(len(reps)), key=promise)
+        args = (self.game, self.guesses, objective, played, secrets,
+                [int(reps[i]) for i in order])
+        if self.time_limit is None:
+            values = list(_class_values(*args))
+        else:
+            values, _ = stream_with_time_limit(_class_values, args, self.time_limit)
+        values += [None] * (len(order) - len(values))
+        ranked = [RankedGuess(self.game.code_str(int(reps[i])), int(sizes[i]), v)
+                  for i, v in zip(order, values)]
+        ranked.sort(key=lambda r: r.value is None)  # stable: valued ones keep their order
+        valued = sorted((r for r in ranked if r.value is not None), key=lambda r: r.value)
+        return Ranking(len(secrets), objective,
+                       tuple(valued + [r for r in ranked if r.value is None]))
 
     def grade(self, turns) -> list[Grade]:
         """A :class:`Grade` for the guess of every turn, against the best guess
@@ -392,29 +487,47 @@ def run_with_time_limit(fn, args, seconds: float):
     Forked where the platform allows (the child inherits the answer tables);
     elsewhere ``fn`` must be importable by name and the arguments picklable.
     """
+    items, ended = stream_with_time_limit(_once, (fn, args), seconds)
+    return items[0] if ended else None
+
+
+def stream_with_time_limit(fn, args, seconds: float) -> tuple[list, bool]:
+    """``(items, ended)``: what the generator ``fn(*args)``, run in a child process
+    (as :func:`run_with_time_limit` runs a function), yielded within ``seconds``, and
+    whether it ended by then. The child is stopped at the limit; an exception it
+    raises is raised here."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     mp = multiprocessing.get_context(method)
     receive, send = mp.Pipe(duplex=False)
     child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
+    deadline = time.monotonic() + seconds
     child.start()
     send.close()
+    items = []
     try:
-        if receive.poll(seconds):
+        while receive.poll(max(0.0, deadline - time.monotonic())):
             try:
-                ok, result = receive.recv()
-            except EOFError:  # the child died before it could answer
+                kind, value = receive.recv()
+            except EOFError:  # the child died before it had ended
                 child.join()
                 raise OptimalMMError(f"the search process ended without an answer (exit "
                                      f"status {child.exitcode})") from None
-            if not ok:
-                raise result
-            return result
-        return None
+            if kind == "error":
+                raise value
+            if kind == "end":
+                return items, True
+            items.append(value)
+        return items, False
     finally:
         if child.is_alive():
             child.terminate()
         child.join()
         receive.close()
+
+
+def _once(fn, args):
+    """``fn(*args)`` as a generator of one item (:func:`run_with_time_limit`)."""
+    yield fn(*args)
 
 
 def _child(send, fn, args) -> None:
@@ -424,10 +537,12 @@ def _child(send, fn, args) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        result = (True, fn(*args))
+        for item in fn(*args):
+            send.send(("item", item))
+        message = ("end", None)
     except Exception as exc:  # sent back and raised in the parent
-        result = (False, exc)
-    send.send(result)
+        message = ("error", exc)
+    send.send(message)
     send.close()
 
 
@@ -473,6 +588,13 @@ def _played_value(game, guesses, objective, played, secrets, guess):
     if objective == "expected":
         return len(secrets) + sum(_best_expected(game, guesses, after, p)[0] for p in parts)
     return 1 + max((_best_worst(game, guesses, after, p)[0] for p in parts), default=0)
+
+
+def _class_values(game, guesses, objective, played, secrets, reps):
+    """The value of each guess of ``reps`` at ``secrets`` (:func:`_played_value`), in
+    turn, as a generator: a child stopped at its time limit has sent those done."""
+    for guess in reps:
+        yield _played_value(game, guesses, objective, played, secrets, guess)
 
 
 def _expected_grade(game, guesses, played, secrets, guess, tree_total, tree_guess):

@@ -283,6 +283,26 @@ def orbit_representatives(game: Game, history, secrets=None, candidates=None) ->
     return reps
 
 
+def orbit_sizes(game: Game, history, secrets=None, candidates=None) -> tuple:
+    """``(representatives, sizes)``: :func:`orbit_representatives`, and how many codes
+    (of ``candidates``, where given) each one's orbit holds. Every code of an orbit
+    splits the state's secrets into parts of the same sizes and shapes, so it is worth
+    as much as its representative.
+
+    >>> from optimal_mm import Game
+    >>> game = Game.from_spec("mastermind")
+    >>> reps, sizes = orbit_sizes(game, ())
+    >>> [(game.code_str(int(r)), int(n)) for r, n in zip(reps, sizes)]
+    [('1111', 6), ('1112', 120), ('1122', 90), ('1123', 720), ('1234', 360)]
+    """
+    history = tuple(int(h) for h in history)
+    labels = _state_labels(game, history, _dead_colours(game, history, secrets))
+    if candidates is not None:
+        labels = labels[np.asarray(candidates, dtype=np.int64)]
+    reps, sizes = np.unique(labels, return_counts=True)
+    return reps.astype(np.int64), sizes.astype(np.int64)
+
+
 def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
     """:func:`orbit_labels` of the state's group, cached on the game: the group
     depends only on the history and the dead colours, which the many parts below

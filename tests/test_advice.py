@@ -10,7 +10,8 @@ from functools import lru_cache
 import pytest
 
 from optimal_mm import Game
-from optimal_mm.advice import Advisor, run_with_time_limit, subtree_cost
+from optimal_mm.advice import (Advisor, run_with_time_limit, stream_with_time_limit,
+                               subtree_cost)
 from optimal_mm.cli import main
 from optimal_mm.errors import InconsistentAnswersError, InvalidOptionError
 from optimal_mm.heuristics import build_strategy
@@ -85,6 +86,93 @@ def test_advice_matches_brute_force_off_the_tree(spec, guesses):
             expect = guess_value(other, secrets, objective)
             if expect < BIG:
                 assert advisor.guess_value(turns, other, objective) == expect
+
+
+@pytest.mark.parametrize("spec,guesses", [("p2c3", "any"), ("p3c3", "any"),
+                                          ("p2c4", "consistent"), ("p3c3n", "any")])
+def test_a_ranking_values_every_guess_as_brute_force_does(spec, guesses):
+    """Every allowed guess, valued one by one with no symmetry, bound or table, gives
+    the multiset of values that the ranking's classes give, each counted as often as
+    its class has codes: so the classes hold every guess once, and each class's value
+    is that of every guess in it. A guess that learns nothing is worth its own guess
+    more than the position."""
+    game = Game.from_spec(spec)
+    value, guess_value = brute_force(game, guesses == "consistent")
+    advisor = Advisor(game, guesses, time_limit=None, strategy=None)
+    rng = random.Random("rank" + spec + guesses)
+    for _ in range(6):
+        turns = random_history(game, rng, rng.randrange(3))
+        secrets = tuple(int(s) for s in consistent_secrets(game, turns))
+        allowed = secrets if guesses == "consistent" else range(game.n_codes)
+        for objective in ("expected", "worst-case"):
+            ranking = advisor.rank(turns, objective)
+            assert ranking.complete and ranking.remaining == len(secrets)
+            best = value(secrets, objective)
+            expect = sorted(
+                v if v < BIG else (len(secrets) if objective == "expected" else 1) + best
+                for v in (guess_value(g, secrets, objective) for g in allowed))
+            got = sorted(r.value for r in ranking.guesses for _ in range(r.codes))
+            assert got == expect, (turns, objective)
+            values = [r.value for r in ranking.guesses]
+            assert values == sorted(values) and values[0] == best
+            assert ranking.lost(ranking.guesses[0]) == 0
+            assert all(game.code_index(r.guess) in allowed for r in ranking.guesses)
+
+
+def test_the_first_guesses_of_mastermind_ranked(mastermind):
+    """Every first guess of Mastermind valued: 1123's 5625 the best, and the values
+    of 1234 and 1122 those of a search with symmetry switched off."""
+    import numpy as np
+
+    from optimal_mm._search_arrays import INF, NO_CAP
+    from optimal_mm.search_context import _context
+
+    ranking = Advisor(mastermind, time_limit=None, strategy=None).rank([])
+    assert [(r.guess, r.codes) for r in ranking.guesses][0] == ("1123", 720)
+    assert sum(r.codes for r in ranking.guesses) == 1296 and len(ranking.guesses) == 5
+    assert ranking.guesses[0].value == 5625
+    values = {r.guess: r.value for r in ranking.guesses}
+    ctx = _context(mastermind, False, 2_000_000, symmetry=False)
+    everything = np.arange(mastermind.n_codes, dtype=np.int64)
+    for guess in ("1234", "1122"):
+        parts = ctx.split(mastermind.code_index(guess), everything)
+        assert values[guess] == 1296 + sum(int(ctx.exp(part, INF, NO_CAP)[0])
+                                           for _, part in parts)
+
+
+def test_a_ranking_cut_by_its_time_limit_says_what_it_left(bulls):
+    """Bulls and Cows after 0123 = 0 bulls 1 cow: 20 classes of second guesses, each
+    an exact search of seconds; half a second values few or none, and those left are
+    listed, not valued, after the ones valued."""
+    turns = parse_history(bulls, "0123=0B1W")
+    ranking = Advisor(bulls, time_limit=0.5, strategy=None).rank(turns)
+    assert not ranking.complete and len(ranking.guesses) == 20
+    assert sum(r.codes for r in ranking.guesses) == 5040
+    values = [r.value for r in ranking.guesses]
+    valued = [v for v in values if v is not None]
+    assert values == valued + [None] * (len(values) - len(valued))
+    assert valued == sorted(valued)
+
+
+def _yield_then_wait(first, then):
+    yield first
+    yield then
+    time.sleep(30)
+    yield "never"
+
+
+def _fail_after_one():
+    yield 1
+    raise ZeroDivisionError("after one")
+
+
+def test_stream_with_time_limit_keeps_what_came_in_time():
+    start = time.perf_counter()
+    assert stream_with_time_limit(_yield_then_wait, (1, 2), 1.0) == ([1, 2], False)
+    assert time.perf_counter() - start < 20  # the child was stopped, not awaited
+    assert stream_with_time_limit(range, (3,), 30) == ([0, 1, 2], True)
+    with pytest.raises(ZeroDivisionError, match="after one"):
+        stream_with_time_limit(_fail_after_one, (), 30)
 
 
 def test_root_of_mastermind(mastermind):
@@ -259,7 +347,33 @@ def test_hint_unproven_is_said(monkeypatch, capsys):
     assert "NOT proven" in out and "time limit of 0.01 s ran out" in out
 
 
+def test_hint_rank_text_and_json(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["hint", "mastermind", "--rank"])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "mastermind: 1296 secrets"
+    assert lines[1].startswith("5 classes of equivalent guesses")
+    assert lines[2].split() == ["guess", "codes", "total", "average", "lost"]
+    assert lines[3].split() == ["1123", "720", "5625", "4.3403", "best"]
+    assert lines[7].split()[:3] == ["1111", "6", "6318"] and len(lines) == 8
+    code, out, _ = run(monkeypatch, capsys, ["hint", "p3c3", "--rank", "--objective",
+                                             "worst-case", "--history", "111=0B0W",
+                                             "--json"])
+    doc = json.loads(out)
+    assert code == 0 and doc["complete"] and doc["objective"] == "worst-case"
+    assert doc["remaining"] == 8 and sum(r["codes"] for r in doc["ranking"]) == 27
+    assert doc["ranking"][0]["value"] == min(r["value"] for r in doc["ranking"])
+
+
+def test_hint_rank_cut_by_the_time_limit_says_so(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["hint", "bulls-and-cows", "--rank",
+                                             "--history", "0123=0B1W", "--time-limit", "0.3"])
+    assert code == 0 and "not valued" in out
+    assert "the time limit of 0.3 s ran out (raise --time-limit)" in out
+
+
 @pytest.mark.parametrize("argv,needle", [
+    (["hint", "mastermind", "--rank", "--grade"], "--rank and --grade"),
     (["hint", "mastermind", "--history", "1123=1B1W 1123=2B0W"], "#1 1123=1B1W and #2"),
     (["hint", "mastermind", "--history", "1123"], "'1123'"),
     (["hint", "mastermind", "--history", "1129=1B"], "1129"),

@@ -4,16 +4,19 @@
 secrets remain, the best next guess and its value, proven by the exact search on
 that position (at once where the shipped optimal tree reaches it); ``--grade``
 also prints, for each guess of the history, the guesses it lost against the best
-one (:mod:`optimal_mm.advice`). An answer ``?`` is unknown; answers no secret fits
-together are named (the smallest conflicting set) and the exit status is 2.
+one (:mod:`optimal_mm.advice`); ``--rank`` values every guess instead, one per class
+of guesses equivalent there, best first. An answer ``?`` is unknown; answers no
+secret fits together are named (the smallest conflicting set) and the exit status
+is 2.
 """
 
 from __future__ import annotations
 
 import json
 
-from ..advice import DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor
-from ..errors import check_time_limit
+from ..advice import (DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor,
+                      Ranking)
+from ..errors import InvalidOptionError, check_time_limit
 from ..game import Game
 from ..history import check_history, parse_history, turn_text
 
@@ -44,10 +47,18 @@ def register(sub) -> None:
     p.add_argument("--grade", action="store_true",
                    help="also grade every guess of the history: expected guesses (per "
                         "secret) and worst-case guesses lost against the best guess there")
+    p.add_argument("--rank", action="store_true",
+                   help="value every guess instead of naming the best: one per class of "
+                        "guesses equivalent at the position (renamings of colours and "
+                        "positions that keep the history), with the codes it holds, each "
+                        "valued exactly, best first; the time limit is for the whole "
+                        "ranking, the classes it leaves are listed as not valued")
     p.add_argument("--json", action="store_true",
                    help='print JSON: {"remaining", "guess", "objective", "value", "proven"} '
                         '(after a winning answer {"remaining": 1, "won": true, "secret", '
-                        '"turns"}); with --grade, {"grades": [...], "hint": {...}}')
+                        '"turns"}); with --grade, {"grades": [...], "hint": {...}}; with '
+                        '--rank, {"remaining", "objective", "complete", "ranking": '
+                        '[{"guess", "codes", "value"}, ...]}')
     p.set_defaults(func=cmd_hint)
 
 
@@ -67,14 +78,55 @@ def describe_advice(advice: Advice, time_limit: float | None) -> str:
     return f"best guess: {advice.guess}, {value} (proven by {proof})"
 
 
+def describe_ranking(ranking: Ranking, time_limit: float | None) -> str:
+    """The ranking as a table, one class of guesses a line, best first."""
+    expected = ranking.objective == "expected"
+    count = len(ranking.guesses)
+    lines = [f"{count} class{'es' if count != 1 else ''} of equivalent guesses, each "
+             + ("valued by the least total number of guesses over the "
+                f"{ranking.remaining} secrets, this one included"
+                if expected else "valued by the fewest guesses that always suffice, this "
+                                 "one included")
+             + ", then the best play:"]
+    rows = [("guess", "codes", "total" if expected else "guesses")
+            + (("average", "lost") if expected else ("lost",))]
+    for r in ranking.guesses:
+        lost = ranking.lost(r)
+        if r.value is None:
+            figures = ("not valued",) + (("", "") if expected else ("",))
+        elif expected:
+            figures = (str(r.value), f"{r.value / ranking.remaining:.4f}",
+                       "best" if lost == 0 else f"+{lost:.4f}")
+        else:
+            figures = (str(r.value), "best" if lost == 0 else f"+{lost}")
+        rows.append((r.guess, str(r.codes)) + figures)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines += ["  " + "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+              for row in rows]
+    left = sum(r.value is None for r in ranking.guesses)
+    if left == count:
+        lines.append(f"none of the {count} classes valued: the time limit of "
+                     f"{time_limit:g} s ran out (raise --time-limit)")
+    elif left:
+        lines.append(f"{left} of {count} classes not valued: the time limit of "
+                     f"{time_limit:g} s ran out (raise --time-limit); the best above is "
+                     f"the best of those valued, not proven best")
+    return "\n".join(lines)
+
+
 def cmd_hint(args) -> int:
     game = Game.from_spec(args.game)
     turns = parse_history(game, args.history)
     check_time_limit(args.time_limit)
+    if args.rank and args.grade:
+        raise InvalidOptionError("--rank and --grade: give one of them")
     advisor = Advisor(game, args.guesses, args.time_limit)
     grades = advisor.grade(turns) if args.grade else []
     if turns and turns[-1].answer == game.win:  # nothing left to advise
         return _won(game, turns, grades, args.json)
+    if args.rank:
+        return _rank(game, turns, advisor, args)
     advice = advisor.advise(turns, args.objective)
     if args.json:
         doc = advice.to_dict()
@@ -82,14 +134,27 @@ def cmd_hint(args) -> int:
             doc = {"grades": [g.to_dict() for g in grades], "hint": doc}
         print(json.dumps(doc))
         return 0
-    if turns:
-        print(f"{advice.remaining} of {game.n_codes} secrets remain after "
-              + " ".join(turn_text(game, t) for t in turns))
-    else:
-        print(f"{game.name}: {game.n_codes} secrets")
+    print(_position_line(game, turns, advice.remaining))
     for grade in grades:
         print(grade)
     print(describe_advice(advice, args.time_limit))
+    return 0
+
+
+def _position_line(game: Game, turns, remaining: int) -> str:
+    if not turns:
+        return f"{game.name}: {game.n_codes} secrets"
+    return (f"{remaining} of {game.n_codes} secrets remain after "
+            + " ".join(turn_text(game, t) for t in turns))
+
+
+def _rank(game: Game, turns, advisor: Advisor, args) -> int:
+    ranking = advisor.rank(turns, args.objective)
+    if args.json:
+        print(json.dumps(ranking.to_dict()))
+        return 0
+    print(_position_line(game, turns, ranking.remaining))
+    print(describe_ranking(ranking, args.time_limit))
     return 0
 
 
