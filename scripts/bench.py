@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from optimal_mm.cli import at_least
+from optimal_mm.machine import cpu_model
 from optimal_mm.search import check_jobs
 from optimal_mm.tree import atomic_write_text
 
@@ -113,16 +114,6 @@ CASES = {
 DEFAULT = ["mastermind-wc", "mastermind-exp", "mastermind-exp-max5", "p4c8n-exp", "p5c4-wc",
            "p5c4-exp", "p6c3-wc", "p4c7-wc", "p4c7-exp", "bulls-and-cows-wc",
            "bulls-and-cows-exp"]
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def depth3_tree(spec: str) -> dict:

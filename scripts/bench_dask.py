@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from optimal_mm.cli import at_least  # noqa: E402
+from optimal_mm.machine import cpu_model  # noqa: E402
 from optimal_mm.tree import atomic_write_text  # noqa: E402
 
 GAMES = [("mastermind", ["--objective", "expected"]),
@@ -64,14 +65,7 @@ def configurations(jobs: int) -> list[tuple[str, list[str]]]:
 
 def machine() -> dict:
     """CPU model, cores and memory of this machine, from /proc where there is one."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    model = cpu_model()
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):

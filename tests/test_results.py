@@ -150,3 +150,29 @@ def test_logik_ships_its_consistent_only_optimum():
     assert strategy.optimal and strategy.guesses == "consistent"
     assert (strategy.objective, strategy.max_guesses) == ("expected", None)
     assert stats.secrets == 32768 and stats.total == entry["value"]
+
+
+def test_first_guesses_agree_with_the_optimal_table():
+    """Each game's first guesses, valued one class at a time by ``hint --rank``
+    (scripts/first_guesses.py): the classes hold every code once, and the best class
+    of each column is the optimum the table's own search proved for the whole game,
+    the value of no other class below it. The page is the JSON rendered."""
+    from script_loader import load_script
+
+    doc = _load_json("first_guesses.json")
+    entries = _load_json("optimal_table.json")["entries"]
+    script = load_script("first_guesses")
+    assert len(doc["games"]) >= 10
+    for g in doc["games"]:
+        game = Game.from_spec(g["spec"])
+        assert sum(c["codes"] for c in g["classes"]) == game.n_codes == g["codes"]
+        for rule, objective in script.COLUMNS:
+            column = f"{rule}/{objective}"
+            assert g["complete"][column], (g["game"], column)
+            values = [c[column] for c in g["classes"]]
+            entry = entries[f"{g['spec']}/{column}"]
+            assert entry["status"] == "solved" and min(values) == entry["value"], (
+                g["game"], column)
+        expected = [c["any/expected"] for c in g["classes"]]
+        assert expected == sorted(expected)  # the rows in the first column's order
+    assert (RESULTS / "first_guesses.md").read_text() == script.markdown(doc)

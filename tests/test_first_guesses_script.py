@@ -1,0 +1,74 @@
+"""``scripts/first_guesses.py`` values every first guess as ``hint --rank`` does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from optimal_mm import Game
+from optimal_mm.advice import Advisor
+
+from script_loader import load_script
+
+
+def _script():
+    return load_script("first_guesses")
+
+
+def test_the_tables_are_the_rankings(tmp_path, capsys):
+    script = _script()
+    stem = tmp_path / "fg"
+    assert script.main(["--games", "p2c3", "p3c3", "--out", str(stem)]) == 0
+    doc = json.loads(stem.with_suffix(".json").read_text())
+    assert [g["game"] for g in doc["games"]] == ["p2c3", "p3c3"]
+    for g in doc["games"]:
+        game = Game.from_spec(g["spec"])
+        for rule, objective in script.COLUMNS:
+            ranking = Advisor(game, rule, time_limit=None, strategy=None).rank([], objective)
+            assert {r.guess: (r.codes, r.value) for r in ranking.guesses} == {
+                c["guess"]: (c["codes"], c[f"{rule}/{objective}"]) for c in g["classes"]}
+            assert g["complete"][f"{rule}/{objective}"]
+    text = stem.with_suffix(".md").read_text()
+    assert text == script.markdown(doc) and "## p3c3: 27 codes, 3 classes" in text
+    # p3c3's best first guess, 112, is bold in every column where it is the best.
+    assert "| 112 | 18 | **73 (2.7037)** |" in text
+    # --merge keeps the games not valued again.
+    assert script.main(["--games", "p2c3", "--out", str(stem), "--merge"]) == 0
+    again = json.loads(stem.with_suffix(".json").read_text())
+    assert sorted(g["game"] for g in again["games"]) == ["p2c3", "p3c3"]
+
+
+def test_a_ranking_cut_short_is_marked_in_the_page(tmp_path, monkeypatch):
+    script = _script()
+    doc = {"command": "c", "machine": "m", "games": [{
+        "game": "p2c3", "spec": "p2c3", "codes": 9,
+        "classes": [{"guess": "12", "codes": 6, "any/expected": 21, "any/worst-case": 3,
+                     "consistent/expected": 21, "consistent/worst-case": None},
+                    {"guess": "11", "codes": 3, "any/expected": 23, "any/worst-case": 4,
+                     "consistent/expected": 23, "consistent/worst-case": None}],
+        "complete": {"any/expected": True, "any/worst-case": True,
+                     "consistent/expected": True, "consistent/worst-case": False},
+        "seconds": {"any/expected": 0.1}}]}
+    text = script.markdown(doc)
+    assert "| 12 | 6 | **21 (2.3333)** | **3** | **21 (2.3333)** | not valued |" in text
+    assert "Not every class valued within the time limit: consistent/worst-case" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--games", "p99c99"], "p99c99"),
+    (["--games", "p5c8"], "32,768 codes, more than the 12,000"),
+    (["--time-limit", "0"], "--time-limit"),
+])
+def test_bad_input_is_refused_before_any_work(tmp_path, argv, words):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    stem = tmp_path / "fg"
+    proc = subprocess.run([sys.executable, str(root / "scripts" / "first_guesses.py"),
+                           *argv, "--out", str(stem)], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
+    assert "Traceback" not in proc.stderr and not list(tmp_path.iterdir())
