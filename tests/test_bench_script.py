@@ -170,3 +170,11 @@ def test_doctests():
     import doctest
     result = doctest.testmod(_script())
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_machine_module_doctests():
+    import doctest
+
+    from optimal_mm import machine
+    result = doctest.testmod(machine)
+    assert result.attempted > 0 and result.failed == 0
