@@ -36,12 +36,12 @@ from optimal_mm.tree import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The games valued by default, with repeats and black-and-white answers, whose four
-#: rankings take seconds to a minute (p7c3 and p5c5 the longest). A game without
+#: rankings take seconds to two minutes (p6c4 and p4c8 the longest). A game without
 #: repeats has one class of first guesses (any code is any other renamed), and so
 #: has a black-only game with repeats (each position's colours renamed on its own):
 #: its optimal table's row says all there is.
 DEFAULT_GAMES = ["p3c4", "p3c5", "p3c6", "p3c7", "p3c8", "p4c4", "p4c5", "mastermind",
-                 "p4c7", "p5c3", "p5c4", "p5c5", "p6c3", "p7c3"]
+                 "p4c7", "p4c8", "p5c3", "p5c4", "p5c5", "p6c3", "p6c4", "p7c3"]
 #: The columns: (guess rule, objective), as the optimal table keys them.
 COLUMNS = [("any", "expected"), ("any", "worst-case"),
            ("consistent", "expected"), ("consistent", "worst-case")]
@@ -78,7 +78,8 @@ def markdown(doc: dict) -> str:
     lines = [
         "# First guesses, valued exactly",
         "",
-        f"Made by `{doc['command']}`. Each game's first guesses, one per class: the "
+        "Made by `python scripts/first_guesses.py` (each game's own command under its "
+        "table). Each game's first guesses, one per class: the "
         "renamings of colours and positions map the codes of a class onto each other, "
         "and every code of a class is worth as much as any other (*codes*: how many "
         "the class holds). *expected*: the least total number of guesses over all "
@@ -108,10 +109,30 @@ def markdown(doc: dict) -> str:
             lines.append(f"| {row['guess']} | {row['codes']:,} | " + " | ".join(cells) + " |")
         open_ = [c for c, done in g["complete"].items() if not done]
         timing = ", ".join(f"{c} {s} s" for c, s in g["seconds"].items())
-        lines += ["", f"Seconds per ranking ({doc['machine']}): {timing}."
+        lines += ["", f"`{g['command']}`; seconds per ranking ({g['machine']}): {timing}."
                   + (f" Not every class valued within the time limit: {', '.join(open_)}; "
                      f"its best is the best of those valued." if open_ else "")]
     return "\n".join(lines) + "\n"
+
+
+def recorded_command(argv) -> str:
+    """The command to record beside a game's figures: ``--out`` left out (where this
+    run wrote says nothing to a reader of ``results/``).
+
+    >>> recorded_command(["--games", "p4c8", "--out", "/tmp/x", "--merge"])
+    'python scripts/first_guesses.py --games p4c8 --merge'
+    >>> recorded_command(["--out=/tmp/x"])
+    'python scripts/first_guesses.py'
+    """
+    words, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--out":
+            skip = True
+        elif not word.startswith("--out="):
+            words.append(word)
+    return " ".join(["python scripts/first_guesses.py", *words])
 
 
 def main(argv=None) -> int:
@@ -141,11 +162,12 @@ def main(argv=None) -> int:
         names = {g.name for g in games}
         kept = [g for g in json.loads(out.with_suffix(".json").read_text())["games"]
                 if g["game"] not in names]
-    doc = {"command": " ".join(["python scripts/first_guesses.py", *(argv or sys.argv[1:])]),
-           "machine": cpu_model(), "games": kept}
+    command = recorded_command(sys.argv[1:] if argv is None else argv)
+    doc = {"command": command, "games": kept}
     for game in games:
         print(f"{game.name}: ranking its first guesses", file=sys.stderr, flush=True)
-        doc["games"].append(rank_game(game, args.time_limit))
+        doc["games"].append({**rank_game(game, args.time_limit), "command": command,
+                             "machine": cpu_model()})
         # Written after each game: a run stopped later keeps the games it finished.
         atomic_write_text(out.with_suffix(".json"), json.dumps(doc, indent=1) + "\n")
         atomic_write_text(out.with_suffix(".md"), markdown(doc))

@@ -29,6 +29,8 @@ def test_the_tables_are_the_rankings(tmp_path, capsys):
             assert {r.guess: (r.codes, r.value) for r in ranking.guesses} == {
                 c["guess"]: (c["codes"], c[f"{rule}/{objective}"]) for c in g["classes"]}
             assert g["complete"][f"{rule}/{objective}"]
+    assert {g["command"] for g in doc["games"]} == {
+        "python scripts/first_guesses.py --games p2c3 p3c3"}  # no --out: a local path
     text = stem.with_suffix(".md").read_text()
     assert text == script.markdown(doc) and "## p3c3: 27 codes, 3 classes" in text
     # p3c3's best first guess, 112, is bold in every column where it is the best.
@@ -41,8 +43,8 @@ def test_the_tables_are_the_rankings(tmp_path, capsys):
 
 def test_a_ranking_cut_short_is_marked_in_the_page(tmp_path, monkeypatch):
     script = _script()
-    doc = {"command": "c", "machine": "m", "games": [{
-        "game": "p2c3", "spec": "p2c3", "codes": 9,
+    doc = {"command": "c", "games": [{
+        "game": "p2c3", "spec": "p2c3", "codes": 9, "command": "c", "machine": "m",
         "classes": [{"guess": "12", "codes": 6, "any/expected": 21, "any/worst-case": 3,
                      "consistent/expected": 21, "consistent/worst-case": None},
                     {"guess": "11", "codes": 3, "any/expected": 23, "any/worst-case": 4,
@@ -72,3 +74,9 @@ def test_bad_input_is_refused_before_any_work(tmp_path, argv, words):
     assert proc.returncode == 2, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and words in proc.stderr
     assert "Traceback" not in proc.stderr and not list(tmp_path.iterdir())
+
+
+def test_doctests():
+    import doctest
+    result = doctest.testmod(_script())
+    assert result.attempted > 0 and result.failed == 0
