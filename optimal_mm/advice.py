@@ -328,7 +328,6 @@ class Advisor:
         values += [None] * (len(order) - len(values))
         ranked = [RankedGuess(self.game.code_str(int(reps[i])), int(sizes[i]), v)
                   for i, v in zip(order, values)]
-        ranked.sort(key=lambda r: r.value is None)  # stable: valued ones keep their order
         valued = sorted((r for r in ranked if r.value is not None), key=lambda r: r.value)
         return Ranking(len(secrets), objective,
                        tuple(valued + [r for r in ranked if r.value is None]))
@@ -487,8 +486,8 @@ def run_with_time_limit(fn, args, seconds: float):
     Forked where the platform allows (the child inherits the answer tables);
     elsewhere ``fn`` must be importable by name and the arguments picklable.
     """
-    items, ended = stream_with_time_limit(_once, (fn, args), seconds)
-    return items[0] if ended else None
+    items, _ = stream_with_time_limit(_once, (fn, args), seconds)
+    return items[0] if items else None  # its answer, even if the limit came before its end
 
 
 def stream_with_time_limit(fn, args, seconds: float) -> tuple[list, bool]:
