@@ -66,6 +66,11 @@ def rank_game(game: Game, time_limit: float) -> dict:
             "seconds": seconds}
 
 
+def _size(entry: dict) -> tuple:
+    game = Game.from_spec(entry["spec"])
+    return game.pegs, game.colours, entry["spec"]
+
+
 def _cell(row: dict, column: str, best, codes: int) -> str:
     value = row.get(column)
     if value is None:
@@ -168,6 +173,7 @@ def main(argv=None) -> int:
         print(f"{game.name}: ranking its first guesses", file=sys.stderr, flush=True)
         doc["games"].append({**rank_game(game, args.time_limit), "command": command,
                              "machine": cpu_model()})
+        doc["games"].sort(key=_size)  # a merge keeps the page in order of pegs, colours
         # Written after each game: a run stopped later keeps the games it finished.
         atomic_write_text(out.with_suffix(".json"), json.dumps(doc, indent=1) + "\n")
         atomic_write_text(out.with_suffix(".md"), markdown(doc))
