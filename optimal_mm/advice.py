@@ -62,6 +62,8 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
 import time
 from dataclasses import dataclass
@@ -297,9 +299,12 @@ class Advisor:
         return self._limited(_played_value, (self.game, self.guesses, objective,
                                              self._played(turns), secrets, g))
 
-    def rank(self, turns, objective: str = "expected") -> Ranking:
+    def rank(self, turns, objective: str = "expected", jobs: int | None = None) -> Ranking:
         """Every guess at the position after ``turns``, one per class of equivalent
-        guesses, valued exactly (:class:`Ranking`; see the module docstring).
+        guesses, valued exactly (:class:`Ranking`; see the module docstring). Under a
+        time limit, ``jobs`` child processes (default: one per core) value the
+        classes, each every ``jobs``-th in order of promise; without one, this
+        process values them in turn.
 
         >>> from optimal_mm import Game
         >>> advisor = Advisor(Game.from_spec("p3c3"), time_limit=None, strategy=None)
@@ -319,13 +324,17 @@ class Advisor:
             return max(parts, default=0), sum(n * n for n in parts), i
 
         order = sorted(range(len(reps)), key=promise)
-        args = (self.game, self.guesses, objective, played, secrets,
-                [int(reps[i]) for i in order])
+        head = (self.game, self.guesses, objective, played, secrets)
         if self.time_limit is None:
-            values = list(_class_values(*args))
+            values = list(_class_values(*head, [int(reps[i]) for i in order]))
         else:
-            values, _ = stream_with_time_limit(_class_values, args, self.time_limit)
-        values += [None] * (len(order) - len(values))
+            jobs = max(1, min(jobs or os.cpu_count() or 1, len(order)))
+            shares = [order[j::jobs] for j in range(jobs)]  # the likeliest spread out
+            found, _ = streams_with_time_limit(
+                _class_values, [(*head, [int(reps[i]) for i in share]) for share in shares],
+                self.time_limit)
+            by_class = {i: v for share, got in zip(shares, found) for i, v in zip(share, got)}
+            values = [by_class.get(i) for i in order]
         ranked = [RankedGuess(self.game.code_str(int(reps[i])), int(sizes[i]), v)
                   for i, v in zip(order, values)]
         valued = sorted((r for r in ranked if r.value is not None), key=lambda r: r.value)
@@ -495,33 +504,58 @@ def stream_with_time_limit(fn, args, seconds: float) -> tuple[list, bool]:
     (as :func:`run_with_time_limit` runs a function), yielded within ``seconds``, and
     whether it ended by then. The child is stopped at the limit; an exception it
     raises is raised here."""
+    (items,), (ended,) = streams_with_time_limit(fn, [args], seconds)
+    return items, ended
+
+
+def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
+    """``(items, ended)``, one list each per entry of ``arg_lists``: the generators
+    ``fn(*args)``, each in a child process of its own, all at once, and what each
+    yielded within ``seconds`` of the start, and whether it ended by then. Every
+    child is stopped at the limit; the first exception one raises is raised here
+    (the others stopped)."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     mp = multiprocessing.get_context(method)
-    receive, send = mp.Pipe(duplex=False)
-    child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
+    children, pipes = [], []
     deadline = time.monotonic() + seconds
-    child.start()
-    send.close()
-    items = []
+    items = [[] for _ in arg_lists]
+    ended = [False] * len(arg_lists)
     try:
-        while receive.poll(max(0.0, deadline - time.monotonic())):
-            try:
-                kind, value = receive.recv()
-            except EOFError:  # the child died before it had ended
-                child.join()
-                raise OptimalMMError(f"the search process ended without an answer (exit "
-                                     f"status {child.exitcode})") from None
-            if kind == "error":
-                raise value
-            if kind == "end":
-                return items, True
-            items.append(value)
-        return items, False
+        for args in arg_lists:
+            receive, send = mp.Pipe(duplex=False)
+            child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
+            children.append(child)
+            pipes.append(receive)
+            child.start()
+            send.close()
+        waiting = dict(enumerate(pipes))
+        while waiting:
+            left = deadline - time.monotonic()
+            ready = multiprocessing.connection.wait(list(waiting.values()), max(0.0, left))
+            if not ready:
+                break
+            for i in [i for i, pipe in waiting.items() if pipe in ready]:
+                try:
+                    kind, value = pipes[i].recv()
+                except EOFError:  # the child died before it had ended
+                    children[i].join()
+                    raise OptimalMMError(f"the search process ended without an answer "
+                                         f"(exit status {children[i].exitcode})") from None
+                if kind == "error":
+                    raise value
+                if kind == "end":
+                    ended[i] = True
+                    del waiting[i]
+                else:
+                    items[i].append(value)
+        return items, ended
     finally:
-        if child.is_alive():
-            child.terminate()
-        child.join()
-        receive.close()
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+        for child, pipe in zip(children, pipes):
+            child.join()
+            pipe.close()
 
 
 def _once(fn, args):

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from optimal_mm import Game
 from optimal_mm.advice import MAX_ADVICE_CODES, Advisor
+from optimal_mm.cli import at_least
 from optimal_mm.errors import InvalidOptionError, check_time_limit
 from optimal_mm.machine import cpu_model
 from optimal_mm.outputs import check_output_path
@@ -47,13 +49,14 @@ COLUMNS = [("any", "expected"), ("any", "worst-case"),
            ("consistent", "expected"), ("consistent", "worst-case")]
 
 
-def rank_game(game: Game, time_limit: float) -> dict:
-    """The game's classes of first guesses, each valued in every column, in the order
-    of the first column's ranking; ``complete`` and ``seconds`` per column."""
+def rank_game(game: Game, time_limit: float, jobs: int | None = None) -> dict:
+    """The game's classes of first guesses, each valued in every column (by ``jobs``
+    processes: :meth:`~optimal_mm.advice.Advisor.rank`), in the order of the first
+    column's ranking; ``complete`` and ``seconds`` per column."""
     values, complete, seconds, order = {}, {}, {}, []
     for rule, objective in COLUMNS:
         start = time.perf_counter()
-        ranking = Advisor(game, rule, time_limit, strategy=None).rank([], objective)
+        ranking = Advisor(game, rule, time_limit, strategy=None).rank([], objective, jobs)
         seconds[f"{rule}/{objective}"] = round(time.perf_counter() - start, 2)
         complete[f"{rule}/{objective}"] = ranking.complete
         for r in ranking.guesses:
@@ -114,7 +117,8 @@ def markdown(doc: dict) -> str:
             lines.append(f"| {row['guess']} | {row['codes']:,} | " + " | ".join(cells) + " |")
         open_ = [c for c, done in g["complete"].items() if not done]
         timing = ", ".join(f"{c} {s} s" for c, s in g["seconds"].items())
-        lines += ["", f"`{g['command']}`; seconds per ranking ({g['machine']}): {timing}."
+        lines += ["", f"`{g['command']}`; seconds per ranking ({g['machine']}, "
+                      f"{g['jobs']} process{'es' if g['jobs'] != 1 else ''}): {timing}."
                   + (f" Not every class valued within the time limit: {', '.join(open_)}; "
                      f"its best is the best of those valued." if open_ else "")]
     return "\n".join(lines) + "\n"
@@ -147,6 +151,9 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=600.0, metavar="S",
                         help="seconds each ranking may take (default 600); the classes "
                              "it leaves are marked not valued")
+    parser.add_argument("--jobs", type=at_least(1, 1024), metavar="N",
+                        help="processes that value a ranking's classes at once (default: "
+                             "one per core)")
     parser.add_argument("--merge", action="store_true",
                         help="keep the games of the JSON that are not valued now")
     parser.add_argument("--out", default=str(ROOT / "results" / "first_guesses"),
@@ -171,8 +178,9 @@ def main(argv=None) -> int:
     doc = {"command": command, "games": kept}
     for game in games:
         print(f"{game.name}: ranking its first guesses", file=sys.stderr, flush=True)
-        doc["games"].append({**rank_game(game, args.time_limit), "command": command,
-                             "machine": cpu_model()})
+        jobs = args.jobs or os.cpu_count() or 1
+        doc["games"].append({**rank_game(game, args.time_limit, jobs), "command": command,
+                             "machine": cpu_model(), "jobs": jobs})
         doc["games"].sort(key=_size)  # a merge keeps the page in order of pegs, colours
         # Written after each game: a run stopped later keeps the games it finished.
         atomic_write_text(out.with_suffix(".json"), json.dumps(doc, indent=1) + "\n")

@@ -11,7 +11,7 @@ import pytest
 
 from optimal_mm import Game
 from optimal_mm.advice import (Advisor, run_with_time_limit, stream_with_time_limit,
-                               subtree_cost)
+                               streams_with_time_limit, subtree_cost)
 from optimal_mm.cli import main
 from optimal_mm.errors import InconsistentAnswersError, InvalidOptionError
 from optimal_mm.heuristics import build_strategy
@@ -140,6 +140,17 @@ def test_the_first_guesses_of_mastermind_ranked(mastermind):
                                            for _, part in parts)
 
 
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_a_ranking_in_processes_is_the_ranking_in_turn(mastermind, jobs):
+    """Under a time limit the classes are valued in ``jobs`` child processes, each
+    every ``jobs``-th; put back together, the ranking is the one this process makes
+    alone (130 classes after 1123 = 1 black 1 white)."""
+    turns = parse_history(mastermind, "1123=1B1W")
+    alone = Advisor(mastermind, time_limit=None, strategy=None).rank(turns)
+    shared = Advisor(mastermind, time_limit=120, strategy=None).rank(turns, jobs=jobs)
+    assert shared == alone and shared.complete and len(shared.guesses) == 130
+
+
 def test_a_ranking_cut_by_its_time_limit_says_what_it_left(bulls):
     """Bulls and Cows after 0123 = 0 bulls 1 cow: 20 classes of second guesses, each
     an exact search of seconds; half a second values few or none, and those left are
@@ -164,6 +175,17 @@ def _yield_then_wait(first, then):
 def _fail_after_one():
     yield 1
     raise ZeroDivisionError("after one")
+
+
+def test_streams_with_time_limit_run_side_by_side():
+    start = time.perf_counter()
+    items, ended = streams_with_time_limit(_yield_then_wait, [(1, 2), (3, 4)], 1.0)
+    assert (items, ended) == ([[1, 2], [3, 4]], [False, False])
+    assert time.perf_counter() - start < 20  # both stopped at the limit
+    assert streams_with_time_limit(range, [(2,), (0,), (3,)], 30) == (
+        [[0, 1], [], [0, 1, 2]], [True, True, True])
+    with pytest.raises(ZeroDivisionError, match="after one"):
+        streams_with_time_limit(_fail_after_one, [(), ()], 30)
 
 
 def test_stream_with_time_limit_keeps_what_came_in_time():
@@ -365,6 +387,13 @@ def test_hint_rank_text_and_json(monkeypatch, capsys):
     assert doc["ranking"][0]["value"] == min(r["value"] for r in doc["ranking"])
 
 
+def test_hint_rank_refuses_no_processes(monkeypatch, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["hint", "mastermind", "--rank", "--jobs", "0"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--jobs: must be 1..1024, got 0" in err
+
+
 def test_hint_rank_cut_by_the_time_limit_says_so(monkeypatch, capsys):
     code, out, _ = run(monkeypatch, capsys, ["hint", "bulls-and-cows", "--rank",
                                              "--history", "0123=0B1W", "--time-limit", "0.3"])
@@ -374,6 +403,7 @@ def test_hint_rank_cut_by_the_time_limit_says_so(monkeypatch, capsys):
 
 @pytest.mark.parametrize("argv,needle", [
     (["hint", "mastermind", "--rank", "--grade"], "--rank and --grade"),
+    (["hint", "mastermind", "--jobs", "2"], "--jobs is for --rank"),
     (["hint", "mastermind", "--history", "1123=1B1W 1123=2B0W"], "#1 1123=1B1W and #2"),
     (["hint", "mastermind", "--history", "1123"], "'1123'"),
     (["hint", "mastermind", "--history", "1129=1B"], "1129"),

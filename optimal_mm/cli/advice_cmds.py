@@ -17,6 +17,7 @@ import json
 from ..advice import (DEFAULT_TIME_LIMIT, FALLBACK_HEURISTICS, OBJECTIVES, Advice, Advisor,
                       Ranking)
 from ..errors import InvalidOptionError, check_time_limit
+from . import at_least
 from ..game import Game
 from ..history import check_history, parse_history, turn_text
 
@@ -53,6 +54,9 @@ def register(sub) -> None:
                         "positions that keep the history), with the codes it holds, each "
                         "valued exactly, best first; the time limit is for the whole "
                         "ranking, the classes it leaves are listed as not valued")
+    p.add_argument("--jobs", type=at_least(1, 1024), metavar="N",
+                   help="with --rank: processes that value the classes at once "
+                        "(default: one per core)")
     p.add_argument("--json", action="store_true",
                    help='print JSON: {"remaining", "guess", "objective", "value", "proven"} '
                         '(after a winning answer {"remaining": 1, "won": true, "secret", '
@@ -121,6 +125,8 @@ def cmd_hint(args) -> int:
     check_time_limit(args.time_limit)
     if args.rank and args.grade:
         raise InvalidOptionError("--rank and --grade: give one of them")
+    if args.jobs is not None and not args.rank:
+        raise InvalidOptionError("--jobs is for --rank: a hint is one search")
     advisor = Advisor(game, args.guesses, args.time_limit)
     grades = advisor.grade(turns) if args.grade else []
     if turns and turns[-1].answer == game.win:  # nothing left to advise
@@ -149,7 +155,7 @@ def _position_line(game: Game, turns, remaining: int) -> str:
 
 
 def _rank(game: Game, turns, advisor: Advisor, args) -> int:
-    ranking = advisor.rank(turns, args.objective)
+    ranking = advisor.rank(turns, args.objective, jobs=args.jobs)
     if args.json:
         print(json.dumps(ranking.to_dict()))
         return 0
