@@ -188,6 +188,18 @@ def test_streams_with_time_limit_run_side_by_side():
         streams_with_time_limit(_fail_after_one, [(), ()], 30)
 
 
+def _die_after_one():
+    import os
+    yield 1
+    os._exit(3)
+
+
+def test_a_child_that_dies_is_said_in_one_error():
+    from optimal_mm.errors import OptimalMMError
+    with pytest.raises(OptimalMMError, match="ended without an answer .exit status 3"):
+        streams_with_time_limit(_die_after_one, [()], 30)
+
+
 def test_stream_with_time_limit_keeps_what_came_in_time():
     start = time.perf_counter()
     assert stream_with_time_limit(_yield_then_wait, (1, 2), 1.0) == ([1, 2], False)
