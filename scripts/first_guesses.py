@@ -124,6 +124,21 @@ def markdown(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def earlier_games(path: Path) -> list:
+    """The games of an earlier run's JSON that ``--merge`` keeps; a file that is not
+    such a JSON is refused in one line (:class:`InvalidOptionError`), before any
+    work."""
+    try:
+        games = json.loads(path.read_text())["games"]
+        if not all(isinstance(g, dict) and {"game", "spec", "classes"} <= g.keys()
+                   for g in games):
+            raise ValueError("a game without its name, spec or classes")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidOptionError(f"--merge: {path} is not a first_guesses.py JSON "
+                                 f"({exc.__class__.__name__}: {exc})") from None
+    return games
+
+
 def recorded_command(argv) -> str:
     """The command to record beside a game's figures: ``--out`` left out (where this
     run wrote says nothing to a reader of ``results/``).
@@ -172,8 +187,7 @@ def main(argv=None) -> int:
     kept = []
     if args.merge and out.with_suffix(".json").exists():
         names = {g.name for g in games}
-        kept = [g for g in json.loads(out.with_suffix(".json").read_text())["games"]
-                if g["game"] not in names]
+        kept = [g for g in earlier_games(out.with_suffix(".json")) if g["game"] not in names]
     command = recorded_command(sys.argv[1:] if argv is None else argv)
     doc = {"command": command, "games": kept}
     for game in games:

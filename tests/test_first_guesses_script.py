@@ -85,3 +85,22 @@ def test_doctests():
     import doctest
     result = doctest.testmod(_script())
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("text", ["{bad", '{"x": 1}', '{"games": [1]}', "[]"])
+def test_a_damaged_json_to_merge_is_refused_and_kept(tmp_path, text):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    stem = tmp_path / "fg"
+    stem.with_suffix(".json").write_text(text)
+    proc = subprocess.run([sys.executable, str(root / "scripts" / "first_guesses.py"),
+                           "--games", "p2c3", "--merge", "--out", str(stem)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "is not a first_guesses.py JSON" in proc.stderr
+    assert stem.with_suffix(".json").read_text() == text  # not overwritten
+    assert not stem.with_suffix(".md").exists()
