@@ -74,7 +74,7 @@ TREES_TO_MAKE = {
     "p6c7nb-expected-consistent": ("p6c7nb", "expected", "consistent", None, None, None),
     # The uncapped optima of the table's open capped totals, from the table's
     # committed checkpoints in under a second each: the table bounds each capped
-    # part by their subtrees (scripts/optimal_tables.py, floor_tree).
+    # part by their subtrees (scripts/table_entries.py, floor_tree).
     "p4c8nb-expected": ("p4c8nb", "expected", "any", None, None, None),
     "p5c7nb-expected": ("p5c7nb", "expected", "any", None, None, None),
     "p5c6b-expected": ("p5c6b", "expected", "any", None, None, None),
@@ -95,7 +95,7 @@ TREES_TO_MAKE = {
     # The optimal worst cases of the games whose capped cells (fewest-at-worst,
     # worst-then-expected) are open, several from the table's committed checkpoints:
     # each tree keeps within t*, so it bounds those cells from above until their own
-    # searches build a better tree (scripts/optimal_tables.py, ceiling_for).
+    # searches build a better tree (scripts/table_entries.py, ceiling_for).
     **{f"{spec}-worst-case": (spec, "worst-case", "any", None, None, None)
        for spec in ("p4c10b", "p4c10nb", "p4c9nb", "p5c6b", "p6c7nb", "p7c7n", "p7c7nb")},
     "p4c10nb-worst-case-consistent": ("p4c10nb", "worst-case", "consistent", None, None,

@@ -5,7 +5,7 @@ results/open_cells.{json,md}.
 Every entry of ``results/optimal_table.json`` that is not solved (it timed out, or
 its worker failed) is an open cell, unless the table closes it through another
 entry (:func:`closed_elsewhere`); so is every cell the table needs and has never
-run (``eligible`` in ``scripts/optimal_tables.py``: a column that builds on a solved
+run (``eligible`` in ``scripts/table_entries.py``: a column that builds on a solved
 entry), listed as "(not run)". A long entry runs with ``--checkpoint
 results/checkpoints`` (``scripts/optimal_tables.py``), its finished tasks kept under
 ``results/checkpoints/<spec>-<objective>[-consistent]``, and ``optimal-mm checkpoint
@@ -47,8 +47,9 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.checkpoint_report import report  # noqa: E402
 from optimal_mm.checkpoint_summary import duration_text, left_text  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
-from optimal_tables import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
-                            floor_tree, open_cell)
+from table_entries import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
+                           floor_tree, shown)
+from table_page import open_cell  # noqa: E402
 
 RESULTS = ROOT / "results"
 
@@ -70,7 +71,7 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
     used = [r for r in mine if not r.stale]
     timed = [e for r in used for e in r.timed]
     state["checkpoint"] = {
-        "directory": _shown(folder),
+        "directory": shown(folder),
         "entries": sum(r.entries for r in used),
         "stale_entries": sum(r.entries for r in mine if r.stale),
         "cpu_seconds": round(sum(e.cpu for e in timed), 1),
@@ -83,14 +84,14 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
 
 def _floor(entries: dict, spec: str, guesses: str, objective: str) -> dict | None:
     """The lower bound the table's run of this cell takes from another solved entry
-    (scripts/optimal_tables.py, ``floor_for``), with that entry's tree where
+    (scripts/table_entries.py, ``floor_for``), with that entry's tree where
     results/trees/ has one: the search stops where it meets it, which the checkpoint
     report, reading no floor, cannot count."""
     floor = floor_for(entries, spec, guesses, objective)
     if floor is None:
         return None
     tree = floor_tree(floor[1], floor[0])
-    return {"value": floor[0], "entry": floor[1], "tree": tree and _shown(Path(tree))}
+    return {"value": floor[0], "entry": floor[1], "tree": tree and shown(Path(tree))}
 
 
 def _floor_text(floor: dict) -> str:
@@ -103,13 +104,6 @@ def _floor_text(floor: dict) -> str:
                 "unsearched")
     return text + ("): the search stops where it meets it, so it may leave some of this "
                    "unsearched")
-
-
-def _shown(path: Path) -> str:
-    """A path as the files show it: from the repository's root when inside it (no
-    machine's own paths in results/), else as given."""
-    path = path.resolve()
-    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def open_cells(table: dict, checkpoints: Path, only=None) -> list[dict]:
@@ -169,7 +163,7 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
     lines = [
         "# Open cells of the optimal table",
         "",
-        f"Made by `{command}` from {_shown(table)} and {_shown(checkpoints)} "
+        f"Made by `{command}` from {shown(table)} and {shown(checkpoints)} "
         "(nothing searched: each checkpoint read as `optimal-mm checkpoint DIR` reads "
         "it). *table*: the cell as results/optimal_table.md prints it; *longest run*: "
         "the most seconds a run of it went without ending (the table's \"> s\"); "

@@ -31,9 +31,9 @@ Usage::
     python scripts/upper_trees.py --render      # rewrite the markdown from the JSON
 
 A ``fewest-at-worst`` cell resumes with its worst-case entry's ``t*`` as
-``--max-guesses``, as the table's own runs do (``optimal_tables.cap_for``), and
+``--max-guesses``, as the table's own runs do (``table_entries.cap_for``), and
 every cell from the best tree of ``trees/`` below ``--out`` that fits it
-(``--upper-bound-tree``, ``optimal_tables.ceiling_for``: its own earlier tree, a
+(``--upper-bound-tree``, ``table_entries.ceiling_for``: its own earlier tree, a
 tree within its cap), so the tree written is never worse than one known.
 ``--jobs``, ``--split-secrets``, ``--chain-secrets`` and ``--wc-tree`` go to ``solve``
 as they went to the cell's runs (the worst-case split and tree rule decide which of
@@ -59,7 +59,7 @@ from optimal_mm.errors import OptimalMMError, check_time_limit  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import check_jobs  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
-from optimal_tables import _shown, cap_for, ceiling_for, checkpoint_dir  # noqa: E402
+from table_entries import cap_for, ceiling_for, checkpoint_dir, shown  # noqa: E402
 
 RESULTS = ROOT / "results"
 #: The objectives whose open cells have an upper bound made by a tree.
@@ -95,8 +95,8 @@ def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
     out = out_dir / name
     out.parent.mkdir(parents=True, exist_ok=True)
     command = ["optimal-mm", "solve", spec, "--objective", objective, "--guesses", guesses,
-               "--checkpoint", _shown(folder), "--time-limit", f"{seconds:g}",
-               "--best-so-far", _shown(out), *solve_args]
+               "--checkpoint", shown(folder), "--time-limit", f"{seconds:g}",
+               "--best-so-far", shown(out), *solve_args]
     with tempfile.TemporaryDirectory() as scratch:
         run = subprocess.run([sys.executable, "-m", "optimal_mm", *command[1:], "--quiet",
                               "-o", str(Path(scratch) / "solved.json.gz")],
@@ -244,7 +244,7 @@ def main(argv=None) -> int:
                                           [] if cap is None else
                                           ["--max-guesses", str(cap[0])]) + (
                                           [] if ceiling is None else
-                                          ["--upper-bound-tree", _shown(ceiling[0])]))
+                                          ["--upper-bound-tree", shown(ceiling[0])]))
             except (OSError, OptimalMMError) as exc:
                 said, row = f"{key}: {exc}", None
             print(said)

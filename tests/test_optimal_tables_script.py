@@ -6,6 +6,7 @@ from __future__ import annotations
 import queue
 import re
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _script():
     return load_script("optimal_tables")
+
+
+def _module(name):
+    """A module the script imports (``table_entries``, ``table_page``,
+    ``table_store``), as the script imported it: its functions read their globals
+    there, so a patch reaches the script's calls only on this object."""
+    load_script("optimal_tables")
+    return sys.modules[name]
 
 
 class _Queue:
@@ -38,9 +47,10 @@ def _final(queue):
 
 def test_an_entry_resumes_from_its_checkpoint(tmp_path):
     script = _script()
+    rules = _module("table_entries")
     first, again, plain = _Queue(), _Queue(), _Queue()
     script._worker("p3c4", "expected", "any", str(tmp_path), first)
-    saved = list(Path(script.checkpoint_dir(tmp_path, "p3c4", "any", "expected")).glob("task-*"))
+    saved = list(Path(rules.checkpoint_dir(tmp_path, "p3c4", "any", "expected")).glob("task-*"))
     assert saved  # the entry's own directory holds its finished tasks
     script._worker("p3c4", "expected", "any", str(tmp_path), again)
     script._worker("p3c4", "expected", "any", None, plain)
@@ -57,7 +67,7 @@ def test_an_entry_resumes_from_its_checkpoint(tmp_path):
 
 
 def test_the_table_marks_a_resumed_entry():
-    script = _script()
+    page = _module("table_page")
     base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
             "published": None, "source": None}
     entries = {
@@ -67,20 +77,21 @@ def test_the_table_marks_a_resumed_entry():
                               "seconds": 1.25, "resumed_tasks": 12, "tree_max": 4},
     }
     meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64}
-    text = script.markdown(entries, meta)
+    text = page.markdown(entries, meta)
     row = next(line for line in text.splitlines() if line.startswith("| p3c4 |"))
     assert "| 0.50 |" in row and "| 1.25† |" in row
     assert "† the last sitting" in text
     del entries["p3c4/any/expected"]["resumed_tasks"]
-    assert "†" not in script.markdown(entries, meta)
+    assert "†" not in page.markdown(entries, meta)
 
 
 def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypatch):
     script = _script()
+    store = _module("table_store")
     table = tmp_path / "optimal_table.json"
     table.write_text('{"meta": {}, "entries": {}}\n')
-    monkeypatch.setattr(script, "JSON_PATH", table)
-    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    monkeypatch.setattr(store, "JSON_PATH", table)
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
     blocker = tmp_path / "file"
     blocker.write_text("")
     code = script.main(["--only", "p2c3", "--redo", "--checkpoint", str(blocker / "sub")])
@@ -92,9 +103,10 @@ def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypa
 
 def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     script = _script()
+    store = _module("table_store")
     table = tmp_path / "optimal_table.json"
     table.write_text('{"meta": {}, "entries": {}}\n')
-    monkeypatch.setattr(script, "JSON_PATH", table)
+    monkeypatch.setattr(store, "JSON_PATH", table)
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "p2c3", "nonsense", "--time-limit", "5"])
     err = capsys.readouterr().err.strip().splitlines()
@@ -125,9 +137,10 @@ def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
 def test_options_out_of_range_are_refused_before_the_table_is_touched(
         tmp_path, capsys, monkeypatch, option, value, words):
     script = _script()
+    store = _module("table_store")
     table = tmp_path / "optimal_table.json"
     table.write_text('{"meta": {}, "entries": {}}\n')
-    monkeypatch.setattr(script, "JSON_PATH", table)
+    monkeypatch.setattr(store, "JSON_PATH", table)
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "p2c3", option, value])
     err = capsys.readouterr().err.strip().splitlines()
@@ -286,11 +299,13 @@ class _Stuck:
 
 def test_a_timeout_keeps_the_bounds_its_search_had_proven():
     script = _script()
+    rules = _module("table_entries")
+    page = _module("table_page")
     entry = script.Entry.__new__(script.Entry)
     entry.key, entry.time_limit, entry.bounds = "p4c7b/any/expected", 1.0, {}
     entry.start = script.time.perf_counter() - 100
     entry.proc = _Stuck()
-    entry.ceiling = (str(script.ROOT / "results" / "trees" / "t.json.gz"), 18800)
+    entry.ceiling = (str(rules.ROOT / "results" / "trees" / "t.json.gz"), 18800)
     entry.queue = _DeadlineQueue([{"partial": True, "best": None, "bound": 18000},
                                   {"partial": True, "best": 18763, "bound": 18100}])
     result = entry.poll()
@@ -300,89 +315,89 @@ def test_a_timeout_keeps_the_bounds_its_search_had_proven():
     # the tree it started from, as a timeout records it too
     assert result["ceiling"] == {"tree": "results/trees/t.json.gz", "value": 18800}
     # A retry keeps the best of both runs' proofs; the table prints them.
-    kept = script.merge_bounds({"status": "timeout", "bound": 18200, "best": 18900},
-                               {"status": "timeout", "bound": 18100, "best": 18763})
+    kept = rules.merge_bounds({"status": "timeout", "bound": 18200, "best": 18900},
+                              {"status": "timeout", "bound": 18100, "best": 18763})
     assert kept == {"bound": 18200, "best": 18763}
-    assert script.merge_bounds(None, {"status": "timeout"}) == {"bound": None, "best": None}
-    retried = script.keep_proofs({"status": "timeout", "seconds": 610.0, "bound": 18200},
-                                 {"status": "timeout", "seconds": 300.2, "bound": 18100,
-                                  "best": 18763})
+    assert rules.merge_bounds(None, {"status": "timeout"}) == {"bound": None, "best": None}
+    retried = rules.keep_proofs({"status": "timeout", "seconds": 610.0, "bound": 18200},
+                                {"status": "timeout", "seconds": 300.2, "bound": 18100,
+                                 "best": 18763})
     assert retried == {"status": "timeout", "seconds": 610.0, "bound": 18200, "best": 18763}
     solved_before = {"status": "solved", "seconds": 5.0, "value": 1}
-    assert script.keep_proofs(solved_before, {"status": "timeout", "seconds": 9.0}) == {
+    assert rules.keep_proofs(solved_before, {"status": "timeout", "seconds": 9.0}) == {
         "status": "timeout", "seconds": 9.0}
-    assert script.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
+    assert page.bounds_text({"status": "timeout", **kept}) == "(timeout) ≥ 18200, ≤ 18763"
     # A run that fails (a worker killed) proves nothing: an entry that had proven
     # something stays as it was; one that had not records the error.
     timed_out = {"status": "timeout", "seconds": 7610.0, "bound": 29782, "best": 34183}
     error = {"status": "error", "seconds": 591.6}
-    assert script.merged_entry(timed_out, error) == timed_out
-    assert script.merged_entry(solved_before, error) == solved_before
-    assert script.merged_entry(None, error) == error
-    assert script.merged_entry({"status": "error", "seconds": 1.0}, error) == error
-    assert script.merged_entry(timed_out, {"status": "timeout", "seconds": 600.0}) == timed_out
-    assert script.bounds_text({"status": "error"}) == "(error)"
+    assert rules.merged_entry(timed_out, error) == timed_out
+    assert rules.merged_entry(solved_before, error) == solved_before
+    assert rules.merged_entry(None, error) == error
+    assert rules.merged_entry({"status": "error", "seconds": 1.0}, error) == error
+    assert rules.merged_entry(timed_out, {"status": "timeout", "seconds": 600.0}) == timed_out
+    assert page.bounds_text({"status": "error"}) == "(error)"
 
 
 def test_the_other_guess_rule_bounds_an_open_entry(monkeypatch):
-    script = _script()
+    page = _module("table_page")
     # Whatever results/within.json holds (a tree closed p6c7nb's worst case since).
-    monkeypatch.setattr(script, "closed_by_tree", lambda spec, guesses: None)
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: None)
     base = {"spec": "p6c7nb", "objective": "worst-case", "status": "timeout",
             "seconds": 915.4}
     any_open = {**base, "guesses": "any", "bound": 8}
     consistent = {**base, "guesses": "consistent", "status": "solved", "value": 9}
     # Any guesses never need more than consistent ones: at most 9.
-    assert script.bounds_text(any_open, consistent) == "(timeout) ≥ 8, ≤ 9*"
+    assert page.bounds_text(any_open, consistent) == "(timeout) ≥ 8, ≤ 9*"
     # A consistent optimum is at least the one with any guesses: at least 8 (but the
     # entry's own bound 9 is better).
-    assert script.bounds_text({**base, "guesses": "consistent", "bound": 7},
-                              {**base, "guesses": "any", "status": "solved", "value": 8}
-                              ) == "(timeout) ≥ 8*"
-    assert script.bounds_text({**base, "guesses": "consistent", "bound": 9},
-                              {**base, "guesses": "any", "status": "solved", "value": 8}
-                              ) == "(timeout) ≥ 9"
+    assert page.bounds_text({**base, "guesses": "consistent", "bound": 7},
+                            {**base, "guesses": "any", "status": "solved", "value": 8}
+                            ) == "(timeout) ≥ 8*"
+    assert page.bounds_text({**base, "guesses": "consistent", "bound": 9},
+                            {**base, "guesses": "any", "status": "solved", "value": 8}
+                            ) == "(timeout) ≥ 9"
     # An open twin implies what its search had proven: a consistent entry is at least
     # the bound proven with any guesses, an any-guess entry at most the consistent
     # best tree; nothing from an open twin without them, nor for the capped objectives
     # unless both rules share the cap (below).
-    assert script.bounds_text(any_open, {**consistent, "status": "timeout"}) == "(timeout) ≥ 8"
-    assert script.bounds_text({**base, "guesses": "consistent", "bound": 8},
-                              {**base, "guesses": "any", "bound": 9}) == "(timeout) ≥ 9*"
-    assert script.bounds_text({**base, "guesses": "consistent", "bound": 9},
-                              {**base, "guesses": "any", "bound": 8}) == "(timeout) ≥ 9"
+    assert page.bounds_text(any_open, {**consistent, "status": "timeout"}) == "(timeout) ≥ 8"
+    assert page.bounds_text({**base, "guesses": "consistent", "bound": 8},
+                            {**base, "guesses": "any", "bound": 9}) == "(timeout) ≥ 9*"
+    assert page.bounds_text({**base, "guesses": "consistent", "bound": 9},
+                            {**base, "guesses": "any", "bound": 8}) == "(timeout) ≥ 9"
     expected = {**base, "objective": "expected"}
-    assert script.bounds_text({**expected, "guesses": "any", "bound": 4760, "best": 6000},
-                              {**expected, "guesses": "consistent", "bound": 5000,
-                               "best": 5875}) == "(timeout) ≥ 4760, ≤ 5875*"
+    assert page.bounds_text({**expected, "guesses": "any", "bound": 4760, "best": 6000},
+                            {**expected, "guesses": "consistent", "bound": 5000,
+                             "best": 5875}) == "(timeout) ≥ 4760, ≤ 5875*"
     fewest = {**any_open, "objective": "fewest-at-worst"}
-    assert script.bounds_text(fewest, {**consistent, "objective": "fewest-at-worst"}) == \
+    assert page.bounds_text(fewest, {**consistent, "objective": "fewest-at-worst"}) == \
         "(timeout) ≥ 8"
     entries = {"p6c7nb/any/worst-case": {**any_open, "codes": 5040, "published": None,
                                          "source": None},
                "p6c7nb/consistent/worst-case": {**consistent, "codes": 5040,
                                                 "published": None, "source": None}}
-    text = script.markdown(entries, {"machine": "2 CPUs", "time_limit": 900,
-                                     "max_codes": 100})
-    assert "| (timeout) ≥ 8, ≤ 9* |" in text and script.IMPLIED_NOTE in text
+    text = page.markdown(entries, {"machine": "2 CPUs", "time_limit": 900,
+                                   "max_codes": 100})
+    assert "| (timeout) ≥ 8, ≤ 9* |" in text and page.IMPLIED_NOTE in text
 
 
 def test_a_worst_case_closed_by_a_tree_reads_as_its_value(monkeypatch):
     # A tree of `within` at the bound the search proved closes the entry; one deeper
     # than the bound is an upper bound.
-    tables = load_script("optimal_tables")
+    page = _module("table_page")
     entry = {"spec": "p6c7nb", "guesses": "any", "objective": "worst-case",
              "status": "timeout", "bound": 8}
-    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 8)
-    assert tables.bounds_text(entry) == "8‡"
-    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 9)
-    assert tables.bounds_text(entry) == "(timeout) ≥ 8, ≤ 9‡"
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: 8)
+    assert page.bounds_text(entry) == "8‡"
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: 9)
+    assert page.bounds_text(entry) == "(timeout) ≥ 8, ≤ 9‡"
     # For consistent guesses the bound may come from the any-guess twin.
     cons = dict(entry, guesses="consistent", bound=None)
     twin = {"status": "solved", "value": 9}
-    assert tables.bounds_text(cons, twin) == "9‡"
-    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
-    assert tables.bounds_text(cons, twin) == "(timeout) ≥ 9*"
+    assert page.bounds_text(cons, twin) == "9‡"
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: None)
+    assert page.bounds_text(cons, twin) == "(timeout) ≥ 9*"
 
 
 def _halted(script, items, why):
@@ -396,6 +411,7 @@ def _halted(script, items, why):
 
 def test_a_stopped_entry_keeps_what_its_search_had_proven():
     script = _script()
+    rules = _module("table_entries")
 
     def partial():  # (the entry takes the flag off each report it reads)
         return [{"partial": True, "best": None, "bound": 18000},
@@ -416,11 +432,11 @@ def test_a_stopped_entry_keeps_what_its_search_had_proven():
     stopped = {"status": "timeout", "seconds": 42.0, "bound": 18150, "best": 18900,
                "stopped": "interrupted"}
     before = {"status": "timeout", "seconds": 610.0, "bound": 18100, "best": 18763}
-    assert script.merged_entry(before, stopped) == {**stopped, "seconds": 610.0,
-                                                    "bound": 18150, "best": 18763}
+    assert rules.merged_entry(before, stopped) == {**stopped, "seconds": 610.0,
+                                                   "bound": 18150, "best": 18763}
     solved = {"status": "solved", "seconds": 5.0, "value": 18763}
-    assert script.merged_entry(solved, stopped) == solved
-    assert script.merged_entry(None, stopped) == stopped
+    assert rules.merged_entry(solved, stopped) == solved
+    assert rules.merged_entry(None, stopped) == stopped
 
 
 @pytest.mark.parametrize("how, status, word", [("ctrl-c", 130, "interrupted"),
@@ -436,9 +452,10 @@ def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypat
     from optimal_mm.cli import guarded
 
     script = _script()
+    store = _module("table_store")
     table = tmp_path / "optimal_table.json"
-    monkeypatch.setattr(script, "JSON_PATH", table)
-    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    monkeypatch.setattr(store, "JSON_PATH", table)
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
     stopped = []
 
     class Entry:  # its search has sent a bound and a best tree when the signal comes
@@ -476,10 +493,10 @@ def test_a_run_stopped_by_a_signal_records_its_running_entry(tmp_path, monkeypat
 
 
 def test_a_stop_while_the_table_is_written_waits_for_both_files(tmp_path, monkeypatch):
-    script = _script()
-    monkeypatch.setattr(script, "JSON_PATH", tmp_path / "optimal_table.json")
-    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
-    write = script._write_atomic
+    store = _module("table_store")
+    monkeypatch.setattr(store, "JSON_PATH", tmp_path / "optimal_table.json")
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
+    write = store.atomic_write_text
     written = []
 
     def ctrl_c_on_the_first(path, text):  # Ctrl-C comes as the JSON is written
@@ -488,15 +505,31 @@ def test_a_stop_while_the_table_is_written_waits_for_both_files(tmp_path, monkey
         write(path, text)
         written.append(path.name)
 
-    monkeypatch.setattr(script, "_write_atomic", ctrl_c_on_the_first)
+    monkeypatch.setattr(store, "atomic_write_text", ctrl_c_on_the_first)
     meta = {"machine": "2 CPUs", "time_limit": 1, "max_codes": 9, "runs": []}
     with pytest.raises(KeyboardInterrupt):
-        script.save({}, meta)
+        store.save({}, meta)
     assert written == ["optimal_table.json", "optimal_table.md"]
     assert "| game |" in (tmp_path / "optimal_table.md").read_text()
     # Without a stop, the mask is as it was.
-    script.save({}, meta)
+    store.save({}, meta)
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == set()
+
+
+def test_the_table_is_written_readable_by_all_as_open_would(tmp_path, monkeypatch):
+    # Its temporary files were once renamed private (0600) over the table's JSON and
+    # page, which then kept that mode through every later write.
+    import os
+    import stat
+
+    store = _module("table_store")
+    monkeypatch.setattr(store, "JSON_PATH", tmp_path / "optimal_table.json")
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
+    store.save({}, {"machine": "2 CPUs", "time_limit": 1, "max_codes": 9, "runs": []})
+    umask = os.umask(0)
+    os.umask(umask)
+    for name in ("optimal_table.json", "optimal_table.md"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask
 
 
 def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
@@ -506,6 +539,8 @@ def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
     import importlib
 
     from script_loader import SCRIPTS
+
+    page = _module("table_page")
 
     # The spawned process imports the script's worker by name, as the script's own run
     # does (``python scripts/optimal_tables.py`` puts scripts/ on the path).
@@ -523,9 +558,9 @@ def test_an_entry_may_run_on_several_workers(tmp_path, capfd, monkeypatch):
     assert not entry.proc.is_alive()
     run = {"command": "python scripts/optimal_tables.py --jobs 2", "parallel": 1,
            "time_limit": 60.0, "jobs": 2}
-    assert "one process per entry (jobs 2; 1 at a time)" in script._run_text(run)
+    assert "one process per entry (jobs 2; 1 at a time)" in page._run_text(run)
     del run["jobs"]  # the runs recorded before the option
-    assert "one process per entry (jobs 1; 1 at a time)" in script._run_text(run)
+    assert "one process per entry (jobs 1; 1 at a time)" in page._run_text(run)
 
 
 @pytest.mark.parametrize("option", ["--split-secrets", "--chain-secrets", "--jobs"])
@@ -538,17 +573,17 @@ def test_split_secrets_is_checked_before_any_entry(capsys, option):
 
 def test_a_bound_met_by_the_consistent_optimum_reads_as_the_value(monkeypatch):
     # p4c10nb: the any-guess search refuted 10 (bound 11), the consistent one solved 11.
-    tables = load_script("optimal_tables")
-    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: None)
+    page = _module("table_page")
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: None)
     entry = {"spec": "p4c10nb", "guesses": "any", "objective": "worst-case",
              "status": "timeout", "bound": 11}
-    assert tables.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
-    assert tables.bounds_text(entry, {"status": "solved", "value": 12}) == \
+    assert page.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
+    assert page.bounds_text(entry, {"status": "solved", "value": 12}) == \
         "(timeout) ≥ 11, ≤ 12*"
     # A deeper tree of `within` does not hide it; a shallower one shows.
-    monkeypatch.setattr(tables, "closed_by_tree", lambda spec, guesses: 12)
-    assert tables.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
-    assert tables.bounds_text(dict(entry, bound=10), {"status": "solved", "value": 13}) \
+    monkeypatch.setattr(page, "closed_by_tree", lambda spec, guesses: 12)
+    assert page.bounds_text(entry, {"status": "solved", "value": 11}) == "11*"
+    assert page.bounds_text(dict(entry, bound=10), {"status": "solved", "value": 13}) \
         == "(timeout) ≥ 10, ≤ 12‡"
 
 
@@ -575,13 +610,14 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
     import json
 
     script = _script()
+    store = _module("table_store")
     table = tmp_path / "optimal_table.json"
     other = {"spec": "p2c2", "codes": 4, "guesses": "any", "objective": "worst-case",
              "status": "solved", "value": 3, "seconds": 0.1}
     table.write_text(json.dumps({"meta": {"machine": "2 CPUs", "time_limit": 1,
                                           "max_codes": 9, "runs": []}, "entries": {}}))
-    monkeypatch.setattr(script, "JSON_PATH", table)
-    monkeypatch.setattr(script, "MD_PATH", tmp_path / "optimal_table.md")
+    monkeypatch.setattr(store, "JSON_PATH", table)
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
 
     class Entry:  # finishes at once, after "another run" has written its own entry
         def __init__(self, key, *args, **options):
@@ -592,7 +628,7 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
                 entries["p2c2/any/worst-case"] = other
                 meta["runs"].append({"command": "their run", "note": None, "parallel": 1,
                                      "time_limit": 5})
-            script.update_table(theirs)
+            store.update_table(theirs)
             return {"status": "solved", "value": 3, "seconds": 0.2}
 
     monkeypatch.setattr(script, "Entry", Entry)
@@ -613,26 +649,26 @@ def test_a_permutation_game_and_its_black_only_twin():
     twin knows, marked with a section sign."""
     import json
 
-    script = _script()
-    assert [script.same_game(s) for s in ("p7c7n", "p7c7nb", "p6c7n", "p4c4", "p5c5b")] == [
+    page = _module("table_page")
+    assert [page.same_game(s) for s in ("p7c7n", "p7c7nb", "p6c7n", "p4c4", "p5c5b")] == [
         "p7c7nb", "p7c7n", None, None, None]
     entries = json.loads((Path(__file__).resolve().parent.parent / "results"
                           / "optimal_table.json").read_text())["entries"]
     pairs = 0
     for key, e in entries.items():
-        twin = script.same_game(e["spec"])
+        twin = page.same_game(e["spec"])
         other = entries.get(f"{twin}/{e['guesses']}/{e['objective']}") if twin else None
         if other and e["status"] == other["status"] == "solved":
             assert e["value"] == other["value"], key
             pairs += 1
     assert pairs >= 20
     open_entry = {"status": "timeout", "bound": 28269}
-    assert script.same_game_text(open_entry, {"status": "solved", "value": 30000}) == "30000§"
-    assert script.same_game_text(open_entry, {"status": "timeout", "bound": 29423,
-                                              "best": 33389}) == "(timeout) ≥ 29423§, ≤ 33389§"
-    assert script.same_game_text({**open_entry, "best": 33000},
-                                 {"status": "timeout", "bound": 27000, "best": 34000}) is None
-    assert script.same_game_text({"status": "solved", "value": 1}, open_entry) is None
+    assert page.same_game_text(open_entry, {"status": "solved", "value": 30000}) == "30000§"
+    assert page.same_game_text(open_entry, {"status": "timeout", "bound": 29423,
+                                            "best": 33389}) == "(timeout) ≥ 29423§, ≤ 33389§"
+    assert page.same_game_text({**open_entry, "best": 33000},
+                               {"status": "timeout", "bound": 27000, "best": 34000}) is None
+    assert page.same_game_text({"status": "solved", "value": 1}, open_entry) is None
 
 
 def test_an_open_cell_combines_both_twins():
@@ -650,7 +686,7 @@ def test_an_open_cell_combines_both_twins():
         "p7c7n/consistent/expected": entry("p7c7n", "consistent", status="timeout",
                                            bound=29423, best=33389),
     }
-    cell = _script().open_cell
+    cell = _module("table_page").open_cell
     assert cell(entries, entries["p7c7nb/any/expected"]) == "(timeout) ≥ 29423§, ≤ 33372*"
     assert cell(entries, entries["p7c7n/any/expected"]) == "(timeout) ≥ 29423, ≤ 33372*"
     assert cell(entries, entries["p7c7n/consistent/expected"]) == "33372§"
@@ -678,7 +714,7 @@ def test_a_capped_cell_takes_the_other_rule_only_under_the_same_worst_case():
                                                        status="timeout", bound=3)
         entries[f"{spec}/consistent/fewest-at-worst"] = entry(
             spec, "consistent", "fewest-at-worst", status="solved", value=16)
-    cell = _script().open_cell
+    cell = _module("table_page").open_cell
     assert cell(entries, entries["p3c10nb/any/fewest-at-worst"]) == "(timeout) ≥ 3, ≤ 16*"
     assert cell(entries, entries["p7c7n/any/fewest-at-worst"]) == "(timeout) ≥ 3"
     # The consistent entry open, the any-guess one's bound carries over the same way.
@@ -710,7 +746,7 @@ def test_an_open_total_within_t_star_is_at_least_the_total_without_the_cap():
         "consistent", "worst-then-expected", status="solved", value=16823)
     entries["p5c7nb/any/worst-then-expected"] = entry(
         "any", "worst-then-expected", status="timeout", bound=16500, best=16900)
-    cell = _script().open_cell
+    cell = _module("table_page").open_cell
     assert cell(entries, entries["p5c7nb/any/worst-then-expected"]) == \
         "(timeout) ≥ 16670, ≤ 16823*"
     # A stronger bound of its own stays; without the uncapped optimum, its own alone.
@@ -734,17 +770,17 @@ def test_a_needed_total_within_t_star_not_yet_run_says_so():
     entries = {"p4c8nb/any/worst-case": entry("worst-case", value=9, tree_max=9),
                "p4c8nb/any/expected": entry("expected", value=12064, tree_max=10)}
     meta = {"machine": "2 CPUs", "time_limit": 600, "max_codes": 2000}
-    row = [line for line in _script().markdown(entries, meta).splitlines()
+    row = [line for line in _module("table_page").markdown(entries, meta).splitlines()
            if line.startswith("| p4c8nb |")]
     assert len(row) == 1 and "| (not run) |" in row[0]
     entries["p4c8nb/any/expected"]["tree_max"] = 9  # within t*: the total itself
-    row = [line for line in _script().markdown(entries, meta).splitlines()
+    row = [line for line in _module("table_page").markdown(entries, meta).splitlines()
            if line.startswith("| p4c8nb |")]
     assert "(not run)" not in row[0]
 
 
 def test_floors_come_from_solved_entries_that_bound_the_total():
-    script = _script()
+    rules = _module("table_entries")
     solved = {"status": "solved"}
     entries = {"p4c6/any/expected": {**solved, "value": 5625},
                "p4c6/any/worst-case": {**solved, "value": 5},
@@ -752,19 +788,19 @@ def test_floors_come_from_solved_entries_that_bound_the_total():
                "p4c6/any/worst-then-expected": {**solved, "value": 5626},
                "p4c6/consistent/expected": {**solved, "value": 5670}}
     # The capped consistent total: above the uncapped one and the any-guess capped one
-    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+    assert rules.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
         5670, "p4c6/consistent/expected")
     entries["p4c6/consistent/expected"]["value"] = 5600
-    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+    assert rules.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
         5626, "p4c6/any/worst-then-expected")
     # ... but the any-guess capped total bounds it only under the same cap
     entries["p4c6/consistent/worst-case"]["value"] = 6
-    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
+    assert rules.floor_for(entries, "p4c6", "consistent", "worst-then-expected") == (
         5600, "p4c6/consistent/expected")
     entries["p4c6/consistent/expected"]["status"] = "timeout"
-    assert script.floor_for(entries, "p4c6", "consistent", "worst-then-expected") is None
+    assert rules.floor_for(entries, "p4c6", "consistent", "worst-then-expected") is None
     for objective in ("worst-case", "fewest-at-worst"):
-        assert script.floor_for(entries, "p4c6", "consistent", objective) is None
+        assert rules.floor_for(entries, "p4c6", "consistent", objective) is None
 
 
 def test_a_worker_given_a_floor_records_that_its_tree_met_it():
@@ -812,7 +848,7 @@ def test_a_fewest_at_worst_worker_given_t_star_skips_the_worst_case(capfd):
 
 
 def test_the_table_names_the_entries_solved_with_another_ones_optimum():
-    script = _script()
+    page = _module("table_page")
     base = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
             "published": None, "source": None, "seconds": 1.0}
     entries = {
@@ -824,48 +860,53 @@ def test_the_table_names_the_entries_solved_with_another_ones_optimum():
             "floor": {"value": 206, "entry": "p3c4/any/expected"}},
     }
     meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64}
-    text = script.markdown(entries, meta)
+    text = page.markdown(entries, meta)
     assert ("entry): p3c4/any/worst-then-expected (p3c4/any/expected's 206: a tree "
             "within t\\* is a tree).") in text
     entries["p3c4/any/worst-then-expected"]["floor"]["tree"] = "results/trees/t.json.gz"
     assert ("(p3c4/any/expected's 206 and its tree's subtrees "
             "(`results/trees/t.json.gz`): a tree within t\\* is a tree)"
-            in script.markdown(entries, meta))
+            in page.markdown(entries, meta))
     del entries["p3c4/any/worst-then-expected"]["floor"]
-    assert "as a lower bound" not in script.markdown(entries, meta)
+    assert "as a lower bound" not in page.markdown(entries, meta)
 
 
-def test_doctests():
+@pytest.mark.parametrize("name", ["optimal_tables", "table_entries", "table_page",
+                                  "table_store"])
+def test_doctests(name):
     import doctest
 
-    result = doctest.testmod(_script())
-    assert result.attempted and not result.failed
+    module = _script() if name == "optimal_tables" else _module(name)
+    result = doctest.testmod(module)
+    assert result.attempted or name == "table_store"
+    assert not result.failed
 
 
 def test_a_floor_tree_must_total_the_entrys_optimum(tmp_path):
-    script = _script()
+    rules = _module("table_entries")
     tree = solve_tree("p3c4")
     tree.save(tmp_path / "p3c4-expected.json.gz")  # make_trees.py's name
     total = tree.validate().total
-    assert script.floor_tree("p3c4/any/expected", total, tmp_path) == str(
+    assert rules.floor_tree("p3c4/any/expected", total, tmp_path) == str(
         tmp_path / "p3c4-expected.json.gz")
-    assert script.floor_tree("p3c4/consistent/expected", total, tmp_path) is None
+    assert rules.floor_tree("p3c4/consistent/expected", total, tmp_path) is None
     tree.save(tmp_path / "p3c4-worst-then-expected.json.gz")  # capped: bounds no part
-    assert script.floor_tree("p3c4/any/worst-then-expected", total, tmp_path) is None
-    assert script.floor_tree("p3c5/any/expected", total, tmp_path) is None
+    assert rules.floor_tree("p3c4/any/worst-then-expected", total, tmp_path) is None
+    assert rules.floor_tree("p3c5/any/expected", total, tmp_path) is None
     with pytest.raises(ValueError, match=f"its total {total} is not p3c4/any/expected's"):
-        script.floor_tree("p3c4/any/expected", total - 1, tmp_path)
+        rules.floor_tree("p3c4/any/expected", total - 1, tmp_path)
 
 
 def test_a_worker_given_a_floor_tree_records_it(tmp_path, monkeypatch):
     # p4c6's capped total is above the uncapped one; the uncapped tree's parts bound
     # the capped parts, and the entry records that its proof may rest on them.
     script = _script()
+    rules = _module("table_entries")
     path = tmp_path / "p4c6-expected.json.gz"
     tree = solve_tree("p4c6")
     tree.save(path)
     queue = _Queue()
-    monkeypatch.setattr(script, "ROOT", tmp_path)  # where the recorded path is from
+    monkeypatch.setattr(rules, "ROOT", tmp_path)  # where the recorded path is from
     script._worker("p4c6", "worst-then-expected", "any", None, queue,
                    floor=(tree.validate().total, "p4c6/any/expected", str(path)))
     (final,) = _final(queue)
@@ -909,41 +950,41 @@ def test_each_capped_entry_starts_from_the_best_tree_that_fits_it(mastermind_tre
     # at 8 and p5c6b's total within 9 left the table without an upper bound, though a
     # tree within the cap was there in results/trees.
     folder, stats = mastermind_trees
-    script = _script()
+    rules = _module("table_entries")
     entries = {"p4c6/any/worst-case": {"status": "solved", "value": 5},
                "p4c6/consistent/worst-case": {"status": "solved", "value": 6}}
     faw, wc, exp = stats["fewest-at-worst"], stats["worst-case"], stats["expected"]
     assert exp.max == 6 and faw.depth_counts[4] < wc.depth_counts[4]
-    path, figure = script.ceiling_for(entries, "p4c6", "any", "fewest-at-worst", folder)
+    path, figure = rules.ceiling_for(entries, "p4c6", "any", "fewest-at-worst", folder)
     assert path.endswith("upper/p4c6-any-fewest-at-worst.json.gz")
     assert figure == faw.depth_counts[4]  # the secrets at the cap
     # The total within 5: the expected tree needs 6 guesses, so the least total of
     # the two trees within 5
-    path, figure = script.ceiling_for(entries, "p4c6", "any", "worst-then-expected",
-                                      folder)
+    path, figure = rules.ceiling_for(entries, "p4c6", "any", "worst-then-expected",
+                                     folder)
     assert figure == min(faw.total, wc.total) and figure > exp.total
     # Without a cap every tree counts: the optimal expected tree
-    path, figure = script.ceiling_for(entries, "p4c6", "any", "expected", folder)
+    path, figure = rules.ceiling_for(entries, "p4c6", "any", "expected", folder)
     assert path.endswith("mastermind-expected.json.gz") and figure == exp.total
     # Another game's tree is never picked; a cap not solved gives none
-    assert script.ceiling_for(entries, "p3c5", "any", "expected", folder) is None
-    assert script.ceiling_for({}, "p4c6", "any", "fewest-at-worst", folder) is None
+    assert rules.ceiling_for(entries, "p3c5", "any", "expected", folder) is None
+    assert rules.ceiling_for({}, "p4c6", "any", "fewest-at-worst", folder) is None
 
 
 def test_a_tree_that_breaks_the_guess_rule_is_no_ceiling(mastermind_trees):
     # Mastermind's any-guess trees each play a guess that cannot be the secret: with
     # consistent guesses only the consistent tree counts, within its cap
     folder, stats = mastermind_trees
-    script = _script()
+    rules = _module("table_entries")
     entries = {"p4c6/consistent/worst-case": {"status": "solved", "value": 6}}
     for objective in ("fewest-at-worst", "worst-then-expected", "expected"):
-        path, figure = script.ceiling_for(entries, "p4c6", "consistent", objective, folder)
+        path, figure = rules.ceiling_for(entries, "p4c6", "consistent", objective, folder)
         assert path.endswith("mastermind-expected-consistent.json.gz")
     assert stats["consistent"].max <= 6
     assert figure == stats["consistent"].total > stats["expected"].total
     entries["p4c6/consistent/worst-case"]["value"] = stats["consistent"].max - 1
-    assert script.ceiling_for(entries, "p4c6", "consistent", "fewest-at-worst",
-                              folder) is None  # none within that cap
+    assert rules.ceiling_for(entries, "p4c6", "consistent", "fewest-at-worst",
+                             folder) is None  # none within that cap
 
 
 def test_a_worker_starts_from_its_ceiling_and_records_it(tmp_path):
@@ -963,14 +1004,14 @@ def test_a_worker_starts_from_its_ceiling_and_records_it(tmp_path):
 
 
 def test_a_best_that_is_the_tree_given_is_marked_and_named():
-    script = _script()
+    page = _module("table_page")
     tree = "results/trees/within/p6c7nb-any-within-8.json.gz"
     given = {"spec": "p6c7nb", "guesses": "any", "objective": "fewest-at-worst",
              "status": "timeout", "best": 1428, "ceiling": {"tree": tree, "value": 1428}}
-    assert script.bounds_text(given) == "(timeout) ≤ 1428°"
+    assert page.bounds_text(given) == "(timeout) ≤ 1428°"
     built = dict(given, best=1400)  # its search built a better one: no mark
-    assert script.bounds_text(built) == "(timeout) ≤ 1400"
-    note = script._ceiling_note({"p6c7nb/any/fewest-at-worst": given,
-                                 "p5c8n/any/fewest-at-worst": dict(built, spec="p5c8n")})
+    assert page.bounds_text(built) == "(timeout) ≤ 1400"
+    note = page._ceiling_note({"p6c7nb/any/fewest-at-worst": given,
+                               "p5c8n/any/fewest-at-worst": dict(built, spec="p5c8n")})
     assert note.startswith("° ") and f"p6c7nb/any/fewest-at-worst (`{tree}`)" in note
     assert "p5c8n" not in note
