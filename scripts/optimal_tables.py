@@ -157,15 +157,17 @@ def _progress(queue, key, interval=None):
 
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
-            chain_secrets=None, jobs=1, floor=None, min_seconds=0.0, progress_interval=None,
+            chain_secrets=None, jobs=1, floor=None, min_seconds=None, progress_interval=None,
             cap=None, split_depth=None, table_entries=None, ceiling=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
     goes to stderr too, each line after the entry's key (:func:`_progress`).
-    ``cap``: :func:`table_entries.cap_for`'s ``(t*, key)``, the cap given to ``fewest-at-worst``;
-    ``table_entries``: each search process's transposition table (None: ``solve``'s
-    default); ``ceiling``: :func:`table_entries.ceiling_for`'s ``(path, figure)``, the tree the
-    search starts from as its best so far."""
+    ``cap``: :func:`table_entries.cap_for`'s ``(t*, key)``, the cap given to
+    ``fewest-at-worst``; ``table_entries``: each search process's transposition table
+    (None: ``solve``'s default); ``ceiling``: :func:`table_entries.ceiling_for`'s
+    ``(path, figure)``, the tree the search starts from as its best so far. The
+    tuning options left None take ``solve``'s defaults
+    (:mod:`optimal_mm.cli.search_options`)."""
     from optimal_mm import Game, Strategy
     from optimal_mm.search import LowerBound, UpperBound, solve
 
@@ -176,7 +178,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
                                      progress_interval)}
     if checkpoint:
         options["checkpoint"] = checkpoint_dir(checkpoint, spec, guesses, objective)
-        options["checkpoint_min_seconds"] = min_seconds
+        if min_seconds is not None:
+            options["checkpoint_min_seconds"] = min_seconds
     if split_secrets is not None:
         options["split_secrets"] = split_secrets
     if split_depth is not None and objective != "expected":
@@ -335,7 +338,7 @@ def _command(argv) -> str:
 
 
 def main(argv=None) -> int:
-    from optimal_mm.search import DEFAULT_TABLE_ENTRIES, WC_TREE_RULES
+    from optimal_mm.cli.search_options import add_tuning_options, check_tuning
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--render", action="store_true",
@@ -367,59 +370,26 @@ def main(argv=None) -> int:
                         help="save each entry's finished tasks under DIR/<spec>-<objective>"
                              "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
-    parser.add_argument("--split-secrets", type=int, metavar="N",
-                        help="worst case: search a first guess's parts of N secrets or "
-                             "more one second guess per task (optimal-mm solve "
-                             "--split-secrets), so that a long refutation saves its "
-                             "progress in the checkpoint more often")
-    parser.add_argument("--split-depth", type=int, metavar="D",
-                        help="worst case: split deeper, down to D guesses below the first "
-                             "(optimal-mm solve --split-depth; default 1), so that tasks "
-                             "of hours are saved in pieces")
-    parser.add_argument("--wc-tree", choices=WC_TREE_RULES,
-                        help="worst case: how the tree picks its guesses (optimal-mm solve "
-                             "--wc-tree; default small-total): first builds a big game's "
-                             "tree in a fraction of the time, with a larger total")
-    parser.add_argument("--chain-secrets", type=int, metavar="N",
-                        help="expected, fewest-at-worst, worst-then-expected: below the "
-                             "first guess, never search a part of N secrets or more as one "
-                             "task (optimal-mm solve --chain-secrets), so that work of "
-                             "hours is saved in the checkpoint a piece at a time")
-    parser.add_argument("--checkpoint-min-seconds", type=float, default=0.0, metavar="S",
-                        help="with --checkpoint: do not save a task of less than S seconds "
-                             "of processor time (optimal-mm solve --checkpoint-min-seconds; "
-                             "default 0: save all)")
+    add_tuning_options(parser.add_argument_group(
+        "search tuning", "passed on to each entry's search as optimal-mm solve takes them "
+                         "(only those given; the capped objectives take the worst case's "
+                         "and the expected case's as they apply)"), defaults=False)
     parser.add_argument("--progress-interval", type=float, metavar="SECONDS",
                         help="write each entry's search progress to stderr, every line "
                              "after the entry's key, at most one line a phase every "
                              "SECONDS (optimal-mm solve --progress-interval; default: "
                              "none, the table's lines only)")
-    parser.add_argument("--table-entries", type=int, metavar="N",
-                        help="transposition-table entries of each search process "
-                             "(optimal-mm solve --table-entries; default "
-                             f"{DEFAULT_TABLE_ENTRIES:,}, at most 24 bytes each): a task "
-                             "that searches more states than its table holds searches "
-                             "some of them again")
     args = parser.parse_args(argv)
-    if args.table_entries is not None and args.table_entries < 0:
-        parser.error(f"--table-entries must be 0 or more, got {args.table_entries}")
-    if args.split_secrets is not None and args.split_secrets < 1:
-        parser.error(f"--split-secrets must be 1 or more, got {args.split_secrets}")
-    if args.split_depth is not None and args.split_depth < 1:
-        parser.error(f"--split-depth must be 1 or more, got {args.split_depth}")
-    if args.chain_secrets is not None and args.chain_secrets < 1:
-        parser.error(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")
-    for option in ("checkpoint_min_seconds", "progress_interval"):
-        value = getattr(args, option)
-        if value is not None and not 0 <= value < float("inf"):
-            parser.error(f"--{option.replace('_', '-')} must be a finite number of 0 or "
-                         f"more, got {value}")
+    if args.progress_interval is not None and not 0 <= args.progress_interval < float("inf"):
+        parser.error(f"--progress-interval must be a finite number of 0 or more, got "
+                     f"{args.progress_interval}")
     from optimal_mm.errors import OptimalMMError, check_time_limit
 
-    try:  # the rule of every time limit (optimal_mm.errors)
+    try:  # the rules of every time limit (optimal_mm.errors) and of solve's options
         check_time_limit(args.time_limit)
+        check_tuning(args)
     except OptimalMMError as exc:
         parser.error(str(exc))
     if args.parallel < 1:

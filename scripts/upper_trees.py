@@ -54,7 +54,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from optimal_mm.cli import at_least  # noqa: E402
+from optimal_mm.cli.search_options import (add_tuning_options, check_tuning,  # noqa: E402
+                                           tuning_flags)
 from optimal_mm.errors import OptimalMMError, check_time_limit  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import check_jobs  # noqa: E402
@@ -174,14 +175,11 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                         help="seconds each resumed search may run (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="solve --jobs (default 1)")
-    parser.add_argument("--split-secrets", type=at_least(1), metavar="N",
-                        help="solve --split-secrets")
-    parser.add_argument("--chain-secrets", type=at_least(1), metavar="N",
-                        help="solve --chain-secrets")
-    parser.add_argument("--wc-tree", choices=("small-total", "first"), help="solve --wc-tree")
-    parser.add_argument("--checkpoint-min-seconds", type=float, metavar="S",
-                        help="solve --checkpoint-min-seconds: the resumed search's tasks "
-                             "shorter than S are not saved (the table's long runs use 0.5)")
+    tuning = parser.add_argument_group(
+        "search tuning", "passed on to each resumed search (optimal-mm solve's options; "
+                         "only those given): give those of the run that made the "
+                         "checkpoint, which the table's paragraph on it names")
+    add_tuning_options(tuning, defaults=False)
     parser.add_argument("--render", action="store_true",
                         help="search nothing: rewrite the markdown from the JSON (and "
                              "drop the trees of cells solved since)")
@@ -194,13 +192,9 @@ def main(argv=None) -> int:
     try:  # as solve takes them, refused here before any cell is touched
         check_jobs(args.jobs)
         check_time_limit(args.time_limit)
+        check_tuning(args)
     except ValueError as exc:
         print(f"upper_trees.py: {exc}", file=sys.stderr)
-        return 2
-    least = args.checkpoint_min_seconds
-    if least is not None and not 0 <= least < float("inf"):
-        print(f"upper_trees.py: --checkpoint-min-seconds must be a finite number of 0 or "
-              f"more, got {least}", file=sys.stderr)
         return 2
     if not args.out.is_dir():
         print(f"upper_trees.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
@@ -224,13 +218,7 @@ def main(argv=None) -> int:
             print(f"upper_trees.py: not an open cell of an expected-case objective: "
                   f"{' '.join(wrong)}", file=sys.stderr)
             return 2
-        solve_args = ["--jobs", str(args.jobs)]
-        for flag, value in (("--split-secrets", args.split_secrets),
-                            ("--chain-secrets", args.chain_secrets),
-                            ("--wc-tree", args.wc_tree),
-                            ("--checkpoint-min-seconds", args.checkpoint_min_seconds)):
-            if value is not None:
-                solve_args += [flag, str(value)]
+        solve_args = ["--jobs", str(args.jobs), *tuning_flags(args)]
         for key in args.only:
             try:
                 # A fewest-at-worst cell resumes under its worst-case entry's t*, as

@@ -207,12 +207,14 @@ def test_a_bad_count_for_solve_is_refused_before_any_cell(stopped_run, capsys):
     # (it went to solve, which refused it, after the index and page were written)
     root, _ = stopped_run
     before = sorted(p.name for p in (root / "out").iterdir())
-    with pytest.raises(SystemExit) as exit_:
-        load_script("upper_trees").main(_args(root, "--only", "p4c7/any/expected",
-                                              "--split-secrets", "0"))
-    assert exit_.value.code == 2
-    assert "--split-secrets: must be at least 1, got 0" in capsys.readouterr().err
-    assert sorted(p.name for p in (root / "out").iterdir()) == before
+    for option, value, words in [("--split-secrets", "0", "--split-secrets must be 1 or more"),
+                                 ("--table-entries", "-1", "--table-entries must be 0 or more"),
+                                 ("--split-depth", "0", "--split-depth must be 1 or more")]:
+        assert load_script("upper_trees").main(_args(root, "--only", "p4c7/any/expected",
+                                                     option, value)) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err  # solve's own words
+        assert sorted(p.name for p in (root / "out").iterdir()) == before
 
 
 @pytest.mark.parametrize("index", ['{"trees": [', '{"trees": 5}', '{"trees": [{"key": 1}]}'])

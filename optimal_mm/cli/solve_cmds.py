@@ -17,11 +17,11 @@ from ..game import Game
 from ..memory import parse_size  # noqa: F401 (also imported from here)
 from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
-from ..search import (BACKENDS, DEFAULT_TABLE_ENTRIES, OBJECTIVES, WC_SPLIT_SECRETS,
-                      WC_TREE_RULES, LowerBound, Solver, UpperBound, check_ceiling,
+from ..search import (BACKENDS, OBJECTIVES, LowerBound, Solver, UpperBound, check_ceiling,
                       check_floor, check_max_guesses, physical_memory)
 from ..tree import Strategy
 from . import add_time_limit, interrupted_status, interruption, time_limited
+from .search_options import add_tuning_options, check_tuning, given_tuning
 
 
 def default_memory_limit() -> int | None:
@@ -55,11 +55,6 @@ def register(sub) -> None:
                         "skips the worst-case search and finds the fewest secrets that "
                         "need all T guesses (T = t* known from elsewhere: the search "
                         "proves it again)")
-    p.add_argument("--wc-tree", choices=WC_TREE_RULES, default="small-total",
-                   help="worst case: how the tree picks its guesses once a part is proven "
-                        "feasible: small-total (default: a small total number of guesses) "
-                        "or first (the search's own first feasible guess: a larger total, "
-                        "far faster on big games)")
     p.add_argument("--jobs", type=int, default=-1,
                    help="worker processes (default: all cores, or in-process for games of "
                         "at most 2000 codes, where a pool costs more than it saves; "
@@ -123,30 +118,9 @@ def register(sub) -> None:
                       help="memory this machine may use, e.g. 4G or 500M (default 80%% of "
                            "physical memory): refuse a run that cannot fit, shrink the "
                            "transposition tables of one that almost does")
-    long.add_argument("--table-entries", type=int, default=DEFAULT_TABLE_ENTRIES, metavar="N",
-                      help=f"transposition-table entries per process (default "
-                           f"{DEFAULT_TABLE_ENTRIES:,}; at most 24 bytes each)")
-    long.add_argument("--split-secrets", type=int, default=WC_SPLIT_SECRETS, metavar="N",
-                      help=f"worst case: search a first guess's parts of N secrets or more "
-                           f"one second guess per task (default {WC_SPLIT_SECRETS}); less "
-                           f"saves a long refutation's progress more often "
-                           f"(docs/LONG_RUNS.md)")
-    long.add_argument("--split-depth", type=int, default=1, metavar="D",
-                      help="worst case: split deeper, down to D guesses below the first "
-                           "(default 1: one task per second guess); 2 searches a second "
-                           "guess by its parts, one of --split-secrets or more one third "
-                           "guess per task, so that tasks of hours are saved in pieces")
-    long.add_argument("--chain-secrets", type=int, metavar="N",
-                      help="expected, fewest-at-worst, worst-then-expected: below the "
-                           "first guess, never search a part of N secrets or more as one "
-                           "task (a rival guess with one is a chain of tasks, such a part "
-                           "is split by its own guesses), so that work of hours is saved "
-                           "in the checkpoint a piece at a time (docs/LONG_RUNS.md)")
-    long.add_argument("--checkpoint-min-seconds", type=float, default=0.0, metavar="S",
-                      help="with --checkpoint: do not save a task of less than S seconds "
-                           "of processor time (computed again when needed; default 0: "
-                           "save all): chains on a big game run tasks of milliseconds by "
-                           "the ten thousand")
+    add_tuning_options(p.add_argument_group(
+        "search tuning", "how the work is cut into tasks, kept and sized; what the search "
+                         "proves is the same whatever they are"))
     p.set_defaults(func=run_solve)
 
 
@@ -217,17 +191,7 @@ def run_solve(args) -> int:
     if not args.progress_interval >= 0:  # nan too
         raise InvalidOptionError(f"--progress-interval must be 0 or more seconds, got "
                                  f"{args.progress_interval}")
-    if args.table_entries < 0:
-        raise InvalidOptionError(f"--table-entries must be 0 or more, got {args.table_entries}")
-    if args.split_secrets < 1:
-        raise InvalidOptionError(f"--split-secrets must be 1 or more, got {args.split_secrets}")
-    if args.split_depth < 1:
-        raise InvalidOptionError(f"--split-depth must be 1 or more, got {args.split_depth}")
-    if args.chain_secrets is not None and args.chain_secrets < 1:
-        raise InvalidOptionError(f"--chain-secrets must be 1 or more, got {args.chain_secrets}")
-    if not 0 <= args.checkpoint_min_seconds < float("inf"):
-        raise InvalidOptionError(f"--checkpoint-min-seconds must be a finite number of 0 "
-                                 f"or more, got {args.checkpoint_min_seconds}")
+    check_tuning(args)
     floor = _floor(args, game)
     ceiling = _ceiling(args)
     if args.scheduler and args.backend != "dask":
@@ -245,12 +209,8 @@ def run_solve(args) -> int:
     report = sys.stderr if is_stdout(out) else sys.stdout
     progress = make_progress(args.quiet, sys.stderr, args.progress_interval)
     solver = Solver(game, args.guesses, symmetry=not args.no_symmetry, jobs=args.jobs,
-                    backend=args.backend, table_entries=args.table_entries,
-                    progress=progress, checkpoint=args.checkpoint,
-                    scheduler=args.scheduler, memory_limit=limit,
-                    split_secrets=args.split_secrets, split_depth=args.split_depth,
-                    wc_tree=args.wc_tree, chain_secrets=args.chain_secrets,
-                    checkpoint_min_seconds=args.checkpoint_min_seconds)
+                    backend=args.backend, progress=progress, checkpoint=args.checkpoint,
+                    scheduler=args.scheduler, memory_limit=limit, **given_tuning(args))
     try:
         with time_limited(args.time_limit):
             sol = solver.solve(args.objective, args.max_guesses, floor, ceiling)
