@@ -22,7 +22,10 @@ once and lays the answers side by side, the plan for the sittings to come:
   processor time of the finished tasks of its kind (the second guesses of a rival
   chain's part begun at that part's own mean; rival second guesses, before any is
   timed, at their part's tree under the first second guess), and the counts
-  it gives *at most* (parts and rival first guesses not begun, which bounds may cut).
+  it gives *at most* (parts and rival first guesses not begun, which bounds may cut);
+* the command that goes on with it: the options of the latest run of the table that
+  took it, narrowed to the cell and resuming its checkpoint
+  (``optimal_tables.resume_command``).
 
 An estimate from a sample, as the report says: the figures tell which cells are
 hours away and which are weeks away, not when a run will end. Nothing here searches;
@@ -50,20 +53,24 @@ from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from table_entries import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
                            floor_tree, shown)
 from table_page import open_cell  # noqa: E402
+from optimal_tables import resume_command  # noqa: E402
 
 RESULTS = ROOT / "results"
 
 
-def cell_state(entries: dict, entry: dict, checkpoints: Path) -> dict:
-    """One open cell: the table's entry and what its checkpoint directory holds (its
-    runs of this cell's objective and guess rule, this version's task format)."""
+def cell_state(entries: dict, entry: dict, checkpoints: Path, runs=()) -> dict:
+    """One open cell: the table's entry, what its checkpoint directory holds (its
+    runs of this cell's objective and guess rule, this version's task format) and the
+    command that goes on with it (from the latest of the table's ``runs`` that took
+    it: ``optimal_tables.resume_command``)."""
     spec, guesses, objective = entry["spec"], entry["guesses"], entry["objective"]
     folder = Path(checkpoint_dir(checkpoints, spec, guesses, objective))
     state = {"key": f"{spec}/{guesses}/{objective}", "spec": spec, "guesses": guesses,
              "objective": objective, "codes": entry.get("codes"),
              "status": entry["status"], "cell": open_cell(entries, entry),
              "seconds": entry.get("seconds"), "checkpoint": None,
-             "floor": _floor(entries, spec, guesses, objective)}
+             "floor": _floor(entries, spec, guesses, objective),
+             "resume": resume_command(runs, spec, guesses, objective)}
     if not folder.is_dir():
         return state
     mine = [r for r in report(folder)
@@ -109,8 +116,8 @@ def _floor_text(floor: dict) -> str:
 def open_cells(table: dict, checkpoints: Path, only=None) -> list[dict]:
     """The state of every open cell of ``table`` (of the specs ``only``, if given), in
     the order of their keys: :func:`open_entries`."""
-    entries = table["entries"]
-    cells = [cell_state(entries, entry, checkpoints)
+    entries, runs = table["entries"], table.get("meta", {}).get("runs", [])
+    cells = [cell_state(entries, entry, checkpoints, runs)
              for entry in open_entries(entries) if not only or entry["spec"] in only]
     return [c for c in cells if not closed_elsewhere(c["cell"])]
 
@@ -199,6 +206,15 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
         cell = c["cell"].replace("|", "\\|")
         lines.append(f"| {c['key']} | {c['codes'] or ''} | {cell} | {seconds} | "
                      + " | ".join(held) + " |")
+    lines += ["", "## To go on", "",
+              "Each cell's command: the options of the latest run of the table that took "
+              "it, narrowed to the cell, resuming its checkpoint "
+              "(`optimal_tables.resume_command`). Its `--time-limit` is that run's: give "
+              "it what the sitting allows, and stop it well before the sitting ends "
+              "(docs/LONG_RUNS.md).", ""]
+    for c in cells:
+        command = f"`{c['resume']}`" if c.get("resume") else "no run of it recorded"
+        lines.append(f"* {c['key']}: {command}")
     return "\n".join(lines) + "\n"
 
 

@@ -56,6 +56,8 @@ time limit, its result merged into the table as it comes (:func:`_record`).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import multiprocessing as mp
 import os
 import platform
@@ -337,8 +339,10 @@ def _command(argv) -> str:
     return shlex.join(["python", "scripts/optimal_tables.py", *kept])
 
 
-def main(argv=None) -> int:
-    from optimal_mm.cli.search_options import add_tuning_options, check_tuning
+def build_parser() -> argparse.ArgumentParser:
+    """The script's command line (:func:`main`; :func:`resume_command` reads the
+    runs the table recorded with it)."""
+    from optimal_mm.cli.search_options import add_tuning_options
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--render", action="store_true",
@@ -379,6 +383,86 @@ def main(argv=None) -> int:
                              "after the entry's key, at most one line a phase every "
                              "SECONDS (optimal-mm solve --progress-interval; default: "
                              "none, the table's lines only)")
+    return parser
+
+
+#: The options of a run that choose its cells, which a cell's resume command sets.
+_CELL_OPTIONS = ("only", "guesses", "objectives", "max_codes", "redo", "retry_errors",
+                 "render", "note", "run_note", "parallel")
+
+
+def _covers(args, spec: str, guesses: str, objective: str) -> bool:
+    """Whether the run of the parsed command ``args`` took the cell (had it open)."""
+    specs = args.only if args.only is not None else games(args.max_codes)
+    return (spec in specs and guesses in args.guesses and objective in args.objectives
+            and not args.render)
+
+
+def resume_command(runs, spec: str, guesses: str, objective: str) -> str | None:
+    """The command that goes on with an open cell from its checkpoint: the options of
+    the latest of ``runs`` (the table's ``meta.runs``, in the order they ran) that took
+    the cell, narrowed to the cell (``--only``, ``--guesses``, ``--objectives``), with
+    ``--retry-timeouts`` and ``--checkpoint results/checkpoints`` (where
+    ``scripts/open_cells.py`` reads it) added where that run lacked them, and
+    ``--max-codes`` raised to the game's codes where needed. None where no run
+    recorded took it. Its ``--time-limit`` is that run's: give it what the
+    sitting allows.
+
+    >>> runs = [{"command": "python scripts/optimal_tables.py --time-limit 600"},
+    ...         {"command": "python scripts/optimal_tables.py --time-limit 60 --only p3c4 "
+    ...                     "--objectives fewest-at-worst --jobs 2 --chain-secrets 250"}]
+    >>> print(resume_command(runs, "p3c4", "any", "fewest-at-worst"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    python scripts/optimal_tables.py --time-limit 60 --objectives fewest-at-worst
+    --guesses any --only p3c4 --retry-timeouts --jobs 2 --checkpoint
+    results/checkpoints --chain-secrets 250
+    >>> print(resume_command(runs, "p3c4", "consistent", "expected"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    python scripts/optimal_tables.py --objectives expected --guesses consistent
+    --only p3c4 --retry-timeouts --checkpoint results/checkpoints
+    >>> resume_command(runs, "p3c4", "any", "worst-then-expected") is None
+    True
+    """
+    from optimal_mm import Game
+
+    parser = build_parser()
+    for run in reversed(runs):
+        words = shlex.split(run["command"])[2:]  # after "python scripts/optimal_tables.py"
+        try:  # quietly: argparse writes its refusal to stderr before SystemExit
+            with contextlib.redirect_stderr(io.StringIO()):
+                args = parser.parse_args(words)
+        except SystemExit:  # a command of an older version of the script
+            continue
+        if not _covers(args, spec, guesses, objective):
+            continue
+        args.only, args.guesses, args.objectives = [spec], [guesses], [objective]
+        args.max_codes = max(args.max_codes, Game.from_spec(spec).n_codes)
+        args.retry_timeouts = True
+        args.checkpoint = args.checkpoint or "results/checkpoints"
+        for dest in _CELL_OPTIONS[3:]:  # what chose the run's own cells, and remarks
+            if dest != "max_codes":
+                setattr(args, dest, parser.get_default(dest))
+        out = []
+        for action in parser._actions:
+            value = getattr(args, action.dest, None)
+            if (not action.option_strings or action.dest == "help"
+                    or value == action.default):
+                continue
+            flag = action.option_strings[0]
+            if action.nargs == 0:  # a switch
+                out.append(flag)
+            elif isinstance(value, list):
+                out += [flag, *map(str, value)]
+            else:
+                out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+        return shlex.join(["python", "scripts/optimal_tables.py", *out])
+    return None
+
+
+def main(argv=None) -> int:
+    from optimal_mm.cli.search_options import check_tuning
+
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")

@@ -147,3 +147,36 @@ def test_the_shipped_list_matches_the_shipped_table():
             assert c["cell"] == script.open_cell(entries, entries[c["key"]])
         else:
             assert c["status"] == "not run" and c["cell"].startswith("(not run)")
+
+
+def test_each_shipped_open_cell_says_how_to_go_on():
+    """Each open cell's command, made from the latest recorded run that took it, runs
+    that cell alone from its checkpoint, with that run's options; and the page lists
+    them."""
+    script = load_script("open_cells")
+    tables = sys.modules["optimal_tables"]
+    table = json.loads((ROOT / "results" / "optimal_table.json").read_text())
+    shipped = json.loads((ROOT / "results" / "open_cells.json").read_text())
+    page = (ROOT / "results" / "open_cells.md").read_text()
+    parser = tables.build_parser()
+    for c in shipped["cells"]:
+        command = c["resume"]
+        assert command == tables.resume_command(table["meta"]["runs"], c["spec"],
+                                                c["guesses"], c["objective"])
+        assert f"* {c['key']}: `{command}`" in page
+        words = command.split()
+        assert words[:2] == ["python", "scripts/optimal_tables.py"]
+        args = parser.parse_args(words[2:])
+        assert (args.only, args.guesses, args.objectives) == (
+            [c["spec"]], [c["guesses"]], [c["objective"]])
+        assert args.retry_timeouts and args.checkpoint == "results/checkpoints"
+        assert args.max_codes >= c["codes"]
+    # p4c8nb's fewest at 9 goes on with the options of its own long runs
+    p4c8nb = next(c for c in shipped["cells"] if c["key"] == "p4c8nb/any/fewest-at-worst")
+    args = parser.parse_args(p4c8nb["resume"].split()[2:])
+    assert (args.jobs, args.split_secrets, args.wc_tree, args.chain_secrets,
+            args.checkpoint_min_seconds) == (2, 500, "first", 250, 0.5)
+    # A cell no recorded run took has none
+    assert script.cell_state(table["entries"], {
+        "spec": "p2c2", "guesses": "any", "objective": "expected", "status": "timeout"},
+        ROOT / "results" / "checkpoints", runs=[])["resume"] is None
