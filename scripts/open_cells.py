@@ -235,6 +235,10 @@ def main(argv=None) -> int:
         if not all(isinstance(e, dict) and {"spec", "guesses", "objective"} <= e.keys()
                    for e in table["entries"].values()):
             raise ValueError("an entry without its spec, guesses and objective")
+        runs = table.get("meta", {}).get("runs", [])
+        if not (isinstance(runs, list) and all(
+                isinstance(r, dict) and isinstance(r.get("command"), str) for r in runs)):
+            raise ValueError("meta.runs is not a list of runs, each with its command")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"open_cells.py: cannot read the table {str(args.table)!r}: {exc}",
               file=sys.stderr)

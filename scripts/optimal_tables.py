@@ -427,11 +427,11 @@ def resume_command(runs, spec: str, guesses: str, objective: str) -> str | None:
 
     parser = build_parser()
     for run in reversed(runs):
-        words = shlex.split(run["command"])[2:]  # after "python scripts/optimal_tables.py"
         try:  # quietly: argparse writes its refusal to stderr before SystemExit
+            words = shlex.split(run["command"])[2:]  # after "python scripts/optimal_tables.py"
             with contextlib.redirect_stderr(io.StringIO()):
                 args = parser.parse_args(words)
-        except SystemExit:  # a command of an older version of the script
+        except (SystemExit, ValueError):  # an older version's options, or not a command
             continue
         if not _covers(args, spec, guesses, objective):
             continue

@@ -123,6 +123,15 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == f"open_cells.py: --checkpoints {str(missing)!r} is not a directory\n"
     assert sorted(f.name for f in tmp_path.iterdir()) == ["table.json"]
+    # The runs the commands to go on are made from, damaged: refused the same way
+    doc = json.loads(table.read_text())
+    for runs in ([{"note": "no command"}], "abc", [5]):
+        table.write_text(json.dumps({**doc, "meta": {"runs": runs}}))
+        run = subprocess.run([sys.executable, str(script), "--table", str(table), "--out",
+                              str(tmp_path)], capture_output=True, text=True)
+        assert (run.returncode, run.stdout) == (2, "")
+        assert run.stderr.endswith("meta.runs is not a list of runs, each with its command\n")
+        assert sorted(f.name for f in tmp_path.iterdir()) == ["table.json"]
 
 
 def test_the_shipped_list_matches_the_shipped_table():
