@@ -375,9 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
     add_tuning_options(parser.add_argument_group(
-        "search tuning", "passed on to each entry's search as optimal-mm solve takes them "
-                         "(only those given; the capped objectives take the worst case's "
-                         "and the expected case's as they apply)"), defaults=False)
+        "search tuning", "passed on to each entry's search as optimal-mm solve takes them: "
+                         "only those given, each to the objectives it applies to"),
+        defaults=False)
     parser.add_argument("--progress-interval", type=float, metavar="SECONDS",
                         help="write each entry's search progress to stderr, every line "
                              "after the entry's key, at most one line a phase every "

@@ -177,8 +177,8 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="solve --jobs (default 1)")
     tuning = parser.add_argument_group(
         "search tuning", "passed on to each resumed search (optimal-mm solve's options; "
-                         "only those given): give those of the run that made the "
-                         "checkpoint, which the table's paragraph on it names")
+                         "only those given): give those of the cell's own runs, which "
+                         "results/open_cells.md lists under \"To go on\"")
     add_tuning_options(tuning, defaults=False)
     parser.add_argument("--render", action="store_true",
                         help="search nothing: rewrite the markdown from the JSON (and "
