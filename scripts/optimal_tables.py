@@ -374,10 +374,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="save each entry's finished tasks under DIR/<spec>-<objective>"
                              "[-consistent] and resume from them (an entry may then span "
                              "several runs)")
-    add_tuning_options(parser.add_argument_group(
+    tuning = parser.add_argument_group(
         "search tuning", "passed on to each entry's search as optimal-mm solve takes them: "
-                         "only those given, each to the objectives it applies to"),
-        defaults=False)
+                         "only those given, each to the objectives it applies to")
+    add_tuning_options(tuning, defaults=False)
     parser.add_argument("--progress-interval", type=float, metavar="SECONDS",
                         help="write each entry's search progress to stderr, every line "
                              "after the entry's key, at most one line a phase every "
