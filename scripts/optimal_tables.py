@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import multiprocessing as mp
 import os
@@ -386,9 +387,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: The options of a run that choose its cells, which a cell's resume command sets.
-_CELL_OPTIONS = ("only", "guesses", "objectives", "max_codes", "redo", "retry_errors",
-                 "render", "note", "run_note", "parallel")
+#: What chose a run's own cells besides those a resume command sets (``--only``,
+#: ``--guesses``, ``--objectives``, ``--max-codes``), and its remarks: a resume
+#: command leaves them at their defaults.
+_RUN_ONLY = ("redo", "retry_errors", "render", "note", "run_note", "parallel")
+
+
+@functools.lru_cache(maxsize=None)
+def _recorded_options(command: str) -> dict | None:
+    """The options of a run the table recorded, parsed once however many cells ask
+    (None: a command of an older version of the script, or not a command at all)."""
+    try:  # quietly: argparse writes its refusal to stderr before SystemExit
+        words = shlex.split(command)[2:]  # after "python scripts/optimal_tables.py"
+        with contextlib.redirect_stderr(io.StringIO()):
+            return vars(_parser().parse_args(words))
+    except (SystemExit, ValueError):
+        return None
+
+
+_parser = functools.lru_cache(maxsize=None)(build_parser)
 
 
 def _covers(args, spec: str, guesses: str, objective: str) -> bool:
@@ -425,23 +442,20 @@ def resume_command(runs, spec: str, guesses: str, objective: str) -> str | None:
     """
     from optimal_mm import Game
 
-    parser = build_parser()
     for run in reversed(runs):
-        try:  # quietly: argparse writes its refusal to stderr before SystemExit
-            words = shlex.split(run["command"])[2:]  # after "python scripts/optimal_tables.py"
-            with contextlib.redirect_stderr(io.StringIO()):
-                args = parser.parse_args(words)
-        except (SystemExit, ValueError):  # an older version's options, or not a command
+        options = _recorded_options(run["command"])
+        if options is None:
             continue
+        args = argparse.Namespace(**options)  # a copy: the parse is shared
         if not _covers(args, spec, guesses, objective):
             continue
         args.only, args.guesses, args.objectives = [spec], [guesses], [objective]
         args.max_codes = max(args.max_codes, Game.from_spec(spec).n_codes)
         args.retry_timeouts = True
         args.checkpoint = args.checkpoint or "results/checkpoints"
-        for dest in _CELL_OPTIONS[3:]:  # what chose the run's own cells, and remarks
-            if dest != "max_codes":
-                setattr(args, dest, parser.get_default(dest))
+        parser = _parser()
+        for dest in _RUN_ONLY:
+            setattr(args, dest, parser.get_default(dest))
         out = []
         for action in parser._actions:
             value = getattr(args, action.dest, None)
