@@ -354,7 +354,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     order (:meth:`Solver.exp_second_guesses`) matched to the tasks by their parts'
     hashes: how many of those with a bound below the part's budget (or the best found
     below it) the checkpoint holds."""
-    from .search_expected import SPLIT_SECRETS
+    from .search_parts import SPLIT_SECRETS
 
     solved = {f for f, _, _ in raw["subs"]} | {game.code_index(f) for f in rep.expected}
     firsts = (set(raw["chains"]) | {f for f, _, _ in raw["rivals"]}) - solved
@@ -397,7 +397,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
 
 def _split_parts(solver, first: int, raw: dict) -> list:
     """The parts of the first guess ``first`` that the run splits by second guess, as
-    ``(part, chained)``: each of :data:`~optimal_mm.search_expected.SPLIT_SECRETS`
+    ``(part, chained)``: each of :data:`~optimal_mm.search_parts.SPLIT_SECRETS`
     secrets or more, and each smaller one that ``--chain-secrets`` split the same way
     (``chained``), not yet solved whole: one the checkpoint holds a part of under
     one of its second guesses (parts of a first guess are disjoint, so such a part is
@@ -406,7 +406,7 @@ def _split_parts(solver, first: int, raw: dict) -> list:
     its rivals are those of a big part (:meth:`Solver._solve_node`): p6c7n's
     264-secret part, 28 rivals of several minutes each, was counted as one task of the
     first batch left, priced at a part task's mean of 2 minutes."""
-    from .search_expected import SPLIT_SECRETS
+    from .search_parts import SPLIT_SECRETS
 
     if first in raw["split"]:
         return raw["split"][first]

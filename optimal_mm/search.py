@@ -374,7 +374,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self._nodes = {}  # the split parts solved in this expected search (_solve_node)
         self._opened = {}  # those whose first guess's parts are solved, their race to run
         # Chains of rivals that may run beside the race's own thread
-        # (ExpectedSearch._second_guess_rounds): one per job beyond the first, where
+        # (RivalRaces._second_guess_rounds): one per job beyond the first, where
         # every task goes to a worker; none otherwise.
         self._beside = threading.BoundedSemaphore(self.jobs - 1) if (
             self.jobs > 1 and self._runner.dispatches_all()) else None

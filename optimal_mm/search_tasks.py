@@ -6,7 +6,8 @@ to a worker and a checkpoint can key it by its name and arguments
 (:mod:`optimal_mm.checkpoint`). Each runs on its process's search context
 (:mod:`optimal_mm.search_context`) and returns its answer with the counters it added.
 The :class:`~optimal_mm.search.Solver` decides which tasks to run and what their
-answers prove (:mod:`optimal_mm.search_worst`, :mod:`optimal_mm.search_expected`).
+answers prove (:mod:`optimal_mm.search_worst`, :mod:`optimal_mm.search_expected` and the
+modules it names).
 
 A task's ``checkpoint_reuse`` attribute says which argument may differ between the
 run that saved its answer and the run that asks for it, and how to read the answer

@@ -29,7 +29,7 @@ def rivals_without_trees(monkeypatch, rebuild: str = "task") -> None:
     winner's tree with a task of its own (``rebuild="task"``: the rival's search
     again, its total as budget), or, as the versions before did (``"parts"``), part
     by part without a budget."""
-    from optimal_mm import search, search_expected, search_tasks
+    from optimal_mm import search, search_expected, search_races, search_tasks
 
     task = search_tasks._exp_guess_task
 
@@ -39,6 +39,7 @@ def rivals_without_trees(monkeypatch, rebuild: str = "task") -> None:
 
     earlier.__name__ = task.__name__  # the same task key
     earlier.checkpoint_reuse = task.checkpoint_reuse
-    monkeypatch.setattr(search_expected, "_exp_guess_task", earlier)
+    for module in (search_expected, search_races):  # rival first guesses, rivals below
+        monkeypatch.setattr(module, "_exp_guess_task", earlier)
     if rebuild == "parts":
         monkeypatch.setattr(search.Solver, "_rival_trees", lambda self, *args: None)

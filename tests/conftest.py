@@ -60,7 +60,7 @@ def mastermind_runs(tmp_path_factory):
     checkpoint copies it first."""
     from checkpoint_entries import rivals_without_trees
     from optimal_mm import search
-    from optimal_mm import search_expected
+    from optimal_mm import search_parts
 
     runs = {}
 
@@ -68,7 +68,7 @@ def mastermind_runs(tmp_path_factory):
         if rebuild not in runs:
             folder = tmp_path_factory.mktemp(f"mastermind-60-{rebuild}")
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(search_expected, "SPLIT_SECRETS", 60)
+                patch.setattr(search_parts, "SPLIT_SECRETS", 60)
                 if rebuild != "kept":
                     rivals_without_trees(patch, rebuild)
                 solver = search.Solver(Game.from_spec("mastermind"), jobs=1,

@@ -20,7 +20,7 @@ import shutil
 import numpy as np
 import pytest
 
-from optimal_mm import Game, search_expected, search_tasks
+from optimal_mm import Game, search_parts, search_tasks
 from optimal_mm.checkpoint import Checkpoint, task_key
 from optimal_mm.runner import TaskRunner
 from optimal_mm.search import Solver
@@ -110,7 +110,7 @@ def test_a_run_resumed_searches_only_the_unsettled_rivals(tmp_path, monkeypatch)
     # whose results came late), resumed by the stream of one job, whose budgets are
     # the best totals of every rival before: a rival is searched again only if no
     # entry of the first run settles it under its new budget.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     with monkeypatch.context() as patch:
         patch.setattr(TaskRunner, "stream", _rounds_of_two)
         rounds = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=50_001,

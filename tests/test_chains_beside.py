@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from optimal_mm import Game, search, search_expected
+from optimal_mm import Game, search, search_parts
 from optimal_mm import runner as runner_module
 from optimal_mm.progress import Progress
 from optimal_mm.runner import SessionHalted, TaskRunner
@@ -29,7 +29,7 @@ from optimal_mm.search import Solver
     ("p4c5nb", 4, "fewest-at-worst"), ("p3c6nb", 3, "expected")])
 def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_path,
                                                     monkeypatch):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30 if spec == "p4c5nb" else 20)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30 if spec == "p4c5nb" else 20)
     game = Game.from_spec(spec)
     beside = []
     real = search.Solver._settle_beside
@@ -74,7 +74,7 @@ def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatc
     # that the race's own thread then waits for it: its phases are hidden, and the log
     # must say which rivals it waits for (p5c6b's went quiet for 33 minutes),
     # each named again once its answer comes.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     drawn = threading.Event()
     real = search.Solver._settle_beside
 

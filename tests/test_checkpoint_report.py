@@ -20,7 +20,7 @@ from optimal_mm import Game
 from optimal_mm.checkpoint_report import _digest, report
 from optimal_mm.checkpoint_summary import duration_text
 from optimal_mm.search import INF, Solver, first_guess_classes
-from optimal_mm import search_expected
+from optimal_mm import search_parts
 
 from brute import parts_by_answer
 from checkpoint_entries import drop_entries
@@ -339,7 +339,7 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     chained from 4 (``--chain-secrets``): a rival second guess searched as a chain
     leaves its answer as its own task's, so every big part's rivals read as settled;
     the rivals inside the chains (third guesses and below) are counted apart."""
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     sol = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4).solve("fewest-at-worst")
     (rep,) = report(tmp_path)
@@ -362,7 +362,7 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
 def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
     """A run of ``spec`` to the end with parts split from ``split`` secrets: see
     :func:`_batch_report` for the answer."""
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     solver = Solver(game, jobs=1, checkpoint=folder, **options)
     return _batch_report(folder, solver, solver.solve(objective), split)
@@ -391,7 +391,7 @@ def _mastermind_run(mastermind_runs, folder, monkeypatch, rebuild="kept"):
     from 60 secrets patched in, as the report reads it."""
     source, solver, sol = mastermind_runs(rebuild)
     shutil.copytree(source, folder, dirs_exist_ok=True)
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     return _batch_report(folder, solver, sol, 60)
 
 

@@ -25,7 +25,7 @@ from optimal_mm import Game
 from optimal_mm.checkpoint import Checkpoint, read_entries, task_key
 from optimal_mm.checkpoint_report import report
 from optimal_mm.search import Progress, Solver
-from optimal_mm import runner, search_expected
+from optimal_mm import runner, search_parts
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,7 @@ def test_the_report_prices_the_worst_case_tasks_left(p4c5b_run, tmp_path):
 
 
 def test_the_report_counts_the_expected_rivals_left(tmp_path, monkeypatch):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     Solver(Game.from_spec("mastermind"), jobs=1, checkpoint=tmp_path,
            table_entries=60_003).solve("expected")
     (full,) = report(tmp_path)
@@ -171,7 +171,7 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
         real_save(self, key, result, (timing[0], 0.25, timing[2]), always)
 
     windows = {}  # each chain of a rival second guess: the tasks saved while it ran
-    real_saved_or = search_expected.ExpectedSearch._saved_or
+    real_saved_or = search_parts.PartSolving._saved_or
 
     def saved_or(self, fn, task, compute, spent=None):
         before = len(saves)
@@ -181,8 +181,8 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
         return out
 
     monkeypatch.setattr(runner.TaskRunner, "_save", save)
-    monkeypatch.setattr(search_expected.ExpectedSearch, "_saved_or", saved_or)
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts.PartSolving, "_saved_or", saved_or)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "whole").expected()
     whole = _chain_answers(tmp_path / "whole")
@@ -230,7 +230,7 @@ def test_rivals_answered_in_pieces_price_a_part_with_none_timed(tmp_path, monkey
     monkeypatch.setattr(runner.TaskRunner, "_save", lambda self, key, result, timing,
                         always=False: real_save(self, key, result,
                                                 (timing[0], 0.25, timing[2]), always))
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path).expected()
     (full,) = report(tmp_path)
@@ -302,8 +302,8 @@ def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp
     def name(part):
         return task_key("", (part,))["args"][0]["array"]
 
-    real_incumbent = search_expected.ExpectedSearch._node_incumbent
-    real_saved_or = search_expected.ExpectedSearch._saved_or
+    real_incumbent = search_parts.PartSolving._node_incumbent
+    real_saved_or = search_parts.PartSolving._saved_or
 
     def incumbent(self, history, part, *args):
         before = len(saves)
@@ -320,9 +320,9 @@ def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp
         return out
 
     monkeypatch.setattr(runner.TaskRunner, "_save", save)
-    monkeypatch.setattr(search_expected.ExpectedSearch, "_node_incumbent", incumbent)
-    monkeypatch.setattr(search_expected.ExpectedSearch, "_saved_or", saved_or)
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts.PartSolving, "_node_incumbent", incumbent)
+    monkeypatch.setattr(search_parts.PartSolving, "_saved_or", saved_or)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     Solver(Game.from_spec("mastermind"), jobs=1, chain_secrets=chain, checkpoint=tmp_path,
            table_entries=60_001).expected()
     answers = {task["args"][1]["array"]: timing["cpu_seconds"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optimal_mm import Game, search_expected
+from optimal_mm import Game, search_parts
 from optimal_mm._search_arrays import NO_CAP
 from optimal_mm.progress import Progress
 from optimal_mm.search_costs import CappedCost
@@ -34,7 +34,7 @@ class Recorder(Progress):
 
 
 def test_the_first_batch_gives_an_upper_bound(monkeypatch):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     progress = Recorder()
     sol = Solver(Game.from_spec("mastermind"), jobs=1, progress=progress,
                  table_entries=60_001).solve("expected")
@@ -105,7 +105,7 @@ def test_a_part_split_by_its_own_guesses_counts_under_its_first_guess(monkeypatc
     # the cap: no complete tree before their races; within 6, each has one.) From 8
     # secrets, parts are split below split parts: those too wait under their first
     # guess (p6c7nb's first batch raced thousands of guesses three deep).
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     game = Game.from_spec("mastermind")
     plain = Solver(game, jobs=1, table_entries=60_001).solve(objective, cap)
     solver = Solver(game, jobs=1, chain_secrets=chain, table_entries=60_001)
@@ -173,7 +173,7 @@ def test_a_split_part_s_tree_counts_its_parts_solved_before_its_race(monkeypatch
     # first guess with each of that guess's parts solved exactly (the race's own
     # budget), or something better. Mastermind, parts of 60 secrets or more big,
     # parts of 8 or more split by their own guesses, at every depth.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     game = Game.from_spec("mastermind")
     solver = Solver(game, jobs=1, chain_secrets=8, table_entries=60_001)
     checked = []

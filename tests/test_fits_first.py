@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optimal_mm import Game, search_context, search_expected, search_tasks
+from optimal_mm import Game, search_context, search_parts, search_tasks
 from optimal_mm.search import INF, NO_CAP, UNBUDGETED, Solver
 from optimal_mm.search_context import _context
 
@@ -88,7 +88,7 @@ def test_nodes_below_the_root_ask_too():
 ])
 def test_the_question_changes_no_value_or_tree(monkeypatch, spec, objective, guesses,
                                                 split, chain):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", split)
     options = {"chain_secrets": chain} if chain else {}
     game = Game.from_spec(spec)
     asked = Solver(game, guesses, jobs=1, **options).solve(objective)

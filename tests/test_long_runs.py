@@ -27,7 +27,7 @@ import pytest
 from optimal_mm import Game, TooLargeError
 from optimal_mm.cli import main
 from optimal_mm.progress import Progress
-from optimal_mm import search_expected
+from optimal_mm import search_parts
 from optimal_mm.search import (LOCAL_DASK_CONFIG, PROCESS_BYTES, TABLE_ENTRY_BYTES,
                                Solver, solve)
 
@@ -388,7 +388,7 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
     from optimal_mm import runner
     from optimal_mm.errors import InvalidOptionError
 
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c4")
     plain = Solver(game, jobs=1, chain_secrets=10).solve("worst-then-expected")
 

@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 
-from optimal_mm import Game, search_expected
+from optimal_mm import Game, search_parts
 from optimal_mm.errors import FloorError, InvalidOptionError
 from optimal_mm.progress import Progress
 from optimal_mm.search import LowerBound, Solver, solve
@@ -26,7 +26,7 @@ from optimal_mm.search import LowerBound, Solver, solve
 def split_at_60(monkeypatch):
     """Mastermind's parts of 60 secrets or more split, as a big game's are: the
     first guess's big parts then race their second guesses."""
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
 
 
 def _mastermind(entries, jobs=1, **options):
@@ -153,7 +153,8 @@ def test_the_best_tree_so_far_follows_a_race(split_at_60, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["search", "search_context", "search_tasks", "search_costs",
-                                  "search_worst", "search_expected"])
+                                  "search_worst", "search_expected",
+                                  "search_parts", "search_races"])
 def test_doctests(name):
     """The search's modules' examples (the lower bound's among them) still hold."""
     import doctest

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from optimal_mm import Game
 from optimal_mm.search import Solver
-from optimal_mm import search_expected
+from optimal_mm import search_parts
 
 from checkpoint_entries import drop_entries
 from script_loader import load_script
@@ -44,7 +44,7 @@ def _table(path: Path) -> None:
 
 
 def test_every_open_cell_is_listed_with_its_checkpoint(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     script = load_script("open_cells")
     table, checkpoints, out = tmp_path / "table.json", tmp_path / "ck", tmp_path / "out"
     out.mkdir()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import doctest
 import io
 
-from optimal_mm import Game, progress, search_expected
+from optimal_mm import Game, progress, search_parts
 from optimal_mm.progress import LogProgress, Progress, QuietProgress, TeeProgress
 from optimal_mm.search import Solver
 
@@ -129,7 +129,7 @@ def test_a_race_resumed_from_its_checkpoint_counts_its_rivals_as_read_back(
     # stream (p6c7n's races of hours read their first rivals back this way); run
     # again on the whole checkpoint, nothing is computed, and every rival is counted
     # read back, so a resumed race's ETA is not that of tasks that took no time.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     game = Game.from_spec("mastermind")
     first, again = _Advances(), _Advances()
     one = Solver(game, jobs=1, checkpoint=tmp_path, progress=first).expected()
@@ -160,7 +160,7 @@ def test_each_rival_of_a_big_part_searched_as_a_chain_is_told_once_answered(tmp_
     # (thousands) are not told.
     from optimal_mm.checkpoint import read_entries
 
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     first, again = _Messages(), _Messages()
     one = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path,

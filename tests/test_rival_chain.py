@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from optimal_mm import Game, search, search_expected, search_tasks
+from optimal_mm import Game, search, search_parts, search_tasks
 from optimal_mm.search import NO_CAP, Solver
 
 from script_loader import load_script
@@ -33,7 +33,7 @@ def _first_guesses(solver):
 
 @pytest.fixture()
 def chained(monkeypatch):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", SPLIT)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
     solver = Solver(Game.from_spec("mastermind"), jobs=1, table_entries=60_001)
     with solver._session("expected", None):
         yield solver
@@ -93,7 +93,7 @@ class StopAfter(search.Progress):
 def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     # Mastermind's 794 tasks with parts split from 60 secrets: the last ~110 are the
     # chains of the rival first guesses 1122 and 1112; stopped inside the first.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", SPLIT)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
     game = Game.from_spec("mastermind")
     watch = StopAfter()
     plain = Solver(game, jobs=1, table_entries=60_002, progress=watch).expected()
@@ -122,7 +122,7 @@ def test_later_chains_take_the_best_total_so_far_as_budget(monkeypatch):
     game = Game.from_spec("p5c4")
     plain = Solver(game, jobs=1).fewest_at_worst()
     assert any("11223 proved better" in line for line in plain.proof)
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     calls, chain = [], Solver._guess_by_parts
 
     def spy(self, history, g, parts, lbs, n, bound, d, weight):
@@ -203,7 +203,7 @@ def test_chains_below_the_first_guess_give_the_same_value_and_tree(spec, split, 
     # its own guesses: the value and the tree are those of the search with whole
     # tasks (black-only games, as the open entries that need it, with and without
     # repeats: each reaches chains and splits below the third guess).
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     depths = []
     real = search.Solver._guess_by_parts
@@ -250,7 +250,7 @@ def test_a_chain_below_the_first_guess_stopped_resumes(tmp_path, monkeypatch):
     # p4c5nb's fewest secrets at the worst depth with chains from 4 secrets: stopped
     # inside the chain of a rival third guess ("rival 1234 2341 3415, its 1 small
     # parts"), the rerun reads back every task saved and computes only the others.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     watch, full = Phases(), tmp_path / "full"  # an uninterrupted run, its tasks saved
     plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=full,
@@ -292,7 +292,7 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
     # so a run stopped at the very next task already holds it in its best tree so
     # far (the table's upper bound of a run that times out), and the race's end finds
     # it built: the run's tree is that of the search with whole tasks.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 30)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
     game = Game.from_spec("p4c5nb")
     leads, watch = [], StopAfter()
     real = search.Solver._lead_trees

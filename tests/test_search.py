@@ -12,7 +12,7 @@ import pytest
 from optimal_mm import Game, TooLargeError
 from optimal_mm import _search
 from optimal_mm.cli import main
-from optimal_mm import search_expected
+from optimal_mm import search_parts
 from optimal_mm.search import Solver, solve
 from optimal_mm.symmetry import orbit_representatives
 from optimal_mm.tree import Strategy
@@ -232,7 +232,7 @@ def test_split_parts_keep_value_and_tree(monkeypatch, spec, guesses, cap, total)
     # one job or two, every tree replays.
     game = Game.from_spec(spec)
     plain = solve(game, "expected", guesses, max_guesses=cap, jobs=1)
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 8)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 8)
     trees = []
     for jobs in (1, 2):
         sol = solve(game, "expected", guesses, max_guesses=cap, jobs=jobs)

@@ -253,10 +253,10 @@ def test_a_search_stopped_among_its_big_parts_rivals_keeps_the_first_batch_tree(
     at its first upper bound (the first batch done: each big part under its first
     second guess, no rival searched): that complete tree is kept, with that total."""
     from optimal_mm import search
-    from optimal_mm import search_expected
+    from optimal_mm import search_parts
     from optimal_mm.progress import Progress
 
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
     told = []
 
     class Stop(Progress):

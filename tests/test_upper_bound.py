@@ -2,7 +2,7 @@
 
 import pytest
 
-from optimal_mm import search_expected
+from optimal_mm import search_parts
 from optimal_mm.game import Game
 from optimal_mm.search import Solver, solve
 from optimal_mm.tree import Strategy
@@ -16,7 +16,7 @@ from script_loader import load_script
     ("p3c5", "consistent", 8),
 ])
 def test_first_batch_tree_bounds_the_optimum(monkeypatch, tmp_path, spec, guesses, split):
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", split)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", split)
     game = Game.from_spec(spec)
     exact = solve(game, "expected", guesses, jobs=1)
     bound = Solver(game, guesses, jobs=1).expected_upper_bound()
@@ -41,7 +41,7 @@ def test_first_batch_tree_bounds_the_optimum(monkeypatch, tmp_path, spec, guesse
 def test_first_batch_shares_the_checkpoint_with_the_exact_run(monkeypatch, tmp_path):
     # The exact run's first batch is the same tasks: run the bound first, then the
     # exact search resumes from its checkpoint entries.
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 100)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 100)
     game = Game.from_spec("mastermind")
     bound = Solver(game, "any", jobs=1, checkpoint=tmp_path).expected_upper_bound()
     saved = len(list(tmp_path.glob("*.json")))

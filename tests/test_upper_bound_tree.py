@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from optimal_mm import Game, search_expected
+from optimal_mm import Game, search_expected, search_parts
 from optimal_mm.errors import InvalidOptionError
 from optimal_mm.progress import Progress
 from optimal_mm.search import Solver, UpperBound, solve
@@ -27,7 +27,7 @@ from optimal_mm.tree import Stats, Strategy
 @pytest.fixture
 def split_small(monkeypatch):
     """Mastermind's parts of 60 secrets or more are big (split by second guesses)."""
-    monkeypatch.setattr(search_expected, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,535 @@
+"""Races of rival guesses at a part, for the expected-type searches.
+
+Once the most promising guess at a part is solved exactly
+(:mod:`optimal_mm.search_parts`), its total is the budget that every other guess
+there must beat. The race (:meth:`RivalRaces._second_guess_rounds`) draws those
+rivals in the order of their balanced-tree bounds (:meth:`RivalRaces.exp_second_guesses`),
+each a task (:func:`~optimal_mm.search_tasks._exp_guess_task`) with the best total so far
+as its budget, until the next bound reaches it; the earliest guess with the least
+total wins, whatever the number of workers and the order in which tasks finish.
+
+A rival with parts too big for one task is a *chain* of tasks instead
+(:meth:`RivalRaces._guess_by_parts`: probes of its big parts, its small parts
+together, then each big part raced by its own guesses with the budget the others
+leave it), searched in the race's thread or in one beside it; the rival first
+guesses are chains the same way. A rival that takes the lead has its tree built
+(:meth:`RivalRaces._rival_trees`, :meth:`RivalRaces._lead_trees`), so that a run
+stopped mid-race keeps the best tree it found.
+
+These are methods of :class:`~optimal_mm.search.Solver`, in a mixin of
+:class:`~optimal_mm.search_expected.ExpectedSearch` (whose module says what they
+read of the solver) beside :class:`~optimal_mm.search_parts.PartSolving`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from . import search_parts
+from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
+from .game import partition_counts
+from .progress import _clock_text
+from .search_context import _part_guesses
+from .search_costs import _cost_text
+from .search_parts import _phase
+from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_trees_task,
+                           _guess_answer, _part_size)
+
+
+def _chain_answer_text(race: str, guess: str, value, budget: int, lead: bool,
+                       weight: int, seconds: float | None, left: int, best: int) -> str:
+    """The log's line for a rival of ``race`` searched as a chain, once it has its
+    answer: ``value`` (None: not below ``budget``), whether it took the lead, how
+    long it ran (None: read back from the checkpoint), and the rivals not yet drawn
+    (``left``) whose bound is below the best total now (``best``): those in flight
+    beside it are not counted.
+
+    >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
+    >>> print(_chain_answer_text(race, "1345", None, 402, False, 0, 75.2, 3, 402))
+    expected: rivals of 1213 (90 secrets after 1122): 1345, a chain, not below total 402, \
+in 0:01:15; 3 rivals still to draw with a bound below total 402
+    >>> print(_chain_answer_text(race, "1345", 398, 402, True, 0, None, 0, 398))
+    expected: rivals of 1213 (90 secrets after 1122): 1345, a chain, total 398, the best \
+so far, read back; no rival still to draw with a bound below total 398
+    """
+    if value is not None:
+        answer = _cost_text(value, weight) + (", the best so far" if lead else
+                                              ", not better than the best")
+    elif budget >= UNBUDGETED:
+        answer = "none within the cap"
+    else:
+        answer = f"not below {_cost_text(budget, weight)}"
+    when = "read back" if seconds is None else f"in {_clock_text(seconds)}"
+    rest = f"{left:,} rival{'s' if left != 1 else ''}" if left else "no rival"
+    below = (f"with a bound below {_cost_text(best, weight)}" if best < UNBUDGETED
+             else "(none within the cap so far)")
+    return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
+
+
+def _beside_wait_text(race: str, running) -> str:
+    """The log's line for a race of rivals whose own thread has drawn every rival and
+    waits for the chains still running beside it (``running``: ``(guess, seconds
+    since drawn)``): their phases are not shown, so without it the log would go
+    quiet until each says its answer (33 minutes in p5c6b's fewest at 9).
+
+    >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
+    >>> print(_beside_wait_text(race, [("1345", 75.2)]))
+    expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
+1345, a chain beside, drawn 0:01:15 ago
+    >>> print(_beside_wait_text(race, [("1345", 75.2), ("2345", 3.0)]))
+    expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
+2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
+    """
+    if len(running) == 1:
+        guess, seconds = running[0]
+        waits = f"{guess}, a chain beside, drawn {_clock_text(seconds)} ago"
+    else:
+        waits = f"{len(running)} chains beside: " + "; ".join(
+            f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running)
+    return f"{race}: every rival drawn; waiting for {waits}"
+
+
+class RivalRaces:
+    """The races of rival guesses at a part, and the chains of tasks that search a
+    rival too big for one."""
+
+    def _chain_secrets(self, history) -> int | None:
+        """The size from which a part makes a rival guess played after ``history`` a
+        chain of tasks: :data:`SPLIT_SECRETS` for a rival first guess, ``chain_secrets``
+        below it (None: such rivals stay one task)."""
+        return search_parts.SPLIT_SECRETS if not history else self.chain_secrets
+
+    def _chained(self, history, parts) -> bool:
+        """Whether a rival guess played after ``history``, with these ``parts``, is
+        searched as a chain of tasks (:meth:`_guess_by_parts`)."""
+        least = self._chain_secrets(history)
+        return least is not None and any(len(p) >= least for p in parts)
+
+    def exp_second_guesses(self, history, part, d, weight):
+        """The guesses at the node of ``part`` (the secrets left after the guesses
+        ``history``, ``d`` guesses left) as ``(guess, bound)``, in the order the
+        compiled search tries them: balanced-tree bound on the total, then guesses
+        that may be the secret, then index; wasted and infeasible guesses left out."""
+        game, ctx = self.game, self._ctx
+        d2 = d if d >= NO_CAP else d - 1
+        top = _part_guesses(game, tuple(history), part, self.consistent, self.symmetry)
+        top = ctx.all_guesses if top is None else np.asarray(top, dtype=np.int64)
+        counts = partition_counts(game, top, part).astype(np.int64)
+        counts[:, game.win] = 0
+        bound = len(part) + ctx.bounds(weight)[d2][counts].sum(axis=1)
+        useful = (counts.max(axis=1) < len(part)) & (bound < INF)
+        may_win = np.isin(top, part)
+        order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
+        return [(int(top[k]), int(bound[k])) for k in order]
+
+    def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
+                    on_better=None):
+        """Value and subtree of a big ``part`` after the guesses ``history`` (below the
+        first guess, or deeper with ``chain_secrets``), split by its own guesses
+        (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
+        exactly: ``incumbent``).
+
+        Its other guesses are searched as rivals (:meth:`_second_guess_rounds`), each
+        with the budget of the best total so far, until the next one's bound reaches
+        it; a rival is kept only if strictly better (the earliest in order on a tie),
+        so the choice is the compiled search's, whatever the number of workers.
+        ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
+        ``on_better(total, subtree)`` told the rival's subtree of the part; without
+        ``enough``, a part on a lower bound's tree's path takes its own floor
+        (:meth:`_floor_of`).
+        """
+        d2 = d if d >= NO_CAP else d - 1
+        history = tuple(history)
+        best = len(part) + sum(v for v, _ in incumbent.values())
+        best = INF if best >= INF else best
+        floor = self._floor_of(history, part, d) if enough is None else None
+        if floor is not None:  # a part on a lower bound's tree's path, deeper down
+            enough = floor.cost
+
+        def told(total, guess, trees):
+            if on_better is not None:
+                subs = self._ctx.split(guess, part)
+                on_better(total, (guess, {a: tree for (a, _), (_, tree) in zip(subs, trees)}))
+
+        best, best_g, trees = self._second_guess_rounds(
+            history, part, plan[1:], best, d, weight,
+            f"rivals of {self.game.code_str(plan[0][0])}", enough,
+            None if on_better is None else told)
+        if best_g is None:
+            best_g = plan[0][0]
+        else:
+            incumbent = None
+        if best >= INF:
+            return INF, None
+        if incumbent is None:  # a rival won: its subtrees, as its task built them
+            subs = self._ctx.split(best_g, part)
+            if trees is None and not any(self._splits(sub, d2) for _, sub in subs):
+                # Its parts' own tasks, where the checkpoint holds them all (an earlier
+                # version's, or a run with --chain-secrets), else one task for them all
+                tasks = [((*history, best_g), sub, INF, d2, True, weight) for _, sub in subs]
+                if None in self._runner.known(_exp_part_task, tasks, count=False)[1]:
+                    trees = self._rival_trees(history, best_g, part, subs, best, d2, weight)
+            incumbent = self._solve_subparts(
+                (*history, best_g), subs, d2, weight,
+                f"{_phase(weight)}: {self.game.code_str(best_g)} tree", trees)
+        return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
+
+    def _rival_trees(self, history, g, part, subs, total, d2, weight):
+        """The ``(value, subtree)`` of each of ``subs``, the parts of guess ``g`` at
+        ``part`` (after the guesses ``history``; ``d2`` guesses left in each), a rival
+        known to cost ``total`` whose answer came without them (an entry written
+        before rivals kept their trees, or a chain): one task
+        (:func:`_exp_trees_task`), its search again with that total as budget."""
+        lb = self._ctx.bounds(weight)[d2]
+        parts = [sub for _, sub in subs]
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
+        (result,) = self._runner.run(
+            _exp_trees_task, [(tuple(history), g, parts, [int(lb[len(q)]) for q in parts],
+                               len(part), total, d2, weight)],
+            f"{_phase(weight)}: the tree of {line}, a rival that proved better")
+        trees, counters = result
+        self.stats.add(counters)
+        return trees
+
+    def _second_guess_rounds(self, history, part, plan, best, d, weight, what, enough=None,
+                             on_better=None):
+        """The least total below ``best`` of the guesses ``plan`` (from
+        :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
+        ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
+        guess's parts' ``(value, subtree)``, as its task built them (None: a chain, or
+        an entry written before tasks kept them); ``(best, None, None)`` when none is
+        below it.
+
+        The guesses are a stream of tasks (:func:`_exp_guess_task`,
+        :meth:`TaskRunner.stream`): each is drawn, in order, as soon as a worker is
+        free, with the best total so far as its budget, until the next one's bound
+        reaches it. (They went out in rounds of one per worker before, and every
+        worker waited for the slowest rival of each round.) The answer is the
+        *earliest guess in order with the least total*, whatever the number of
+        workers and whichever task finishes first: a result is kept if it is below
+        the best so far, or equal to it and earlier in order than the guess that
+        holds it. That earliest guess always comes back exact: when it was drawn, the
+        best so far was held by a guess before it, so was above its total. The
+        budgets do depend on the order tasks finish in; a checkpoint answers a rival
+        under another budget where it can (:mod:`optimal_mm.checkpoint`), and one
+        read back counts as it is drawn. A guess whose parts make it a chain
+        (:meth:`_chained`) is searched here, once the tasks before it have finished,
+        with the budget they leave; or, where every task goes to a worker and a slot
+        is free (one per job beyond the first), in a thread beside this one
+        (:meth:`optimal_mm.runner.TaskRunner.beside`), with the best total when
+        drawn, while the race goes on: its answer is kept as a task's would be, so
+        the earliest guess with the least total still wins, and comes back exact
+        (every guess drawn before it is worse), whatever ran beside it.
+
+        ``enough`` (from a :class:`LowerBound`, :meth:`_solve_parts`): a total that
+        ends the race once the best so far is at most it (the part is then at its
+        optimum, which the floor proves; the guess that holds it is the first found,
+        not always the earliest in order). Such a race first looks for it in the
+        checkpoint among every rival already settled (:meth:`_known_race`), so that
+        a resumed run does not start the unsettled rivals drawn before it; tasks in
+        flight when a live race meets it still run to their end. (The guess a lower
+        bound's tree plays at the part is no rival: it goes first, :meth:`_first_batch`,
+        :meth:`_solve_node`.) ``on_better(total, guess, trees)``, if given, is told
+        each rival that takes the lead with the trees its task built, or, a chain's
+        answer having none, the trees :meth:`_lead_trees` builds for it at once.
+
+        With no total to beat under a cap (``best`` at least :data:`UNBUDGETED`: the
+        first guess's parts do not all fit, or a rival's chain has no budget), the
+        worst case is asked first whether the part fits at all; where it does not,
+        no guess is searched (p5c6b's 480 secrets after 11111 12222 21123, 6 guesses
+        left: refuted in 5.6 s, where 320 rivals were being searched one by one).
+        """
+        if best >= UNBUDGETED and not self._ctx.fits(part, d):
+            return best, None, None
+        n = len(part)
+        if enough is not None:
+            if best <= enough:
+                return best, None, None
+            found = self._known_race(history, part, plan, best, d, weight)
+            if found is not None and found[0] <= enough:
+                value, k, trees, args = found
+                _, (result,) = self._runner.known(_exp_guess_task, [args])  # counted now
+                self.stats.add(_guess_answer(result)[2])
+                self.progress.message(f"{what} ({n} secrets): "
+                                      f"{self.game.code_str(plan[k][0])} reaches "
+                                      f"{_cost_text(value, weight)}, the floor's share")
+                return value, plan[k][0], trees
+        after = " ".join(self.game.code_str(h) for h in history)
+        order = {g: k for k, (g, _) in enumerate(plan)}
+        lock = threading.Lock()
+        # The best total so far, the index in ``plan`` of the guess that holds it (-1:
+        # the guess the rivals are searched against), the next guess to draw.
+        race = {"best": best, "holder": -1, "next": 0, "trees": None}
+
+        def keep(k, value, trees=None):  # under the lock; True if it took the lead
+            if value is not None and (value < race["best"] or
+                                      value == race["best"] and k < race["holder"]):
+                race["best"], race["holder"], race["trees"] = value, k, trees
+                return value < best
+            return False
+
+        def task(k):  # under the lock: ((arguments), chained?)
+            args = self._rival_task(history, plan[k][0], part, race["best"], d, weight)
+            return args, self._chained(history, args[2])
+
+        def take(chains: bool):
+            """Under the lock: ``(index, arguments, chained?)`` of the next guess, the
+            race moved past it; None if its bound reaches the best total (or, unless
+            ``chains``, if it is a chain: the stream ends before it)."""
+            k = race["next"]
+            if k >= len(plan) or plan[k][1] >= race["best"] or (
+                    enough is not None and race["best"] <= enough):
+                return None
+            args, chained = task(k)
+            if chained and not chains:
+                return None
+            race["next"] += 1
+            return k, args, chained
+
+        def draws(taken):  # the stream's tasks, from the guess ``taken`` on
+            while taken is not None:
+                k, args, _ = taken
+                _, (found,) = self._runner.known(_exp_guess_task, [args])
+                if found is None:
+                    yield args
+                else:
+                    value, trees, counters = _guess_answer(found)
+                    with lock:
+                        self.stats.add(counters)
+                        lead = keep(k, value, trees)
+                    if lead and trees is not None and on_better is not None:
+                        on_better(value, plan[k][0], trees)
+                    self.progress.advance(resumed=True)
+                with lock:
+                    taken = take(chains=False)
+
+        def sink(args, result):
+            value, trees, counters = _guess_answer(result)
+            with lock:
+                self.stats.add(counters)
+                lead = keep(order[args[1]], value, trees)
+            if lead and trees is not None and on_better is not None:
+                on_better(value, args[1], trees)
+
+        # A rival of a first guess's big part, a chain, runs for minutes to hours under
+        # phases of its own: the log says each one's answer as it comes, and which ones
+        # the race waits for once every rival is drawn (not for the deeper races:
+        # thousands, whose label is not built)
+        told = len(history) == 1
+        race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})" if told else None
+
+        def settle(k, args):  # a chain: its answer, and its tree if it took the lead
+            start = time.monotonic()
+            # one look at the checkpoint: an answer found there is told as read back,
+            # and _chain_of (which would look again) computes only one not found
+            found = self._runner.known(_exp_guess_task, [args])[1][0] if told else None
+            read_back = found is not None
+            value = found[0] if read_back else self._chain_of(args)
+            with lock:
+                lead = keep(k, value)
+                if told:  # (not the deeper chains': thousands, whose plans are long)
+                    held = race["best"]
+                    left = sum(b < held for _, b in plan[race["next"]:])
+            if told:
+                self.progress.message(_chain_answer_text(
+                    race_label, self.game.code_str(plan[k][0]),
+                    value, args[5], lead, weight,
+                    None if read_back else time.monotonic() - start, left, held))
+            if lead and on_better is not None and self._known_race(
+                    history, part, plan[k + 1:], value, d, weight) is None:
+                # its tree now, not after the race (unless the checkpoint of a
+                # resumed run already holds a later rival that beats it)
+                trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
+                with lock:
+                    if race["holder"] == k:  # (a chain beside may have beaten it since)
+                        race["trees"] = trees
+                on_better(value, plan[k][0], trees)
+
+        beside = []  # chains running in threads beside this one
+        while True:
+            with lock:
+                taken = take(chains=True)
+                if taken is None:
+                    break
+                k, args, chained = taken
+                left = sum(b < race["best"] for _, b in plan[k:])
+                label = f"{_phase(weight)}: {what} ({n} secrets after {after}), {left} " + (
+                    f"with a bound below {_cost_text(race['best'], weight)}"
+                    if race["best"] < UNBUDGETED
+                    else "to search, none within the cap so far")
+            if chained:  # with the budget of every guess before it (and beside)
+                if self._beside is not None and self._beside.acquire(blocking=False):
+                    beside.append((plan[k][0], time.monotonic(), self._runner.beside(
+                        lambda k=k, args=args: self._settle_beside(settle, k, args))))
+                else:
+                    settle(k, args)
+                continue
+            self.progress.phase(label, left)
+            self._runner.stream(_exp_guess_task, draws(taken), sink)
+        running = [(self.game.code_str(g), time.monotonic() - drawn)
+                   for g, drawn, chain in beside if chain.running]
+        if told and running:
+            self.progress.message(_beside_wait_text(race_label, running))
+        for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemon threads)
+            chain.join()
+        if race["holder"] < 0:
+            return best, None, None
+        return race["best"], plan[race["holder"]][0], race["trees"]
+
+    def _settle_beside(self, settle, k, args) -> None:
+        """``settle(k, args)`` in a thread beside the race's own, its slot given back
+        at the end (:meth:`_second_guess_rounds`)."""
+        try:
+            settle(k, args)
+        finally:
+            self._beside.release()
+
+    def _lead_trees(self, history, g, part, total, d, weight) -> list:
+        """The ``(value, subtree)`` of each part of the guess ``g`` at ``part`` (after
+        the guesses ``history``, ``d`` guesses left), a chain that has just taken the
+        lead of its race at ``total``: its parts solved exactly
+        (:meth:`_solve_subparts`), as the race's end would solve them.
+
+        A chain's answer is its total alone, and the race used to build the winner's
+        tree only once every rival had settled: a race that outlasts its sessions
+        (p6c7nb's 1,854 secrets after 123456, a rival better by 4 secrets at the cap
+        found hours before the race's end) kept its better total out of the table,
+        whose entries are the trees a run has built. Built at once, the tree goes to
+        ``on_better`` and so into the run's best tree so far; if it stays the lead,
+        the race's end reads its parts back from the checkpoint or the solver's
+        own tables, and if a later rival beats it, one part tree was built in vain
+        (a resumed run, replaying the race from its checkpoint, builds none for a
+        lead that the checkpoint shows beaten).
+        The parts must add up to the chain's total (an :class:`AssertionError` if not)."""
+        d2 = d if d >= NO_CAP else d - 1
+        subs = self._ctx.split(g, part)
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
+        solved = self._solve_subparts((*history, g), subs, d2, weight,
+                                      f"{_phase(weight)}: the tree of {line}, "
+                                      "a rival that took the lead")
+        trees = [solved[a] for a, _ in subs]
+        if len(part) + sum(v for v, _ in trees) != total:
+            cost = len(part) + sum(v for v, _ in trees)
+            raise AssertionError(f"the tree of {line} costs {cost}, its chain found {total}")
+        return trees
+
+    def _rival_task(self, history, rival, part, budget, d, weight) -> tuple:
+        """The arguments of :func:`_exp_guess_task` for the guess ``rival`` at ``part``
+        (after the guesses ``history``, ``d`` guesses left) under ``budget``: its parts
+        (the third), their balanced-tree bounds, the secrets, the budget."""
+        d2 = d if d >= NO_CAP else d - 1
+        lb = self._ctx.bounds(weight)[d2]
+        subs = [sub for _, sub in self._ctx.split(rival, part)]
+        return (tuple(history), rival, subs, [int(lb[len(q)]) for q in subs], len(part),
+                budget, d2, weight)
+
+    def _known_race(self, history, part, plan, best, d, weight):
+        """The least total below ``best`` that the checkpoint already holds among the
+        rival guesses ``plan`` at ``part`` (the earliest in order on a tie), as
+        ``(total, index in plan, trees, task arguments)``, or None: each rival with
+        a bound below the best so far looked up under that budget (a result under
+        another one answers where it can), nothing computed, nothing counted."""
+        if self._runner.checkpoint is None:
+            return None
+        found = None
+        for k, (rival, bound) in enumerate(plan):
+            if bound >= best:
+                break  # the plan runs by bound
+            args = self._rival_task(history, rival, part, best, d, weight)
+            _, (result,) = self._runner.known(_exp_guess_task, [args], count=False)
+            value = None if result is None else _guess_answer(result)[0]
+            if value is not None and value < best:
+                best, found = value, (value, k, _guess_answer(result)[1], args)
+        return found
+
+    def _chain_of(self, task):
+        """:func:`_exp_guess_task`'s answer for ``task`` (its arguments after the
+        common ones), computed as a chain (:meth:`_guess_by_parts`)."""
+        return self._saved_or(_exp_guess_task, task,
+                              lambda: (self._guess_by_parts(*task), new_stats()))[0]
+
+    def _guess_by_parts(self, history, g, parts, lbs, n, bound, d, weight):
+        """Total of guess ``g`` played after ``history`` (its ``parts`` of the ``n``
+        secrets, with lower bounds ``lbs``, ``d`` guesses left in each) if below
+        ``bound``, else None: :func:`_exp_guess_task`'s answer, for a guess with parts
+        of :data:`SPLIT_SECRETS` secrets or more. The search uses it for rival first
+        guesses (``history`` empty); a rival second guess of a big part stays one task,
+        which is cheaper at that size (docs/LOGIK_EXPECTED.md, ``scripts/time_rival.py``),
+        unless ``chain_secrets`` asks for chains below the first guess
+        (:meth:`_chained`): then the rivals of a big part's rounds may be chains
+        themselves, their parts of ``chain_secrets`` secrets or more the big ones.
+
+        As one task, such a rival would run for hours (Logik: one to five hours each,
+        longer than a session, and lost whole when the run is killed). Here it is a
+        chain of tasks, each saved when done: below the first guess, probes that
+        raise the big parts' bounds (:meth:`_probe_parts`); one for its small parts
+        together (the big ones counted at their bounds), then each big part, smallest
+        first, split by its second guesses (:meth:`_second_guess_rounds`) with the
+        budget that the parts known so far leave it; the first part that reaches its
+        budget refutes the guess.
+        """
+        least = self._chain_secrets(history)
+        least = search_parts.SPLIT_SECRETS if least is None else least
+        big = sorted((i for i, p in enumerate(parts) if len(p) >= least),
+                     key=lambda i: (len(parts[i]), i))
+        small = [i for i in range(len(parts)) if i not in big]
+        line = " ".join(self.game.code_str(h) for h in (*history, g))
+        lbs, exact = [int(b) for b in lbs], set()
+        if history:  # below the first guess (chain_secrets): raise the big parts' bounds
+            exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
+                                      f"{_phase(weight)}: rival {line}, probes of its big parts")
+            if n + sum(lbs) >= bound:
+                return None
+        known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
+        if small:
+            (result,) = self._runner.run(
+                _exp_guess_task,
+                [(tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
+                  known, bound, d, weight)],
+                f"{_phase(weight)}: rival {line}, its {len(small)} small parts")
+            value, _, counters = _guess_answer(result)
+            self.stats.add(counters)
+            if value is None:
+                return None
+            known = value
+        for i in big:
+            if i in exact:  # its bound is its value
+                continue
+            budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
+            plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
+            value, guess, _ = self._second_guess_rounds(
+                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
+            if guess is None:
+                return None
+            known += value - lbs[i]
+        return known
+
+    def _probe_parts(self, history, parts, which, lbs, d, weight, label) -> set:
+        """Raise ``lbs[i]`` for the parts ``which`` (after the guesses ``history``, ``d``
+        guesses left) by :data:`PROBE_ROUNDS` rounds of null-window probes, each a task
+        (:func:`_exp_part_task` with budget ``lbs[i] + 1``, no tree): a probe either
+        proves the part costs more (its fail-soft value, the new bound) or solves it
+        within its bound (then the bound is its value). Returns the parts solved.
+
+        A rival searched as one task probes its parts so before it searches any
+        (:func:`_exp_guess_task`); a chain does the same for its big parts, so that
+        the parts searched first get the budget that the others' true bounds leave
+        them, not the balanced-tree bound's (p4c8nb's rival second guesses: the
+        352-secret part before the 524-secret one)."""
+        exact = set()
+        for _ in range(PROBE_ROUNDS):
+            open_ = [i for i in which if i not in exact]
+            if not open_:
+                break
+            results = self._runner.run(
+                _exp_part_task, [(tuple(history), parts[i], lbs[i] + 1, d, False, weight)
+                                 for i in open_], label, cost=_part_size)
+            for i, (value, _, counters) in zip(open_, results):
+                self.stats.add(counters)
+                if value <= lbs[i]:
+                    exact.add(i)
+                lbs[i] = max(lbs[i], int(value))
+        return exact
