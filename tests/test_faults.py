@@ -234,9 +234,9 @@ LEAK_AFTER_START = """
 import sys
 from joblib.externals.loky.backend import resource_tracker as loky_tracker
 from multiprocessing import resource_tracker
-from optimal_mm import runner
+from optimal_mm import workers
 if sys.argv[1] == "runner":
-    runner._start_trackers()
+    workers._start_trackers()
 else:
     resource_tracker.ensure_running()
     loky_tracker.ensure_running()

@@ -174,7 +174,7 @@ def test_ending_a_pool_whose_worker_was_sending_a_result_does_not_hang():
 
     from joblib.externals.loky import ProcessPoolExecutor
 
-    from optimal_mm.runner import _end_pool, _worker_start
+    from optimal_mm.workers import _end_pool, _worker_start
 
     for _ in range(3):
         pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_start,
@@ -193,7 +193,7 @@ def test_the_write_end_ends_while_its_descriptor_stays_its_owners():
     # connection that owns it to close once (the race was two closes of one number).
     import os
 
-    from optimal_mm.runner import _end_write_end
+    from optimal_mm.workers import _end_write_end
 
     read_end, write_end = os.pipe()
     os.write(write_end, b"half")
@@ -335,7 +335,7 @@ def test_starting_the_trackers_from_several_threads_leaves_the_environment_as_it
     """``_start_trackers`` sets PYTHONWARNINGS while the trackers start and puts back
     what it found: two threads at once each put back what the other had set, and the
     variable grew at every call (a race's parent then spent most of its time setting it)."""
-    from optimal_mm import runner as runner_module
+    from optimal_mm import workers
 
     monkeypatch.setenv("PYTHONWARNINGS", "default")
     switch = sys.getswitchinterval()
@@ -343,7 +343,7 @@ def test_starting_the_trackers_from_several_threads_leaves_the_environment_as_it
 
     def often():
         for _ in range(200):
-            runner_module._start_trackers()
+            workers._start_trackers()
 
     threads = [threading.Thread(target=often) for _ in range(4)]
     try:
