@@ -49,9 +49,9 @@ from collections import Counter
 import numpy as np
 
 from .errors import InconsistentAnswersError
-from .game import Game
+from .game import Game, random_code
 from .heuristics import MoveReport
-from .player import Turn, answer_id, random_code
+from .history import Turn, answer_id
 
 #: The name of this player for ``optimal-mm play --heuristic``.
 NAME = "cp-sat"

@@ -60,10 +60,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError, quoted
+
+if TYPE_CHECKING:  # a command that draws no code need not import random
+    import random
 
 MIN_PEGS, MAX_PEGS = 1, 1024
 MIN_COLOURS, MAX_COLOURS = 2, 1024
@@ -693,6 +697,18 @@ def _unpickled(pegs, colours, repeats, scoring, alphabet) -> Game:
         return _LAST_UNPICKLED[0]
     _LAST_UNPICKLED[:] = [game]
     return game
+
+
+def random_code(game: Game, rng: random.Random) -> tuple[int, ...]:
+    """A code drawn colour by colour with ``rng`` (so games of any size can draw one).
+
+    >>> import random
+    >>> random_code(Game.from_spec("p3c1000n"), random.Random(1))
+    (137, 582, 867)
+    """
+    if game.repeats:
+        return tuple(rng.randrange(game.colours) for _ in range(game.pegs))
+    return tuple(rng.sample(range(game.colours), game.pegs))
 
 
 def as_game(game) -> Game:

@@ -54,6 +54,20 @@ class Turn:
     answer: int | None
 
 
+def answer_id(game: Game, answer: "int | str") -> int:
+    """The answer id of ``answer`` (an id, or text for :meth:`Game.parse_answer`).
+
+    Raises :class:`InvalidAnswerError` for text that is malformed or an answer
+    that can never occur in the game.
+    """
+    if isinstance(answer, str):
+        answer = game.parse_answer(answer)
+    answer = int(answer)
+    if not game.is_possible_answer(answer):
+        raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
+    return answer
+
+
 def turn_text(game: Game, turn: Turn) -> str:
     """``"1123=1B1W"`` (``"1123=?"`` for an unknown answer): the form
     :func:`parse_history` reads."""

@@ -46,8 +46,8 @@ from typing import Callable
 import numpy as np
 
 from .errors import InconsistentAnswersError, InvalidAnswerError, InvalidTreeError, TooLargeError
-from .game import Game
-from .history import Turn, check_history, describe_conflict, smallest_conflict
+from .game import Game, random_code
+from .history import Turn, answer_id, check_history, describe_conflict, smallest_conflict
 from .tree import Node, Strategy
 
 #: ``choose(secrets, depth) -> code index``: picks the next guess for the remaining
@@ -56,31 +56,6 @@ Chooser = Callable[[np.ndarray, int], int]
 
 #: The heuristic used when neither a tree nor a chooser is given.
 DEFAULT_HEURISTIC = "knuth"
-
-
-def random_code(game: Game, rng: random.Random) -> tuple[int, ...]:
-    """A code drawn colour by colour with ``rng`` (so games of any size can draw one).
-
-    >>> random_code(Game.from_spec("p3c1000n"), random.Random(1))
-    (137, 582, 867)
-    """
-    if game.repeats:
-        return tuple(rng.randrange(game.colours) for _ in range(game.pegs))
-    return tuple(rng.sample(range(game.colours), game.pegs))
-
-
-def answer_id(game: Game, answer: "int | str") -> int:
-    """The answer id of ``answer`` (an id, or text for :meth:`Game.parse_answer`).
-
-    Raises :class:`InvalidAnswerError` for text that is malformed or an answer
-    that can never occur in the game.
-    """
-    if isinstance(answer, str):
-        answer = game.parse_answer(answer)
-    answer = int(answer)
-    if not game.is_possible_answer(answer):
-        raise InvalidAnswerError(f"answer {answer!r} can never occur in {game.spec}")
-    return answer
 
 
 def describe_answer(game: Game, answer: int) -> str:
