@@ -17,8 +17,8 @@ states of the first ones. Measured on the 2-core Intel Xeon VM, ``solve p4c7
 --objective fewest-at-worst --jobs 1 --table-entries 250000 --stats``, a table of
 an eighth of the states it meets, the two codes interleaved three times: 2,065,600
 states searched, 42.1 s (median), kept full; 1,223,153 and 34.2 s emptied when full
-(839,413 and 24.2 s with the default 8 million entries, which it never fills). The payload is what the objective
-stores: the expected case a value and an exact bit
+(839,413 and 24.2 s with the default 8 million entries, which it never fills).
+The payload is what the objective stores: the expected case a value and an exact bit
 (:func:`optimal_mm._search._store`), the worst case the fewest guesses left known
 to suffice and the most known not to (:func:`optimal_mm._search_wc._wc_store`).
 

@@ -154,7 +154,8 @@ class Grade:
         return self.worst_value - self.best_worst
 
     def __str__(self) -> str:
-        """One line: ``guess 2 5611 (312 left): lost +0.0673 expected, +1 worst case; best 2355``."""
+        """One line, such as
+        ``guess 2 5611 (312 left): lost +0.0673 expected, +1 worst case; best 2355``."""
         head = f"guess {self.turn} {self.guess} ({self.remaining} left)"
         if self.expected_lost is None and self.worst_lost is None:
             return f"{head}: not graded, the time limit ran out"

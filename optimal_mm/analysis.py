@@ -68,8 +68,9 @@ class PartitionTable:
         for r in self.rows:
             lines.append(f"{r.key:>7} {r.count:>7} {r.probability:>11.4f} "
                          f"{r.bits_left:>9.3f} {r.bits_gained:>11.3f}")
-        lines.append(f"entropy of the answer: {self.entropy:.3f} bits "
-                     f"in {len(self.rows)} part{'s' if len(self.rows) != 1 else ''} (of {math.log2(self.secrets):.3f} bits left)")
+        parts = f"{len(self.rows)} part{'s' if len(self.rows) != 1 else ''}"
+        lines.append(f"entropy of the answer: {self.entropy:.3f} bits in {parts} "
+                     f"(of {math.log2(self.secrets):.3f} bits left)")
         return "\n".join(lines)
 
 

@@ -609,7 +609,7 @@ def _price_by_part(row: dict, parts, what: str, own=None) -> bool:
     True
     >>> row["price_basis"].endswith("under the first second guess (no task timed yet)")
     True
-    """
+    """  # noqa: E501 (a doctest's output line)
     fallbacks = set()
 
     def price(p):

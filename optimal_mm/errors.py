@@ -98,7 +98,7 @@ def check_time_limit(seconds, name: str = "--time-limit") -> None:
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InvalidOptionError: --time-limit must be a positive number of seconds, at most 1,000,000 (about 11.6 days), got inf
-    """
+    """  # noqa: E501 (a doctest's output line)
     if seconds is None:
         return
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):

@@ -300,7 +300,7 @@ class Game:
         Traceback (most recent call last):
         ...
         optimal_mm.errors.TooLargeError: p10c36 has 3,656,158,440,062,976 codes, too many to analyse (at most 20,000,000)
-        """
+        """  # noqa: E501 (a doctest's output line)
         reason = self._not_enumerable_reason(purpose)
         if reason is not None:
             raise TooLargeError(reason)
@@ -550,9 +550,9 @@ class Game:
         either case, spaces or one of ``, / -`` between the parts), two numbers
         (``"2 1"``, ``"2,1"``, ``"2-1"``), two digits (``"21"``), or one number for
         black-only games. Digits are ASCII only (``"١B٢W"`` is refused, as in specs
-        and codes), and a count has at most as many digits as the number of pegs. Answers that can never
-        occur (3 black 1 white on 4 pegs) are refused; every message quotes the
-        answer as typed.
+        and codes), and a count has at most as many digits as the number of pegs.
+        Answers that can never occur (3 black 1 white on 4 pegs) are refused; every
+        message quotes the answer as typed.
 
         >>> g = Game.from_spec("mastermind")
         >>> [g.answer_str(g.parse_answer(t)) for t in ("2 1", "2B1W", "21", "0b")]

@@ -189,7 +189,7 @@ def check_move_time(move_time) -> float:
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InvalidOptionError: --move-time must be a finite number of seconds above 0, got nan
-    """
+    """  # noqa: E501 (a doctest's output line)
     try:
         value = float(move_time) if not isinstance(move_time, bool) else math.nan
     except (TypeError, ValueError):
@@ -404,7 +404,8 @@ def pattern_representatives(game: Game) -> np.ndarray:
     >>> g = Game.from_spec("mastermind")
     >>> [g.code_str(i) for i in pattern_representatives(g)][:5]
     ['1111', '1112', '1121', '1122', '1123']
-    >>> [Game.from_spec("p4c10n").code_str(i) for i in pattern_representatives(Game.from_spec("p4c10n"))]
+    >>> g = Game.from_spec("p4c10n")
+    >>> [g.code_str(i) for i in pattern_representatives(g)]
     ['0123']
     """
     out = []

@@ -186,7 +186,7 @@ def check_history(game: Game, turns) -> np.ndarray:
     optimal_mm.errors.InconsistentAnswersError: no secret fits these answers: #1 1111=0B0W,
     #2 2222=0B0W, #3 3333=0B0W, #4 4444=0B0W and #6 1234=0B1W contradict each other
     (one of them is wrong)
-    """
+    """  # noqa: E501 (a doctest's output line)
     turns = list(turns)
     for i, turn in enumerate(turns[:-1]):
         if turn.answer == game.win:

@@ -48,7 +48,7 @@ def parse_size(text) -> int:
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InvalidOptionError: --memory-limit must be a size like 4G, 500M or 123456 (bytes), got 'lots'
-    """
+    """  # noqa: E501 (a doctest's output line)
     if isinstance(text, int) and not isinstance(text, bool):
         value = text
     else:

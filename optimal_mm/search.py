@@ -162,7 +162,7 @@ def check_feasible(game: Game, memory_limit: int | None = None) -> None:
     Traceback (most recent call last):
     ...
     optimal_mm.errors.TooLargeError: p5c8 has 32,768 codes: exact search needs their 1.0 GiB answer table and 160.0 MiB of interpreter, over the memory limit of 1.0 GiB
-    """
+    """  # noqa: E501 (a doctest's output line)
     game.check_enumerable("search exactly")
     limit, what = memory_limit, "the memory limit"
     if limit is None:
@@ -243,8 +243,9 @@ class Solver(WorstCaseSearch, ExpectedSearch):
     wc_tree : {"small-total", "first"}
         Worst case: how the tree below the first guess picks its guesses once a part
         is proven feasible (:meth:`~optimal_mm.search_context._Context.wc_guess`).
-        ``"small-total"`` (the default) refutes, at every node, each guess whose balanced-tree bound on the
-        total is smaller than the one kept's; ``"first"`` keeps the guess the search
+        ``"small-total"`` (the default) refutes, at every node, each guess whose
+        balanced-tree bound on the total is smaller than the one kept's; ``"first"``
+        keeps the guess the search
         found (least largest part first): the same worst case, a larger total, and
         on a big part a fraction of the time (p5c7nb with consistent guesses, the
         1,214 secrets after 12345 within 7: 48 s to decide, 34 s for the "first"

@@ -12,8 +12,9 @@ Why
 How
     At a node of more than ``exact`` secrets with ``d`` guesses left, one guess per
     symmetry class of the node (:func:`~optimal_mm.search.node_guess_classes`, the
-    classes the exact search tries there) is ranked by the exact search's own order: the size of its largest part, then the
-    sum of squared part sizes, then whether it may be the secret, then index; guesses
+    classes the exact search tries there) is ranked by the exact search's own
+    order: the size of its largest part, then the sum of squared part sizes, then
+    whether it may be the secret, then index; guesses
     that leave a part too big for ``d - 1`` guesses by the counting bound are left
     out. The first ``breadth`` guesses are tried in turn, each solving its parts
     recursively, largest first (the largest is the likeliest to fail, and fails

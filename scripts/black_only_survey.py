@@ -47,7 +47,7 @@ from pathlib import Path
 from optimal_mm.heuristics import CONSISTENT_HEURISTICS
 # The lower bounds of an open worst case and the trees that close one: shared with
 # the script that looks for those trees (scripts/within_trees.py).
-from within_trees import counting_bound, least_tree, wc_low
+from within_trees import least_tree, wc_low
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "optimal_table.json"

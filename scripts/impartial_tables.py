@@ -66,7 +66,8 @@ def subtraction_section() -> tuple[dict, list[str]]:
              "cycle search on the windows of values, a proof, not a guess); a heap loses for "
              "the player to move exactly when it is congruent to a listed heap modulo the "
              "period (from the preperiod on).", "",
-             "| moves | period | losing heaps (normal play) | misère period | losing heaps (misère) |",
+             "| moves | period | losing heaps (normal play) | misère period "
+             "| losing heaps (misère) |",
              "|---|---:|---|---:|---|"]
     for row in rows:
         n, m = row["normal"], row["misere"]
@@ -161,7 +162,8 @@ def cards_section() -> tuple[dict, list[str]]:
              f"player to move wins, by going to {', '.join(at16.winning_moves)} (cards "
              f"{', '.join(str(int(p.split(':')[0]) - 16) for p in at16.winning_moves)}). The "
              f"book takes a {doc['book_position']['book_takes']} (to 18), one of them.", "",
-             f"Book values (from the values left, {','.join(map(str, available_values(position)))}, "
+             "Book values (from the values left, "
+             f"{','.join(map(str, available_values(position)))}, "
              "copies unlimited) beside the exact values (these counts, kept at every total as "
              f"the book's column does), `optimal-mm impartial table cards {at16.position}`:",
              "", "```",
@@ -262,7 +264,8 @@ def main(argv=None) -> int:
         part, part_lines = section()
         doc[key] = part
         lines += part_lines
-    atomic_write_text(results / "impartial.json", json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    atomic_write_text(results / "impartial.json",
+                      json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
     atomic_write_text(results / "impartial.md", "\n".join(lines))
     print(f"wrote {results / 'impartial.md'} and {results / 'impartial.json'}")
     return 0

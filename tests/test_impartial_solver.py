@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optimal_mm.errors import InvalidOptionError, OptimalMMError, TooLargeError
-from optimal_mm.impartial import (CyclicGameError, GrundySolver, ImpartialGame, InvalidPositionError,
-                                  find_game, mex, solve_position, solver_for)
+from optimal_mm.impartial import (CyclicGameError, GrundySolver, ImpartialGame,
+                                  InvalidPositionError, find_game, mex, solve_position,
+                                  solver_for)
 from optimal_mm.impartial.export import graph_format, move_graph, to_dot, write_graph, write_json
 from optimal_mm.impartial.periodic import EventuallyPeriodic, find_period, first_values
 from optimal_mm.impartial.players import ExactPlayer, Match

@@ -111,7 +111,8 @@ def test_server_answers_the_page_and_the_trees_over_loopback(server, files):
     assert status == 200 and "Content-Encoding" not in headers  # the page gunzips it
     assert body == (PACKAGE / "data" / "mastermind.json.gz").read_bytes()
     status, headers, body = get(url + "trees/index.json", method="HEAD")
-    assert (status, int(headers["Content-Length"]), body) == (200, len(files["trees/index.json"]), b"")
+    assert (status, body) == (200, b"")
+    assert int(headers["Content-Length"]) == len(files["trees/index.json"])
 
 
 @pytest.mark.parametrize("path", ["../pyproject.toml", "%2e%2e/pyproject.toml", "trees/",
@@ -155,7 +156,8 @@ def test_site_command_writes_the_site(tmp_path, files, capsys):
     written = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
     assert written == set(files)
     assert all((out / name).read_bytes() == data for name, data in files.items())
-    assert f"wrote {out}: the page and {len(SHIPPED) + len(RESULTS)} trees" in capsys.readouterr().out
+    trees = len(SHIPPED) + len(RESULTS)
+    assert f"wrote {out}: the page and {trees} trees" in capsys.readouterr().out
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no temporary left
 
 

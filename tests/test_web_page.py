@@ -124,6 +124,15 @@ def attrs(driver, selector, name):
     return [e.get_attribute(name) for e in driver.find_elements(By.CSS_SELECTOR, selector)]
 
 
+def css(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def click_answer(driver, key: str) -> None:
+    """Click the solver's button for the answer ``key`` (``"1B2W"``)."""
+    css(driver, f'#solver-answers button[data-answer="{key}"]').click()
+
+
 def hardest_secret(strategy: Strategy) -> str:
     """A secret the tree needs the most guesses for (the first such in code order).
 
@@ -139,7 +148,7 @@ def play_solver(driver, strategy: Strategy, secret: str, shots=None, label=""):
     game = strategy.game
     node, history = strategy.root, []
     while True:
-        shown = driver.find_element(By.CSS_SELECTOR, "#solver-guess .code").get_attribute("data-code")
+        shown = css(driver, "#solver-guess .code").get_attribute("data-code")
         assert shown == node.guess
         remaining = np.arange(game.n_codes)
         for g, a in history:
@@ -156,7 +165,7 @@ def play_solver(driver, strategy: Strategy, secret: str, shots=None, label=""):
         history.append((node.guess, answer))
         if shots and len(history) == 2:
             shots(driver, f"{label}-solver-after-1-answer")
-        driver.find_element(By.CSS_SELECTOR, f'#solver-answers button[data-answer="{game.answer_str(answer)}"]').click()
+        click_answer(driver, game.answer_str(answer))
         if answer == game.win:
             return history
         node = node.next[game.answer_str(answer)]
@@ -168,7 +177,8 @@ def test_scoring_matches_python(browser, url):
         const [specs, done] = [arguments[0], arguments[arguments.length - 1]];
         import("./rules.js").then(({Game}) => done(specs.map(([rules, pairs]) => {
             const game = new Game(rules);
-            return pairs.map(([g, s]) => game.answerKey(game.score(game.parseCode(g), game.parseCode(s))));
+            return pairs.map(([g, s]) =>
+                game.answerKey(game.score(game.parseCode(g), game.parseCode(s))));
         })));
     """
     rng = random.Random(13)
@@ -195,9 +205,9 @@ def test_full_game_mastermind_with_undo_and_chart(browser, url, shots):
     shots(browser, "mastermind-start")
     secret = hardest_secret(strategy)
     # One wrong answer, undone: the page must come back to the root's state.
-    first_wrong = sorted(k for k in strategy.root.next if
-                         k != strategy.game.answer_str(strategy.game.score(strategy.root.guess, secret)))[0]
-    browser.find_element(By.CSS_SELECTOR, f'#solver-answers button[data-answer="{first_wrong}"]').click()
+    right = strategy.game.answer_str(strategy.game.score(strategy.root.guess, secret))
+    first_wrong = sorted(k for k in strategy.root.next if k != right)[0]
+    click_answer(browser, first_wrong)
     assert attrs(browser, "#solver-path li", "data-answer") == [first_wrong]
     browser.find_element(By.ID, "solver-undo").click()
     assert texts(browser, "#solver-path li") == []
@@ -235,7 +245,8 @@ def test_tree_file_loaded_through_the_file_input(browser, url, shots, tmp_path):
         browser.find_element(By.ID, "tree-file").send_keys(str(path))
         wait_ready(browser, path.name)
         info = browser.find_element(By.ID, "tree-info").text
-        assert "p3c4b (p3c4b, 64 codes) \u00b7 objective knuth" in info and f"total {stats.total}" in info
+        assert "p3c4b (p3c4b, 64 codes) \u00b7 objective knuth" in info
+        assert f"total {stats.total}" in info
         bars = browser.find_elements(By.CSS_SELECTOR, "#length-chart rect.bar")
         assert [int(b.get_attribute("data-count")) for b in bars] == list(stats.depth_counts)
     shots(browser, "p3c4b-loaded-from-file")
@@ -274,7 +285,8 @@ def test_damaged_and_foreign_files_refused(browser, url, shots, tmp_path):
     bad_key["root"]["next"]["00B0W"] = bad_key["root"]["next"].pop("0B0W")
     files = {"missing-branch.json": json.dumps(broken), "foreign.json": json.dumps(foreign),
              "illegal-guess.json": json.dumps(wrong_guess), "answer-key.json": json.dumps(bad_key),
-             "version-2.json": changed(version=2), "no-pegs.json": changed(game={**good["game"], "pegs": 0}),
+             "version-2.json": changed(version=2),
+             "no-pegs.json": changed(game={**good["game"], "pegs": 0}),
              "stats.json": changed(stats={**good["stats"], "total": 5624}),
              "no-root.json": json.dumps({k: v for k, v in good.items() if k != "root"}),
              "list.json": "[1, 2]", "cut-short.json": json.dumps(good)[:500]}
@@ -291,7 +303,8 @@ def test_damaged_and_foreign_files_refused(browser, url, shots, tmp_path):
         else:
             assert shown == f"This file cannot be used: '{name}': {message}"
         # The tree in use stays.
-        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-tree") == "mastermind.json.gz"
+        in_use = browser.find_element(By.TAG_NAME, "body").get_attribute("data-tree")
+        assert in_use == "mastermind.json.gz"
         if name == "missing-branch.json":
             shots(browser, "refused-missing-branch")
     damaged = tmp_path / "damaged.json.gz"
@@ -339,7 +352,8 @@ def test_challenge_won_by_following_the_tree(browser, url, shots):
                            f"The tree needs {len(strategy.path_for(secret))} guesses for it.")
     for i, (guess, answer, left) in enumerate(played):
         assert answer == game.answer_str(game.score(guess, secret))
-        assert left == sum(all(game.score(g, s) == game.parse_answer(a) for g, a, _ in played[:i + 1])
+        assert left == sum(all(game.score(g, s) == game.parse_answer(a)
+                               for g, a, _ in played[:i + 1])
                            for s in range(game.n_codes))
     shots(browser, "challenge-won")
     browser.find_element(By.ID, "challenge-new").click()
@@ -347,7 +361,8 @@ def test_challenge_won_by_following_the_tree(browser, url, shots):
     browser.find_element(By.ID, "challenge-reveal").click()
     secret = result.get_attribute("data-secret")
     needs = len(strategy.path_for(secret))
-    assert result.text == f"The secret was {secret}. The tree needs {needs} guess{'es' * (needs > 1)} for it."
+    assert result.text == (f"The secret was {secret}. "
+                           f"The tree needs {needs} guess{'es' * (needs > 1)} for it.")
 
 
 def test_tree_browser_from_root_and_current_position(browser, url, shots):
@@ -371,7 +386,7 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     first_level = [(None, root.guess)] + [(k, child.guess) for k, child in ordered(root)]
     assert rows() == first_level
     key, child = ordered(root)[3]
-    browser.find_element(By.CSS_SELECTOR, '#tree li[data-node-id] > ul > li:nth-child(4) > .row').click()
+    css(browser, '#tree li[data-node-id] > ul > li:nth-child(4) > .row').click()
     assert rows()[:5] == first_level[:5]
     assert rows()[5:5 + len(child.next)] == [(k, c.guess) for k, c in ordered(child)]
     browser.find_element(By.ID, "browse-collapse").click()
@@ -380,7 +395,7 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     secret = hardest_secret(strategy)
     for guess in strategy.path_for(secret)[:2]:
         answer = game.answer_str(game.score(guess, secret))
-        browser.find_element(By.CSS_SELECTOR, f'#solver-answers button[data-answer="{answer}"]').click()
+        click_answer(browser, answer)
     here = root.next[game.answer_str(game.score(root.guess, secret))]
     here = here.next[game.answer_str(game.score(here.guess, secret))]
     browser.find_element(By.ID, "browse-current").click()
@@ -388,7 +403,7 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     assert rows()[1:] == [(k, c.guess) for k, c in ordered(here)]
     browser.find_element(By.ID, "browse-expand").click()
     assert len(rows()) == 1 + len(here.next) + sum(len(c.next) for c in here.next.values())
-    assert "current" in browser.find_element(By.CSS_SELECTOR, "#tree li.node").get_attribute("class")
+    assert "current" in css(browser, "#tree li.node").get_attribute("class")
     shots(browser, "tree-from-current-position")
     browser.find_element(By.ID, "browse-root").click()
     shown = rows()
@@ -398,7 +413,8 @@ def test_tree_browser_from_root_and_current_position(browser, url, shots):
     at = shown.index((first_key, path[1].guess)) + 1  # the path played is open below it
     assert shown[at:at + len(path[1].next)] == [(k, c.guess) for k, c in ordered(path[1])]
     marked = browser.execute_script(
-        "return [...document.querySelectorAll('#tree li.on-path > .row .guess')].map((e) => e.textContent)")
+        "return [...document.querySelectorAll('#tree li.on-path > .row .guess')]"
+        ".map((e) => e.textContent)")
     assert marked == [node.guess for node in path]
-    assert browser.find_element(By.CSS_SELECTOR, "#tree li.current > .row .guess").text == here.guess
+    assert css(browser, "#tree li.current > .row .guess").text == here.guess
     shots(browser, "tree-from-root-path-open")

@@ -32,7 +32,8 @@ project's errors and file writing, not the Mastermind search.
 ('20.1',)
 """
 
-from .errors import CyclicGameError, IllegalMoveError, InvalidPositionError, UnknownImpartialGameError
+from .errors import (CyclicGameError, IllegalMoveError, InvalidPositionError,
+                     UnknownImpartialGameError)
 from .game import GAMES, ImpartialGame, find_game, game_names, register_game
 from .grundy import GrundySolver, mex, solver_for
 from .solution import PositionSolution, solve_position

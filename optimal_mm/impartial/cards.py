@@ -8,8 +8,8 @@ the total and how many cards of each value are left, written
 
 The exact solution (:class:`CardGame` with the generic solver) keeps the counts
 in the position: 51 totals by 5**6 count vectors at most, of which 11,358
-positions are reachable from the start (``results/impartial.md``). The book's own program approximates; that player is in
-:mod:`optimal_mm.impartial.book_cards`.
+positions are reachable from the start (``results/impartial.md``). The book's own
+program approximates; that player is in :mod:`optimal_mm.impartial.book_cards`.
 
 >>> game = CardGame()
 >>> game.format(game.start())

@@ -27,7 +27,7 @@ the bad input.
 Traceback (most recent call last):
 ...
 optimal_mm.impartial.errors.UnknownImpartialGameError: unknown impartial game 'chess': choose from cards, date, nim, subtraction, sum
-"""
+"""  # noqa: E501 (a doctest's output line)
 
 from __future__ import annotations
 

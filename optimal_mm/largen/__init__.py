@@ -37,7 +37,7 @@ def strategy_for(name: str, pegs: int, colours: int, repeats: bool = True,
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InvalidGameError: --heuristic coin-weighing plays only two-colour black-peg games with repeats (pNc2b)
-    """
+    """  # noqa: E501 (a doctest's output line)
     cls = STRATEGIES.get(name)
     if cls is None:
         raise UnknownHeuristicError(f"unknown large-game strategy {name!r}: choose one of "
@@ -54,7 +54,8 @@ def default_strategy(pegs: int, colours: int, repeats: bool = True,
     pegs only, with repeats); None otherwise (such games get the consistent-guess
     player of :mod:`optimal_mm.consistent`).
 
-    >>> default_strategy(1024, 2), default_strategy(256, 256), default_strategy(12, 12, black_only=False)
+    >>> (default_strategy(1024, 2), default_strategy(256, 256),
+    ...  default_strategy(12, 12, black_only=False))
     ('coin-weighing', 'blocks', None)
     """
     if CoinWeighing.refusal(pegs, colours, repeats, black_only) is None:
