@@ -47,6 +47,7 @@ SOURCES = ("_search.py", "_search_keys.py", "_search_table.py", "_search_guesses
            "_search_wc.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
            "_aot.py")
 
+
 class Array:
     """A C-contiguous, aligned array argument: numpy dtype name, number of dimensions,
     and whether the kernel writes into it (``inout``: the caller's array itself must
