@@ -333,7 +333,7 @@ def test_challenge_won_by_following_the_tree(browser, url, shots):
     node, played = strategy.root, []
     while True:
         browser.find_element(By.ID, "challenge-hint").click()
-        hint = browser.find_element(By.CSS_SELECTOR, "#challenge-hint-text .code")
+        hint = css(browser, "#challenge-hint-text .code")
         assert hint.get_attribute("data-code") == node.guess
         field.send_keys(node.guess + "\n")
         rows = browser.find_elements(By.CSS_SELECTOR, "#challenge-history tbody tr")
