@@ -110,6 +110,14 @@ class PartSolving:
         tree's guess first; a part whose subtree there keeps to the cap and the
         guess rule is settled by it, no task run. ``notes``, a list, is told each
         part so settled, as a proof line.
+
+        The big parts' races run one after another, but a race whose own thread
+        has drawn every rival while chains run beside it
+        (:class:`~optimal_mm.search_races.InFlight`) does not hold the next one
+        up: that one begins at once, and the first is taken once its chains end
+        (at the latest after the last race), so that a worker is not left idle
+        for the hour a chain may take. Its best tree so far counts for the floor
+        meanwhile.
         """
         part_floors = [self._floor_of((g,), part, d) for _, part in parts]
         settled = {}
@@ -177,22 +185,36 @@ class PartSolving:
                 found = self._known_race((g,), parts[i][1], plan[1:], upper[i], d, weight)
                 if found is not None:
                     hoped[i] = found[0]
-        for i, plan in plans.items():
-            enough = None
-            if floor is not None:
-                others = (sum(v for j, v in enumerate(values) if j not in plans)
-                          + sum(v for j, v in hoped.items() if j != i))
-                enough = floor - others if others < INF else None
-            if part_floors[i] is not None:
-                least = part_floors[i].cost
-                enough = least if enough is None else max(enough, least)
-            values[i], trees[i] = self._split_part(
-                (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
-                lambda value, tree, i=i: better(i, value, tree))
+        flying = {}  # the races whose own thread is done, with chains beside still running
+
+        def land(i):  # race i's answer, its chains beside ended
+            values[i], trees[i] = flying.pop(i).result()
             with lock:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
                 tell()
+
+        for i, plan in plans.items():
+            for j in [j for j, race in flying.items() if not race.busy]:
+                land(j)
+            enough = None
+            if floor is not None:
+                with lock:  # (a race in flight: its best tree so far, upper, counts)
+                    others = (sum(v for j, v in enumerate(values) if j not in plans)
+                              + sum(min(v, upper[j]) for j, v in hoped.items() if j != i))
+                enough = floor - others if others < INF else None
+            if part_floors[i] is not None:
+                least = part_floors[i].cost
+                enough = least if enough is None else max(enough, least)
+            flying[i] = self._split_part_started(
+                (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
+                lambda value, tree, i=i: better(i, value, tree))
+            if not flying[i].busy:
+                land(i)
+            elif any(j > i for j in plans):  # the next part's race begins beside them
+                flying[i].moving_on()
+        for i in sorted(flying):
+            land(i)
         for (a, _), value, part_floor in zip(parts, values, part_floors):
             if part_floor is not None and value < part_floor.cost:  # a wrong floor
                 raise FloorError(f"the lower bound's part after {self.game.code_str(g)} "

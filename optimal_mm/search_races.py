@@ -14,7 +14,9 @@ together, then each big part raced by its own guesses with the budget the others
 leave it), searched in the race's thread or in one beside it; the rival first
 guesses are chains the same way. A rival that takes the lead has its tree built
 (:meth:`RivalRaces._rival_trees`, :meth:`RivalRaces._lead_trees`), so that a run
-stopped mid-race keeps the best tree it found.
+stopped mid-race keeps the best tree it found. A race whose own thread is done
+while its chains beside run on is an :class:`InFlight`: the next big part's race
+begins meanwhile (:meth:`~optimal_mm.search_parts.PartSolving._solve_parts`).
 
 These are methods of :class:`~optimal_mm.search.Solver`, in a mixin of
 :class:`~optimal_mm.search_expected.ExpectedSearch` (whose module says what they
@@ -69,11 +71,13 @@ so far, read back; no rival still to draw with a bound below total 398
     return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
 
 
-def _beside_wait_text(race: str, running) -> str:
+def _beside_wait_text(race: str, running, moving_on: bool = False) -> str:
     """The log's line for a race of rivals whose own thread has drawn every rival and
     waits for the chains still running beside it (``running``: ``(guess, seconds
     since drawn)``): their phases are not shown, so without it the log would go
-    quiet until each says its answer (33 minutes in p5c6b's fewest at 9).
+    quiet until each says its answer (33 minutes in p5c6b's fewest at 9). With
+    ``moving_on``, the race does not wait for them yet: the next big part's race
+    begins beside them (:meth:`InFlight.moving_on`).
 
     >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
     >>> print(_beside_wait_text(race, [("1345", 75.2)]))
@@ -82,6 +86,9 @@ def _beside_wait_text(race: str, running) -> str:
     >>> print(_beside_wait_text(race, [("1345", 75.2), ("2345", 3.0)]))
     expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
 2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
+    >>> print(_beside_wait_text(race, [("1345", 75.2)], moving_on=True))
+    expected: rivals of 1213 (90 secrets after 1122): every rival drawn; the next \
+part's race begins beside 1345, a chain beside, drawn 0:01:15 ago
     """
     if len(running) == 1:
         guess, seconds = running[0]
@@ -89,7 +96,45 @@ def _beside_wait_text(race: str, running) -> str:
     else:
         waits = f"{len(running)} chains beside: " + "; ".join(
             f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running)
-    return f"{race}: every rival drawn; waiting for {waits}"
+    then = "the next part's race begins beside" if moving_on else "waiting for"
+    return f"{race}: every rival drawn; {then} {waits}"
+
+
+class InFlight:
+    """A race of rivals (:meth:`RivalRaces._race_started`) whose own thread has drawn
+    every rival: its answer, once the chains still running beside it end.
+
+    The race of a first guess's big part may end its own work with a chain beside
+    it that runs for an hour (p4c8nb's 1,001 secrets after 1234: the race waited 54
+    minutes for 1356, one worker idle). ``PartSolving._solve_parts``
+    (:mod:`optimal_mm.search_parts`) starts the next big part's race meanwhile, and
+    takes this one's :meth:`result` once its chains have ended (:attr:`busy`) or
+    every race has been started."""
+
+    def __init__(self, finish, chains=(), tell=None):
+        self._finish, self._chains, self._tell = finish, tuple(chains), tell
+
+    @property
+    def busy(self) -> bool:
+        """Whether a chain beside the race is still running (:meth:`result` would
+        wait for it)."""
+        return any(chain.running for chain in self._chains)
+
+    def then(self, fn) -> "InFlight":
+        """The race whose result is ``fn`` of this one's, with the same chains."""
+        return InFlight(lambda: fn(self._finish()), self._chains, self._tell)
+
+    def moving_on(self) -> None:
+        """Say in the log which chains the race leaves running as the next part's
+        race begins (:func:`_beside_wait_text`), for a race whose log names its
+        chains (a first guess's big part's)."""
+        if self._tell is not None:
+            self._tell(True)
+
+    def result(self):
+        """The race's answer: the chains beside it joined first (their exceptions
+        raised here)."""
+        return self._finish()
 
 
 class RivalRaces:
@@ -127,6 +172,12 @@ class RivalRaces:
 
     def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
                     on_better=None):
+        """:meth:`_split_part_started`'s race, waited for: ``(value, subtree)``."""
+        return self._split_part_started(history, part, plan, incumbent, d, weight, enough,
+                                        on_better).result()
+
+    def _split_part_started(self, history, part, plan, incumbent, d, weight, enough=None,
+                            on_better=None) -> InFlight:
         """Value and subtree of a big ``part`` after the guesses ``history`` (below the
         first guess, or deeper with ``chain_secrets``), split by its own guesses
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
@@ -140,6 +191,10 @@ class RivalRaces:
         ``on_better(total, subtree)`` told the rival's subtree of the part; without
         ``enough``, a part on a lower bound's tree's path takes its own floor
         (:meth:`_floor_of`).
+
+        Returns the race as it stands once its own thread has drawn every rival
+        (:class:`InFlight`, :meth:`_race_started`): its ``(value, subtree)`` once the
+        chains beside it have ended.
         """
         d2 = d if d >= NO_CAP else d - 1
         history = tuple(history)
@@ -154,28 +209,34 @@ class RivalRaces:
                 subs = self._ctx.split(guess, part)
                 on_better(total, (guess, {a: tree for (a, _), (_, tree) in zip(subs, trees)}))
 
-        best, best_g, trees = self._second_guess_rounds(
+        def tree_of(answer):  # the race's answer: the part's value and subtree
+            best, best_g, trees = answer
+            first = best_g is None
+            if first:
+                best_g = plan[0][0]
+            if best >= INF:
+                return INF, None
+            subtrees = incumbent
+            if not first:  # a rival won: its subtrees, as its task built them
+                subs = self._ctx.split(best_g, part)
+                if trees is None and not any(self._splits(sub, d2) for _, sub in subs):
+                    # Its parts' own tasks, where the checkpoint holds them all (an
+                    # earlier version's, or a run with --chain-secrets), else one task
+                    # for them all
+                    tasks = [((*history, best_g), sub, INF, d2, True, weight)
+                             for _, sub in subs]
+                    if None in self._runner.known(_exp_part_task, tasks, count=False)[1]:
+                        trees = self._rival_trees(history, best_g, part, subs, best, d2,
+                                                  weight)
+                subtrees = self._solve_subparts(
+                    (*history, best_g), subs, d2, weight,
+                    f"{_phase(weight)}: {self.game.code_str(best_g)} tree", trees)
+            return best, (best_g, {a: tree for a, (_, tree) in subtrees.items()})
+
+        return self._race_started(
             history, part, plan[1:], best, d, weight,
             f"rivals of {self.game.code_str(plan[0][0])}", enough,
-            None if on_better is None else told)
-        if best_g is None:
-            best_g = plan[0][0]
-        else:
-            incumbent = None
-        if best >= INF:
-            return INF, None
-        if incumbent is None:  # a rival won: its subtrees, as its task built them
-            subs = self._ctx.split(best_g, part)
-            if trees is None and not any(self._splits(sub, d2) for _, sub in subs):
-                # Its parts' own tasks, where the checkpoint holds them all (an earlier
-                # version's, or a run with --chain-secrets), else one task for them all
-                tasks = [((*history, best_g), sub, INF, d2, True, weight) for _, sub in subs]
-                if None in self._runner.known(_exp_part_task, tasks, count=False)[1]:
-                    trees = self._rival_trees(history, best_g, part, subs, best, d2, weight)
-            incumbent = self._solve_subparts(
-                (*history, best_g), subs, d2, weight,
-                f"{_phase(weight)}: {self.game.code_str(best_g)} tree", trees)
-        return best, (best_g, {a: tree for a, (_, tree) in incumbent.items()})
+            None if on_better is None else told).then(tree_of)
 
     def _rival_trees(self, history, g, part, subs, total, d2, weight):
         """The ``(value, subtree)`` of each of ``subs``, the parts of guess ``g`` at
@@ -196,6 +257,12 @@ class RivalRaces:
 
     def _second_guess_rounds(self, history, part, plan, best, d, weight, what, enough=None,
                              on_better=None):
+        """:meth:`_race_started`'s race, waited for: ``(total, guess, trees)``."""
+        return self._race_started(history, part, plan, best, d, weight, what, enough,
+                                  on_better).result()
+
+    def _race_started(self, history, part, plan, best, d, weight, what, enough=None,
+                      on_better=None) -> InFlight:
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
@@ -241,13 +308,17 @@ class RivalRaces:
         worst case is asked first whether the part fits at all; where it does not,
         no guess is searched (p5c6b's 480 secrets after 11111 12222 21123, 6 guesses
         left: refuted in 5.6 s, where 320 rivals were being searched one by one).
+
+        Returns the race once its own thread has drawn every rival and every task
+        has come back (:class:`InFlight`): the chains beside it may still be running,
+        and its :meth:`~InFlight.result` waits for them.
         """
         if best >= UNBUDGETED and not self._ctx.fits(part, d):
-            return best, None, None
+            return InFlight(lambda: (best, None, None))
         n = len(part)
         if enough is not None:
             if best <= enough:
-                return best, None, None
+                return InFlight(lambda: (best, None, None))
             found = self._known_race(history, part, plan, best, d, weight)
             if found is not None and found[0] <= enough:
                 value, k, trees, args = found
@@ -256,7 +327,7 @@ class RivalRaces:
                 self.progress.message(f"{what} ({n} secrets): "
                                       f"{self.game.code_str(plan[k][0])} reaches "
                                       f"{_cost_text(value, weight)}, the floor's share")
-                return value, plan[k][0], trees
+                return InFlight(lambda: (value, plan[k][0], trees))
         after = " ".join(self.game.code_str(h) for h in history)
         order = {g: k for k, (g, _) in enumerate(plan)}
         lock = threading.Lock()
@@ -369,15 +440,22 @@ class RivalRaces:
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
-        running = [(self.game.code_str(g), time.monotonic() - drawn)
-                   for g, drawn, chain in beside if chain.running]
-        if told and running:
-            self.progress.message(_beside_wait_text(race_label, running))
-        for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemon threads)
-            chain.join()
-        if race["holder"] < 0:
-            return best, None, None
-        return race["best"], plan[race["holder"]][0], race["trees"]
+
+        def tell_running(moving_on=False):  # the chains beside still running, if any
+            running = [(self.game.code_str(g), time.monotonic() - drawn)
+                       for g, drawn, chain in beside if chain.running]
+            if told and running:
+                self.progress.message(_beside_wait_text(race_label, running, moving_on))
+
+        def finish():
+            tell_running()
+            for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemons)
+                chain.join()
+            if race["holder"] < 0:
+                return best, None, None
+            return race["best"], plan[race["holder"]][0], race["trees"]
+
+        return InFlight(finish, [chain for _, _, chain in beside], tell_running)
 
     def _settle_beside(self, settle, k, args) -> None:
         """``settle(k, args)`` in a thread beside the race's own, its slot given back

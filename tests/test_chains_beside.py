@@ -98,6 +98,52 @@ def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatc
                 g, log.lines)
 
 
+class _Overlap(Progress):
+    """Messages, and an event set once a race other than the one that moved on
+    says something after it moved on."""
+
+    def __init__(self):
+        self.lines, self.moved, self.overlap = [], None, threading.Event()
+
+    def message(self, text):
+        self.lines.append(text)
+        if ": every rival drawn; the next part's race begins beside " in text:
+            self.moved = self.moved or text.split(": every rival drawn")[0]
+        elif self.moved is not None and not text.startswith(self.moved):
+            self.overlap.set()
+
+
+def test_the_next_big_part_races_while_a_chain_beside_runs(tmp_path, monkeypatch):
+    # A big part's race whose own thread is done while a chain beside it still runs
+    # (search_parts' _solve_parts, InFlight) lets the next big part's race begin at
+    # once: here each chain beside a first guess's big part starts only once another
+    # race has spoken after the first one moved on (at most 10 s), which the old
+    # order (each race waited for its chains) never allows. The answer is the one of a single job.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    log = _Overlap()
+    real = search.Solver._settle_beside
+
+    def late(self, settle, k, args):
+        if len(args[0]) == 1:  # a rival of a first guess's big part (not deeper)
+            log.overlap.wait(10.0)
+        return real(self, settle, k, args)
+
+    monkeypatch.setattr(search.Solver, "_settle_beside", late)
+    game = Game.from_spec("p4c5nb")
+    alone = Solver(game, jobs=1, chain_secrets=4).solve("fewest-at-worst")
+    sol = Solver(game, jobs=2, chain_secrets=4, checkpoint=tmp_path,
+                 progress=log).solve("fewest-at-worst")
+    assert log.moved is not None and log.overlap.is_set(), log.lines
+    moved = next(i for i, x in enumerate(log.lines) if "the next part's race begins" in x)
+    chain = log.lines[moved].split("race begins beside ")[1].split(",")[0]
+    answered = [i for i, x in enumerate(log.lines)
+                if x.startswith(f"{log.moved}: {chain}, a chain, ")]
+    assert answered and answered[0] > moved  # the chain answered after the move on
+    assert any(not x.startswith(log.moved) for x in log.lines[moved + 1:answered[0]])
+    assert sol.value == alone.value
+    assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
+
+
 def test_no_chain_beside_where_tasks_may_run_here(tmp_path):
     # Without a checkpoint a single task runs in this process, holding the
     # interpreter: a thread beside would stop every other thread's dispatching

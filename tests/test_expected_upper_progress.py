@@ -177,7 +177,7 @@ def test_a_split_part_s_tree_counts_its_parts_solved_before_its_race(monkeypatch
     game = Game.from_spec("mastermind")
     solver = Solver(game, jobs=1, chain_secrets=8, table_entries=60_001)
     checked = []
-    split_part = Solver._split_part
+    split_part = Solver._split_part_started
 
     def watched(self, history, part, plan, incumbent, d, weight, *args, **kwargs):
         best = self.best_so_far()
@@ -196,7 +196,7 @@ def test_a_split_part_s_tree_counts_its_parts_solved_before_its_race(monkeypatch
             checked.append((len(history), *costs))
         return split_part(self, history, part, plan, incumbent, d, weight, *args, **kwargs)
 
-    monkeypatch.setattr(Solver, "_split_part", watched)
+    monkeypatch.setattr(Solver, "_split_part_started", watched)
     plain = Solver(game, jobs=1, table_entries=60_001).solve(objective, cap)
     assert solver.solve(objective, cap).value == plain.value
     assert {depth for depth, _, _ in checked} >= {1, 2}  # races one and two guesses deep

@@ -136,16 +136,19 @@ def test_the_best_tree_so_far_follows_a_race(split_at_60, monkeypatch):
     # A rival second guess that takes the lead in a big part's race makes the best
     # tree so far better at once, not when the part's race ends.
     seen = []
-    split_part = Solver._split_part
+    split_part = Solver._split_part_started
 
     def watched(self, *args, **kwargs):
         before = self.best_so_far().validate().total
-        result = split_part(self, *args, **kwargs)
-        after = self.best_so_far().validate().total  # replayed for every secret
-        seen.append((before, after))
-        return result
 
-    monkeypatch.setattr(Solver, "_split_part", watched)
+        def ended(result):  # the race's answer, once its chains beside have ended
+            after = self.best_so_far().validate().total  # replayed for every secret
+            seen.append((before, after))
+            return result
+
+        return split_part(self, *args, **kwargs).then(ended)
+
+    monkeypatch.setattr(Solver, "_split_part_started", watched)
     sol = _mastermind(50_109).expected()
     assert seen and all(after <= before for before, after in seen)
     assert any(after < before for before, after in seen)
@@ -430,7 +433,7 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
     # guesses; on the floor tree's path its race stops at its own floor, and the
     # tree's guess goes first.
     deep = []
-    original = Solver._split_part
+    original = Solver._split_part_started
 
     def spy(self, history, part, plan, incumbent, d, weight, enough=None, on_better=None):
         floor = self._floor_of(history, part, d)
@@ -438,7 +441,7 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
             deep.append(plan[0][0] == floor.guess)
         return original(self, history, part, plan, incumbent, d, weight, enough, on_better)
 
-    monkeypatch.setattr(Solver, "_split_part", spy)
+    monkeypatch.setattr(Solver, "_split_part_started", spy)
     uncapped = _mastermind(50_125).expected()
     floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
     plain = _mastermind(50_126, chain_secrets=20).worst_then_expected()

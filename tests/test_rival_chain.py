@@ -303,14 +303,14 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
         return trees
 
     splits = []
-    real_split = search.Solver._split_part
+    real_split = search.Solver._split_part_started
 
     def spy_split(self, history, part, *args, **kwargs):
         splits.append((tuple(history), int(part[0])))
         return real_split(self, history, part, *args, **kwargs)
 
     monkeypatch.setattr(search.Solver, "_lead_trees", spy)
-    monkeypatch.setattr(search.Solver, "_split_part", spy_split)
+    monkeypatch.setattr(search.Solver, "_split_part_started", spy_split)
     plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full",
                    progress=watch).expected()
     whole = Solver(game, jobs=1).expected()
