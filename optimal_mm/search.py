@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -89,6 +88,7 @@ from .search_costs import (CEILING_OBJECTIVES, FLOOR_OBJECTIVES,  # noqa: F401
                            CappedCost, LowerBound, PartFloor, UpperBound, cap_weight,
                            check_ceiling, check_floor)
 from .search_expected import ExpectedSearch
+from .search_races import BesideSlots
 from .search_tasks import _tree_arg
 from .search_worst import WC_SPLIT_SECRETS, WorstCaseSearch, worst_case_order  # noqa: F401
 from .solution import SearchStats, Solution
@@ -377,7 +377,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         # Chains of rivals that may run beside the race's own thread
         # (RivalRaces._second_guess_rounds): one per job beyond the first, where
         # every task goes to a worker; none otherwise.
-        self._beside = threading.BoundedSemaphore(self.jobs - 1) if (
+        self._beside = BesideSlots(self.jobs - 1) if (
             self.jobs > 1 and self._runner.dispatches_all()) else None
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")

@@ -25,6 +25,7 @@ read of the solver) beside :class:`~optimal_mm.search_parts.PartSolving`.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -135,6 +136,65 @@ class InFlight:
         """The race's answer: the chains beside it joined first (their exceptions
         raised here)."""
         return self._finish()
+
+
+class BesideSlots:
+    """The threads that chains may run in beside the race's own
+    (:meth:`RivalRaces._race_started`): one per job beyond the first, so that as many
+    threads compute as there are workers.
+
+    A thread that waits for its chains beside (:meth:`lent`) computes nothing
+    meanwhile, so its slot goes to them: a chain beside may then put its own rivals'
+    chains beside it. Without that, p4c8nb's fewest at 9 had one chain beside (1356,
+    two hours) searching its own chains one after another, every task of each in a
+    row, while the race's thread waited for it and one worker idled.
+
+    >>> slots = BesideSlots(1)
+    >>> slots.take(), slots.take()
+    (True, False)
+    >>> with slots.lent():  # this thread waits: its slot for another chain
+    ...     slots.take()
+    True
+    >>> slots.free  # both held, none owed: the next give frees nothing
+    -1
+    >>> slots.give(); slots.give(); slots.free
+    1
+    """
+
+    def __init__(self, n: int):
+        self._lock = threading.Lock()
+        self._free = n
+
+    @property
+    def free(self) -> int:
+        """The slots free now; below zero, those still owed to threads that took
+        their own back (:meth:`lent`) while chains held them: the next gives repay
+        them first."""
+        return self._free
+
+    def take(self) -> bool:
+        """A slot for a chain beside, if one is free (never waits)."""
+        with self._lock:
+            if self._free > 0:
+                self._free -= 1
+                return True
+            return False
+
+    def give(self) -> None:
+        """A chain beside has ended: its slot back."""
+        with self._lock:
+            self._free += 1
+
+    @contextlib.contextmanager
+    def lent(self):
+        """While the calling thread waits (for its chains beside), one slot more;
+        taken back after, owed if the chains that used it still hold it."""
+        self.give()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._free -= 1
 
 
 class RivalRaces:
@@ -432,7 +492,7 @@ class RivalRaces:
                     if race["best"] < UNBUDGETED
                     else "to search, none within the cap so far")
             if chained:  # with the budget of every guess before it (and beside)
-                if self._beside is not None and self._beside.acquire(blocking=False):
+                if self._beside is not None and self._beside.take():
                     beside.append((plan[k][0], time.monotonic(), self._runner.beside(
                         lambda k=k, args=args: self._settle_beside(settle, k, args))))
                 else:
@@ -449,8 +509,10 @@ class RivalRaces:
 
         def finish():
             tell_running()
-            for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemons)
-                chain.join()
+            waits = any(chain.running for _, _, chain in beside)
+            with (self._beside.lent() if waits else contextlib.nullcontext()):
+                for _, _, chain in beside:  # (after Ctrl-C, none is waited for: daemons)
+                    chain.join()
             if race["holder"] < 0:
                 return best, None, None
             return race["best"], plan[race["holder"]][0], race["trees"]
@@ -463,7 +525,7 @@ class RivalRaces:
         try:
             settle(k, args)
         finally:
-            self._beside.release()
+            self._beside.give()
 
     def _lead_trees(self, history, g, part, total, d, weight) -> list:
         """The ``(value, subtree)`` of each part of the guess ``g`` at ``part`` (after

@@ -12,13 +12,14 @@ total), only the work may differ.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
 
 import pytest
 
-from optimal_mm import Game, search, search_parts
+from optimal_mm import Game, search, search_parts, search_races
 from optimal_mm import runner as runner_module
 from optimal_mm.progress import Progress
 from optimal_mm.runner import SessionHalted, TaskRunner
@@ -46,9 +47,8 @@ def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_
     assert beside and all(beside)  # chains in threads of their own
     assert sol.value == alone.value
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
-    # every slot given back: a semaphore at its start value takes no more releases
-    with pytest.raises(ValueError):
-        two._beside.release()
+    # every slot given back, each one lent by a waiting thread taken back
+    assert two._beside.free == 1
     # A rerun reads the chains' answers back, whichever thread saved them (not all:
     # a chain's budget is the best total when it was drawn, which depends on which
     # chains beside had finished, so a rerun may ask for some under another budget)
@@ -140,6 +140,53 @@ def test_the_next_big_part_races_while_a_chain_beside_runs(tmp_path, monkeypatch
                 if x.startswith(f"{log.moved}: {chain}, a chain, ")]
     assert answered and answered[0] > moved  # the chain answered after the move on
     assert any(not x.startswith(log.moved) for x in log.lines[moved + 1:answered[0]])
+    assert sol.value == alone.value
+    assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
+
+
+def test_a_waiting_race_lends_its_slot_to_the_chains_beside(tmp_path, monkeypatch):
+    # With 2 jobs there is one slot beside the race's own thread. Once that thread
+    # only waits for its chain beside (BesideSlots.lent), the chain may put its own
+    # rivals' chains beside it: here each chain beside a first guess's big part
+    # starts only once the main thread waits (at most 10 s), and two chains beside
+    # then run at once, which one slot alone never allows. The answer is one job's.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    waiting = threading.Event()
+    lock, running, peak = threading.Lock(), [0], [0]
+    real_lent, real_settle = search_races.BesideSlots.lent, search.Solver._settle_beside
+
+    @contextlib.contextmanager
+    def lent(self):
+        main = threading.current_thread() is threading.main_thread()
+        with real_lent(self):
+            if main:
+                waiting.set()
+            try:
+                yield
+            finally:
+                if main:
+                    waiting.clear()
+
+    def counted(self, settle, k, args):
+        if len(args[0]) == 1:  # a rival of a first guess's big part
+            waiting.wait(10.0)
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        try:
+            return real_settle(self, settle, k, args)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(search_races.BesideSlots, "lent", lent)
+    monkeypatch.setattr(search.Solver, "_settle_beside", counted)
+    game = Game.from_spec("p4c5nb")
+    alone = Solver(game, jobs=1, chain_secrets=4).solve("fewest-at-worst")
+    two = Solver(game, jobs=2, chain_secrets=4, checkpoint=tmp_path)
+    sol = two.solve("fewest-at-worst")
+    assert peak[0] == 2
+    assert two._beside.free == 1  # every slot back, the lent one taken back
     assert sol.value == alone.value
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
 
