@@ -349,7 +349,10 @@ class RivalRaces:
         (:meth:`optimal_mm.runner.TaskRunner.beside`), with the best total when
         drawn, while the race goes on: its answer is kept as a task's would be, so
         the earliest guess with the least total still wins, and comes back exact
-        (every guess drawn before it is worse), whatever ran beside it.
+        (every guess drawn before it is worse), whatever ran beside it. A chain whose
+        answer the checkpoint holds is read back here, never beside: a resumed race
+        then draws each rival under a budget no looser than the run that saved it
+        did (the answers before it saved too), which the saved answer then answers.
 
         ``enough`` (from a :class:`LowerBound`, :meth:`_solve_parts`): a total that
         ends the race once the best so far is at most it (the part is then at its
@@ -452,11 +455,10 @@ class RivalRaces:
         told = len(history) == 1
         race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})" if told else None
 
-        def settle(k, args):  # a chain: its answer, and its tree if it took the lead
+        def settle(k, args, found=None):  # a chain: its answer (``found``: the one
+            # the checkpoint holds, told as read back; else _chain_of's, which looks
+            # again and computes it if missing), and its tree if it took the lead
             start = time.monotonic()
-            # one look at the checkpoint: an answer found there is told as read back,
-            # and _chain_of (which would look again) computes only one not found
-            found = self._runner.known(_exp_guess_task, [args])[1][0] if told else None
             read_back = found is not None
             value = found[0] if read_back else self._chain_of(args)
             with lock:
@@ -492,11 +494,18 @@ class RivalRaces:
                     if race["best"] < UNBUDGETED
                     else "to search, none within the cap so far")
             if chained:  # with the budget of every guess before it (and beside)
-                if self._beside is not None and self._beside.take():
+                # An answer the checkpoint holds is settled here, before the next
+                # rival is drawn. Settled beside, the lead it takes could come after
+                # that draw, whose budget would be the looser one from before; the
+                # checkpoint, holding that rival's answer under the tighter budget,
+                # may not answer it, and a resumed run searched again a rival it had
+                # settled (p4c8nb's upper tree rebuilt: 300 s on 2345's chain, known)
+                found = self._runner.known(_exp_guess_task, [args])[1][0]
+                if found is None and self._beside is not None and self._beside.take():
                     beside.append((plan[k][0], time.monotonic(), self._runner.beside(
                         lambda k=k, args=args: self._settle_beside(settle, k, args))))
                 else:
-                    settle(k, args)
+                    settle(k, args, found)
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)

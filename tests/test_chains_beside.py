@@ -49,14 +49,50 @@ def test_chains_beside_give_the_same_value_and_tree(spec, chain, objective, tmp_
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
     # every slot given back, each one lent by a waiting thread taken back
     assert two._beside.free == 1
-    # A rerun reads the chains' answers back, whichever thread saved them (not all:
-    # a chain's budget is the best total when it was drawn, which depends on which
-    # chains beside had finished, so a rerun may ask for some under another budget)
+    # A rerun reads every answer back, whichever thread saved it: a chain's budget
+    # was the best total when it was drawn, which depended on the chains beside that
+    # had finished, but the rerun reads each chain back before it draws the next
+    # rival, so it asks under budgets no looser, which the saved answers settle
+    saved = sorted(p.name for p in (tmp_path / "two").rglob("task-*"))
     again = Solver(game, jobs=2, chain_secrets=chain, checkpoint=tmp_path / "two")
     resumed = again.solve(objective)
+    assert sorted(p.name for p in (tmp_path / "two").rglob("task-*")) == saved
     assert resumed.value == alone.value
     assert resumed.strategy.root.to_dict() == alone.strategy.root.to_dict()
     assert again.checkpoint.loaded > 0
+
+
+def test_a_resumed_race_reads_its_chains_back_before_the_next_draw(tmp_path,
+                                                                   monkeypatch):
+    # A chain whose answer the checkpoint holds is read back in the race's own
+    # thread, never beside it. Settled beside, the lead it takes could come after
+    # the next rival's draw, whose budget would then be the looser one from before:
+    # the checkpoint, holding that rival's answer under the tighter budget, may not
+    # answer it, and the run would search it again (p4c8nb's upper tree: 300 s on a
+    # chain it had settled). One job saves every answer; a resumed run with two
+    # puts no known chain beside and computes nothing anew.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    alone = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path).solve(
+        "fewest-at-worst")
+    saved = sorted(p.name for p in tmp_path.rglob("task-*"))
+    assert saved
+    known_beside = []
+    real = search.Solver._settle_beside
+
+    def spy(self, settle, k, args):
+        found = self._runner.known(search_races._exp_guess_task, [args], count=False)
+        known_beside.append(found[1][0] is not None)
+        return real(self, settle, k, args)
+
+    monkeypatch.setattr(search.Solver, "_settle_beside", spy)
+    again = Solver(game, jobs=2, chain_secrets=4, checkpoint=tmp_path)
+    sol = again.solve("fewest-at-worst")
+    assert not any(known_beside)
+    assert sorted(p.name for p in tmp_path.rglob("task-*")) == saved
+    assert again.checkpoint.loaded > 0
+    assert sol.value == alone.value
+    assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
 
 
 class _Messages(Progress):
