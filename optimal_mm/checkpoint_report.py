@@ -28,7 +28,9 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     first guess with big parts is searched as a chain of tasks (its small parts, then
     each big part by its second guesses, smallest part first): per chain, whether its
     small parts fit its budget, and for each big part begun, how many of its second
-    guesses with a bound below the part's budget are searched and the best found.
+    guesses with a bound below the part's budget are searched and the best found;
+    the same of a rival second guess begun as a chain (its big parts raced by third
+    guesses), until it is settled.
     With ``--chain-secrets`` the chains and split parts below the first guess leave
     their answers as the one tasks' (read as above) and pieces, counted on lines of
     their own (rivals below the second guess, probes, parts below the third) and
@@ -94,16 +96,18 @@ def report(directory, classes: bool = True,
     runs: dict[str, RunReport] = {}
     split_args = defaultdict(list)  # run id -> [(T, guesses before, part hash, d)]
     # run id -> expected-case split parts: {"subs": {(first, second, sub hash): row},
-    # "rivals": {(first, second, its parts' hashes): cost or None}, "d", "weight"}
-    # "budgets": the budget each rival was searched against; "chains": rival first
-    # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
-    # second guesses' guesses left; "subs_cpu", "rivals_cpu": the processor seconds of
-    # each "subs" and "rivals" task (None: untimed); "rival_trees": the rivals whose
-    # entry keeps the trees of their parts (those that proved better, since 2026-11-28);
-    # "split": first guess -> its parts split by second guess (:func:`_split_parts`,
-    # found once for the two readers).
-    exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "budgets": {},
-                                   "rivals_cpu": {}, "chains": {}, "rival_trees": set(),
+    # "rivals": {((first,), second, its parts' hashes): (cost or None, the budget it
+    # was searched against, processor seconds or None)}, and the same of the third
+    # guesses raced below a rival second guess, keyed ((first, second), third, ...);
+    # "raced": the (first, second) with such third guesses; "thirds_d": their parts'
+    # guesses left; "d", "weight"; "chains": rival first guess -> its small parts'
+    # answer (a total, None: refuted); "seconds_d": the second guesses' guesses left;
+    # "subs_cpu": the processor seconds of each "subs" task (None: untimed);
+    # "rival_trees": the rivals whose entry keeps the trees of their parts (those that
+    # proved better, since 2026-11-28); "split": first guess -> its parts split by
+    # second guess (:func:`_split_parts`, found once for the two readers).
+    exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "raced": set(),
+                                   "thirds_d": None, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0, "split": {}})
     games: dict[str, Game] = {}
@@ -212,15 +216,20 @@ def report(directory, classes: bool = True,
                     kind = CHAIN_PIECE
                     rep.deep_rivals.append((" ".join(game.code_str(h) for h in history)
                                             + f" {name}", cost, int(bound)))
+                    if len(history) == 2:  # a third guess, in the race of a rival second
+                        raw["rivals"][(tuple(history), first,  # guess's big part
+                                       frozenset(p["array"] for p in parts))] = (
+                            cost, int(bound), _cpu(timing))
+                        raw["raced"].add(tuple(history))
+                        raw["thirds_d"] = args[6]
                 elif history:
                     rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
                                                int(bound)))
-                    key = (history[0], first, frozenset(p["array"] for p in parts))
-                    raw["rivals"][key] = cost
-                    raw["budgets"][key] = int(bound)
-                    raw["rivals_cpu"][key] = _cpu(timing)
+                    parts_key = frozenset(p["array"] for p in parts)
+                    raw["rivals"][((history[0],), first, parts_key)] = (cost, int(bound),
+                                                                        _cpu(timing))
                     if len(result) == 3 and result[1] is not None:
-                        raw["rival_trees"].add(key)
+                        raw["rival_trees"].add((history[0], first, parts_key))
                     raw["seconds_d"] = args[6]
                 else:
                     rep.rivals.append((name, cost, int(bound)))
@@ -334,15 +343,16 @@ def _guesses_left(d2: int) -> int:
     return d2 if d2 >= NO_CAP else d2 + 1
 
 
-def _rival_answers(solver, first, part, plan, raw) -> dict:
-    """``{second guess: (cost or None, budget, processor seconds or None)}`` for the
-    guesses of ``plan`` at ``part`` (below ``first``) whose task the checkpoint holds,
-    each found by the hashes of the parts it leaves."""
+def _rival_answers(solver, history, part, plan, raw) -> dict:
+    """``{guess: (cost or None, budget, processor seconds or None)}`` for the guesses
+    of ``plan`` at ``part`` (after the guesses ``history``: a second guess's rivals
+    after ``(first,)``, a third's after ``(first, second)``) whose task the checkpoint
+    holds, each found by the hashes of the parts it leaves."""
     found = {}
     for h, _ in plan:
-        key = (first, h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
+        key = (tuple(history), h, frozenset(_digest(sub) for _, sub in solver.split(h, part)))
         if key in raw["rivals"]:
-            found[h] = (raw["rivals"][key], raw["budgets"][key], raw["rivals_cpu"].get(key))
+            found[h] = raw["rivals"][key]
     return found
 
 
@@ -357,7 +367,7 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
     from .search_parts import SPLIT_SECRETS
 
     solved = {f for f, _, _ in raw["subs"]} | {game.code_index(f) for f in rep.expected}
-    firsts = (set(raw["chains"]) | {f for f, _, _ in raw["rivals"]}) - solved
+    firsts = (set(raw["chains"]) | {h[0] for h, _, _ in raw["rivals"] if len(h) == 1}) - solved
     if not firsts:
         return
     d2 = raw["seconds_d"]
@@ -378,21 +388,50 @@ def _chains(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
             part = parts[i]
             plan = solver.exp_second_guesses((first,), part, _guesses_left(d2),
                                              raw["weight"])
-            found = _rival_answers(solver, first, part, plan, raw)
+            found = _rival_answers(solver, (first,), part, plan, raw)
             if not found:
                 chain.waiting += 1
                 chain.waiting_guesses += len(plan)
                 continue
-            costs = [c for c, _, _ in found.values() if c is not None]
-            best = min(costs) if costs else None
-            budget = best if best is not None else max(b for _, b, _ in found.values())
-            below = [h for h, b in plan if b < budget or h in found]
-            cpu = [t for _, _, t in found.values() if t is not None]
-            chain.parts.append(ChainPart(len(part), len(below),
-                                         sum(h in found for h in below), best,
-                                         len(cpu), sum(cpu)))
-            if best is None and chain.parts[-1].searched >= len(below):
+            chain.parts.append(_chain_part(part, plan, found))
+            if chain.parts[-1].refutes():
                 break  # this part refutes the rival: the chain ends here
+
+
+def _chain_part(part, plan, found) -> ChainPart:
+    """A big part begun in a chain: its guesses in the search's order ``plan`` (with
+    their bounds), ``found`` those the checkpoint holds (:func:`_rival_answers`). The
+    race's budget is the least cost found, else the greatest budget a task was given:
+    a guess whose bound is not below it is cut without a task."""
+    costs = [c for c, _, _ in found.values() if c is not None]
+    best = min(costs) if costs else None
+    budget = best if best is not None else max(b for _, b, _ in found.values())
+    below = [h for h, b in plan if b < budget or h in found]
+    cpu = [t for _, _, t in found.values() if t is not None]
+    return ChainPart(len(part), len(below), sum(h in found for h in below), best,
+                     len(cpu), sum(cpu))
+
+
+def _raced(solver, first, second, part, least, raw) -> tuple[list[ChainPart], int]:
+    """The big parts of the rival second guess ``second`` at ``part`` (below
+    ``first``) whose third guesses the checkpoint holds, a rival still in the race
+    searched as a chain (``--chain-secrets``; its parts of ``least`` secrets or more,
+    :attr:`RunReport.least_chained`, smallest first as the search takes them), and how
+    many of its big parts after the last of those are not begun. A part before it
+    with none was raced too, by tasks too short to keep (``--checkpoint-min-seconds``)."""
+    if least is None or raw["thirds_d"] is None:
+        return [], 0
+    d = _guesses_left(raw["thirds_d"])
+    begun, waiting = [], 0
+    for sub in sorted((s for _, s in solver.split(second, part) if len(s) >= least), key=len):
+        plan = solver.exp_second_guesses((first, second), sub, d, raw["weight"])
+        found = _rival_answers(solver, (first, second), sub, plan, raw)
+        if found:
+            begun.append(_chain_part(sub, plan, found))
+            waiting = 0
+        else:
+            waiting += 1
+    return begun, waiting if begun else 0
 
 
 def _split_parts(solver, first: int, raw: dict) -> list:
@@ -546,7 +585,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                     beyond = min(r[0] for r in rows if not r[2])
                 cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
                 tree_cpu = None if None in cpu else sum(cpu)
-            answers = _rival_answers(solver, first, part, plan[1:], raw)
+            answers = _rival_answers(solver, (first,), part, plan[1:], raw)
             rivals = {h: cost for h, (cost, _, _) in answers.items()}
             cpu = [t for _, _, t in answers.values() if t is not None]
             better = [c for c in rivals.values() if c is not None]
@@ -554,6 +593,11 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             below = [h for h, b in plan[1:] if best is None or b < best]
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
                           sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond)
+            for h in below:  # rivals begun, their big parts raced by third guesses
+                if h not in rivals and (first, h) in raw["raced"]:
+                    raced, waiting = _raced(solver, first, h, part, rep.least_chained, raw)
+                    if raced:
+                        big.racing.append((game.code_str(h), raced, waiting))
             if best is not None and (beyond is not None or incumbent is not None
                                      and best < incumbent):
                 # The search keeps the earliest rival in its order at the least cost

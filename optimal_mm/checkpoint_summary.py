@@ -19,28 +19,30 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     not yet done (those that ``--chain-secrets`` solves as chains of pieces counted
     apart, not priced: a piece is no measure of a part); the rival second guesses of the
     big parts still in the race (each at the mean of its own part's rivals settled so
-    far, where it has some; where it has none, at the processor time of its part's
-    tree under the first second guess, or of the parts it tried where that guess
-    proved beyond the cap (a rough guide, as p4c10's fewest-at-worst rivals took 0.9
-    to 1.1 times their part's tree in three of its five big parts, under a tenth in
-    the other two), else at the mean of all the rivals settled, each timed whole: its
-    own task or, a rival searched as a chain, its pieces together); the trees of the
-    rivals that beat their big part's first second guess and whose entries, written
-    before 2026-11-28, do not keep them (the search builds each once the part's rivals
-    are all settled, as one task that repeats the rival's search with its total as
-    budget, and reports the better value only then), each at the processor time of the
-    rival's own task (a part's tree under the first second guess is no guide: p6c7nb's
-    2,119-secret part took 66 s there, its better rival's task 474 s); those rivals, at
-    most, of a part whose first second guess is not yet solved (its bound cuts some once
-    it is); the second guesses of the rival chains' big parts begun, each at the mean of
-    its own part's tasks so far (a chain's parts differ most: p4c10's rival 0012 took
-    0.1 s a task in its 401-secret part, 494 s in its 3,052-secret one, 33 s over all)
-    and, counted at most (a part's guesses above its budget are cut, and a chain ends at
-    its first refuted part), those of the parts not begun; and the rival first guesses
-    with no task yet (those whose probed bound, recomputed as the search ranks them, is
-    below the total of the first guess solved exactly; every class with no task, at
-    most, before that total is known), each priced at the mean processor time of the
-    rival first guesses settled, all their tasks together (expected case).
+    far, where it has some; where it has none, at the processor time of its part's tree
+    under the first second guess, or of the parts it tried where that guess proved
+    beyond the cap (a rough guide, as p4c10's fewest-at-worst rivals took 0.9 to 1.1
+    times their part's tree in three of its five big parts, under a tenth in the other
+    two), else at the mean of all the rivals settled, each timed whole: its own task or,
+    a rival searched as a chain, its pieces together; a rival begun as a chain, less the
+    share of its big parts' third guesses that the checkpoint holds:
+    :attr:`BigPart.raced_share`); the trees of the rivals that beat their big part's
+    first second guess and whose entries, written before 2026-11-28, do not keep them
+    (the search builds each once the part's rivals are all settled, as one task that
+    repeats the rival's search with its total as budget, and reports the better value
+    only then), each at the processor time of the rival's own task (a part's tree under
+    the first second guess is no guide: p6c7nb's 2,119-secret part took 66 s there, its
+    better rival's task 474 s); those rivals, at most, of a part whose first second
+    guess is not yet solved (its bound cuts some once it is); the second guesses of the
+    rival chains' big parts begun, each at the mean of its own part's tasks so far (a
+    chain's parts differ most: p4c10's rival 0012 took 0.1 s a task in its 401-secret
+    part, 494 s in its 3,052-secret one, 33 s over all) and, counted at most (a part's
+    guesses above its budget are cut, and a chain ends at its first refuted part), those
+    of the parts not begun; and the rival first guesses with no task yet (those whose
+    probed bound, recomputed as the search ranks them, is below the total of the first
+    guess solved exactly; every class with no task, at most, before that total is
+    known), each priced at the mean processor time of the rival first guesses settled,
+    all their tasks together (expected case).
     An estimate from a sample, not a promise: task times within one part vary by a
     factor of a hundred (the mean, unlike the median, at least counts the long ones).
 """
@@ -110,6 +112,10 @@ class BigPart:
     # ``first`` cannot solve the part within the cap, and its rivals race with no
     # budget until one of them does (``Solver._split_part``, a best of ``INF``).
     beyond: int | None = None
+    # The rivals begun and not yet settled, searched as chains (``--chain-secrets``):
+    # [(rival, [ChainPart] of its big parts raced by third guesses, its big parts
+    # after those not begun)]
+    racing: list = field(default_factory=list)
 
     @property
     def solved(self) -> bool:
@@ -126,6 +132,18 @@ class BigPart:
         """... and their processor seconds together."""
         return sum(self.rival_cpus)
 
+    @property
+    def raced_share(self) -> float:
+        """How much of the rivals begun the checkpoint holds, in rivals: of each one,
+        the third guesses in the checkpoint over those in the race of each big part
+        begun, a big part not yet begun counting as none. A lower figure than the share
+        of their processor time: a race tries its most promising guesses first, and
+        they are the slowest (p4c8nb's fewest at 9, 2026-12-05: in 37 races of its
+        rivals' parts, the first quarter of the third guesses in the checkpoint took
+        0.14 to 1.0 of their processor time, the median 0.39)."""
+        return sum(sum(p.searched / p.below for p in parts if p.below) / (len(parts) + waiting)
+                   for _, parts, waiting in self.racing)
+
     def text(self, cost_text) -> str:
         if self.beyond is not None:
             line = (f"part of {self.secrets:,} secrets: {self.first} cannot solve it "
@@ -135,7 +153,7 @@ class BigPart:
                 line += (f"; the best rival so far: {self.winner}, {cost_text(self.best)} "
                          f"(its tree {'built' if self.tree_built else 'not yet built'})")
             return (line + f"; {self.settled:,} of {self.below:,} rival second guesses "
-                    f"settled")
+                    f"settled" + self._racing_text(cost_text))
         if self.incumbent is None:
             return (f"part of {self.secrets:,} secrets: its first second guess {self.first} "
                     f"not yet solved")
@@ -144,11 +162,21 @@ class BigPart:
             line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} "
                      f"(its tree {'built' if self.tree_built else 'not yet built'})")
         return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
-                f"bound below the best settled")
+                f"bound below the best settled" + self._racing_text(cost_text))
+
+    def _racing_text(self, cost_text) -> str:
+        return "".join(f"; rival {rival} begun, its "
+                       + "; ".join(p.text(cost_text, "third") for p in parts)
+                       + (f"; {waiting:,} big part{'s' if waiting != 1 else ''} not begun"
+                          if waiting else "")
+                       for rival, parts, waiting in self.racing)
 
     def to_dict(self) -> dict:
-        out = {k: v for k, v in self.__dict__.items() if k != "rival_cpus"}
-        return out | {"timed": self.timed, "cpu": round(self.cpu, 3)}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("rival_cpus", "racing")}
+        return out | {"timed": self.timed, "cpu": round(self.cpu, 3),
+                      "racing": [{"rival": rival, "parts": [p.to_dict() for p in parts],
+                                  "waiting": waiting}
+                                 for rival, parts, waiting in self.racing]}
 
 
 @dataclass
@@ -163,12 +191,17 @@ class ChainPart:
     timed: int = 0  # of those searched, the tasks that carry their timing
     cpu: float = 0.0  # ... and their processor seconds together
 
-    def text(self, cost_text) -> str:
+    def refutes(self) -> bool:
+        """Whether every guess in the race is searched and none fits the budget: the
+        rival whose part this is does no better (its chain ends here)."""
+        return self.best is None and self.searched >= self.below
+
+    def text(self, cost_text, which: str = "second") -> str:
         line = (f"part of {self.secrets:,} secrets: {self.searched:,} of {self.below:,} "
-                f"second guesses with a bound below its budget searched")
+                f"{which} guesses with a bound below its budget searched")
         if self.best is not None:
             return line + f", the best {cost_text(self.best)}"
-        if self.searched >= self.below:
+        if self.refutes():
             return line + ": none within it, the rival is refuted"
         return line + ", none within it so far"
 
@@ -192,7 +225,7 @@ class ChainRival:
     def settled(self) -> bool:
         """Whether the chain has its answer: refuted (by its small parts or by a big
         part none of whose second guesses fits) or every big part searched."""
-        refuted = any(p.best is None and p.searched >= p.below for p in self.parts)
+        refuted = any(p.refutes() for p in self.parts)
         return (self.small == "refuted" or refuted
                 or not self.waiting and all(p.searched >= p.below for p in self.parts))
 
@@ -363,8 +396,15 @@ class RunReport:
                        for c in b.rival_cpus]
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, settled)
-            _price_by_part(row, [(b, b.below - b.settled) for b in open_parts], "rivals",
-                           own=lambda b: b.tree_cpu)
+            begun = [(rival, parts) for b in open_parts for rival, parts, _ in b.racing]
+            if _price_by_part(row, [(b, b.below - b.settled - b.raced_share)
+                                    for b in open_parts], "rivals",
+                              own=lambda b: b.tree_cpu) and begun:
+                row["price_basis"] += (
+                    "; those begun, less the share of their third guesses in the "
+                    "checkpoint (" + ", ".join(
+                        f"{rival}: {sum(p.searched for p in parts):,} of "
+                        f"{sum(p.below for p in parts):,}" for rival, parts in begun) + ")")
             out.append(row)
         unbuilt = [b for bigs in self.big_parts.values() for b in bigs
                    if b.winner is not None and not b.tree_built]

@@ -359,6 +359,82 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert not [row for row in rep.left() if "big parts" in row["what"]]
 
 
+def test_a_rival_begun_as_a_chain_shows_its_race_and_is_priced_less(tmp_path, monkeypatch):
+    """p4c5nb as above, then a refuted rival second guess taken back to the middle of
+    its race: its own answer removed, and one of its third guesses. The report names
+    it begun, with its race as the search runs it (the third guesses it had searched,
+    one of them left), prices it at its part's mean less the share it holds, and a
+    resumed run computes just that third guess of its race again."""
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    solver = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4)
+    sol = solver.solve("fewest-at-worst")
+    first = game.code_index(sol.strategy.root.guess)
+    (rep,) = report(tmp_path)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    thirds = {}  # rival second guess -> the results of its third guesses' tasks
+    for path in tmp_path.glob("task-*.json"):
+        entry = json.loads(path.read_text())
+        args = entry["task"]["args"]
+        if entry["task"]["function"] == "_exp_guess_task" and len(args[0]) == 2:
+            thirds.setdefault(args[0][1], []).append(entry["result"]["tuple"][0])
+    firsts = {game.code_index(b.first) for b in bigs}
+    # A rival none of whose third guesses did better: its race, one big part, refuted
+    h = max((g for g, results in thirds.items() if g not in firsts
+             and all(r is None for r in results)), key=lambda g: len(thirds[g]))
+    n = len(thirds[h])
+    assert n >= 3
+    dropped = []
+
+    def keep(fn, args):
+        if fn != "_exp_guess_task":
+            return True
+        if args[0] == [first] and args[1] == h:
+            return False  # the rival's own answer, in each big part it races in
+        if args[0] == [first, h] and not dropped:
+            dropped.append(args[1])
+            return False
+        return True
+
+    drop_entries(tmp_path, keep)
+    (rep,) = report(tmp_path)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    ((part, (rival, raced, waiting)),) = [(b, r) for b in bigs for r in b.racing]
+    assert rival == game.code_str(h)
+    ((race),) = raced
+    assert (race.below, race.searched, race.best) == (n, n - 1, None)
+    # Its bigger parts, chained too, wait for the race's end: a part that the search
+    # would take next if this one found a guess within its budget.
+    (secrets,) = [p for _, p in solver.first_guess_parts(first) if len(p) == part.secrets]
+    assert waiting == sum(len(sub) > race.secrets for _, sub in solver.split(h, secrets)
+                          if len(sub) >= rep.least_chained)
+    assert part.raced_share == pytest.approx((n - 1) / n / (1 + waiting))
+    line = next(line for line in rep.lines() if f"rival {rival} begun" in line)
+    assert (f"rival {rival} begun, its part of {race.secrets:,} secrets: {n - 1:,} of {n:,} "
+            f"third guesses with a bound below its budget searched, none within it so far"
+            in line)
+    assert line.endswith(f"big part{'s' if waiting != 1 else ''} not begun" if waiting
+                         else "none within it so far")
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    open_parts = [b for b in bigs if b.below > b.settled]
+    assert row["tasks"] == sum(b.below - b.settled for b in open_parts)
+    assert row["estimate_seconds"] == pytest.approx(sum(
+        b.cpu / b.timed * (b.below - b.settled - b.raced_share) for b in open_parts),
+        abs=2e-3)
+    assert row["price_basis"].endswith(f"those begun, less the share of their third "
+                                       f"guesses in the checkpoint ({rival}: {n - 1} of {n})")
+    assert rep.to_dict()["expected"] is not None and any(
+        b.to_dict()["racing"] == [{"rival": rival, "parts": [race.to_dict()],
+                                   "waiting": waiting}]
+        for b in bigs)
+    before = set(tmp_path.glob("task-*.json"))
+    assert Solver(game, jobs=1, checkpoint=tmp_path,
+                  chain_secrets=4).solve("fewest-at-worst").value == sol.value
+    again = [json.loads(p.read_text())["task"] for p in set(tmp_path.glob("task-*.json")) - before]
+    assert [t["args"][1] for t in again
+            if t["function"] == "_exp_guess_task" and t["args"][0] == [first, h]] == dropped
+
+
 def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
     """A run of ``spec`` to the end with parts split from ``split`` secrets: see
     :func:`_batch_report` for the answer."""
