@@ -136,7 +136,7 @@ from ._search_arrays import (  # noqa: F401  (the kernels' inputs, re-exported)
 from ._overlap import overlap_applies, overlap_bound
 from ._search_guesses import (
     _candidates, _columns, _in_set, _lazy_candidates, _orbit_guesses, _orbits, _parts_by_size,
-    _pop_min, _popcount, _split)
+    _pop_min, _popcount, _split, _twin, _twin_table, _twins_apply)
 from ._search_keys import _blacks_decide, _form_work, _normalises, _state_hash
 from ._search_table import _VALUE_CAP, _stopped, _tt_find, _tt_put
 from ._search_wc import wc_search
@@ -280,6 +280,13 @@ def _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win
                                          codes, n_colours, repeats, swaps, masks, symmetry)
         m = len(guesses)
     m_max = len(guesses)
+    # Where the blacks decide, guesses that agree with the secrets at the same
+    # positions are twins: only the first is scored and tried (_twin).
+    if _twins_apply(codes, n_colours, n_slots, repeats, consistent):
+        alive, met = _twin_table(S, codes, n_colours, m_max)
+    else:
+        alive = met = np.empty(0, dtype=np.int64)
+    twins = len(met) > 0
     # With every secret tried and none splitting the rest into singletons (cost
     # 2n - 1), every guess costs at least 2n: a secret leaves a part of two or more
     # (each costs at least one more than its size), any other code finds nothing
@@ -320,6 +327,10 @@ def _exp_node(S, beta, d, top_guesses, wc_lb, wc_tt, table, all_guesses, lb, win
                     _store(tt, use_tt, key, check, bound, False, stats)
                     return bound, -1
         g = guesses[k]
+        if twins and _twin(g, codes, n_colours, alive, met):
+            qb[k] = np.int64(INF)  # as a wasted guess: its first twin stands for it
+            order_key[k] = np.int64(INF) * 2 + 1
+            continue
         if overlap and multiset_bound[masks[g, 2]] >= beta:
             # Its multiset's bound already fails: no partition needed.
             qb[k] = multiset_bound[masks[g, 2]]

@@ -111,6 +111,112 @@ def _popcount(x):
 
 
 @njit(cache=True)
+def _twin_table(S, codes, n_colours, n_guesses):
+    """What :func:`_twin` needs at a node of ``S`` where the answer is a function of
+    the blacks (:func:`~optimal_mm._search_keys._blacks_decide`): each position's
+    colours that some secret has there, as a bit mask, and an empty hash set (-1 a
+    free slot) of at least twice ``n_guesses`` slots; an empty one where no guess
+    can have a twin, as no position has two colours that no secret has there (a
+    permutation game's states, mostly: p6c6nb's fewest at 7 took 15 % longer when
+    every node hashed its guesses)."""
+    pegs = codes.shape[1]
+    alive = np.zeros(pegs, dtype=np.int64)
+    for j in range(len(S)):
+        x = S[j]
+        for p in range(pegs):
+            alive[p] |= np.int64(1) << codes[x, p]
+    # A guess with a dead colour somewhere is the one its set records: at most one
+    # per pattern with a dead position, fewer than the product of the positions'
+    # choices (a live colour, or dead), and fewer than the guesses.
+    some = False
+    patterns = 1
+    for p in range(pegs):
+        live = _popcount(alive[p])
+        some = some or n_colours - live >= 2
+        patterns = min(patterns * (live + 1), n_guesses)
+    size = 0
+    if some:
+        size = 64
+        while size < 2 * patterns:
+            size *= 2
+    return alive, np.full(size, -1, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _twin(g, codes, n_colours, alive, met):
+    """Whether a guess met before at this node splits ``S`` as ``g`` does, because
+    it has the same colour as ``g`` at each position or, where not, two colours no
+    secret has there (``alive``, from :func:`_twin_table`); else ``g``'s pattern is
+    added to ``met``.
+
+    Where the answer is a function of the blacks, a guess scores a secret by the
+    positions where the two agree, and a colour that no secret of ``S`` has at a
+    position agrees with none there, whichever it is. So the guesses of one pattern
+    (each position's colour, or "none of theirs") split ``S`` alike: the same parts,
+    the same bound and the same value. The search tries the first of them in its
+    order, as it did when it scored them all (the others could only tie it, and a
+    tie keeps the first). A secret of ``S`` is its own pattern's only code (every
+    one of its colours is alive where it stands). Such twins abound in small states:
+    in p4c8nb's states below 1234 2356 (343 drawn at random, medians), the 1,680
+    codes fall into 76 patterns at 3 to 7 secrets (52 different splits), 289 at 8
+    to 19, 1,065 at 20 to 59 and 1,318 from 60 secrets on."""
+    pegs = codes.shape[1]
+    key = np.int64(0)
+    dead = False
+    for p in range(pegs):
+        c = np.int64(codes[g, p])
+        if (alive[p] >> c) & 1:
+            key = key * (n_colours + 1) + c
+        else:
+            key = key * (n_colours + 1) + n_colours
+            dead = True
+    if not dead:  # its pattern is itself: no other code has it
+        return False
+    mask = len(met) - 1
+    h = ((key * np.int64(0x5BD1E995)) >> 7) & mask
+    while True:
+        slot = met[h]
+        if slot == key:
+            return True
+        if slot < 0:
+            met[h] = key
+            return False
+        h = (h + 1) & mask
+
+
+@njit(cache=True)
+def _twins_apply(codes, n_colours, n_slots, repeats, consistent):
+    """Whether a node's guesses are checked for twins (:func:`_twin`): where the
+    answer is a function of the blacks (black-only scoring, as a permutation game's
+    too), with any guesses (a node of consistent guesses has none: its guesses are
+    its secrets), without repeats (with them the colour classes of each position
+    already leave one guess of each pattern, :func:`_orbits`) and with colours to
+    spare: in a permutation game a guess has none, and twins are too few to pay for
+    the look-up (a tenth of p6c6nb's guesses; its fewest at 7, ``--jobs 1``: 0.97 s
+    -> 1.11 s when every node looked them up)."""
+    pegs = codes.shape[1]
+    return (n_slots == pegs + 1 and not consistent and not repeats
+            and n_colours > pegs)
+
+
+@njit(cache=True)
+def _without_twins(guesses, S, codes, n_colours):
+    """``guesses`` less their twins at ``S`` (:func:`_twin`), in their order: the
+    first of each pattern stays."""
+    alive, met = _twin_table(S, codes, n_colours, len(guesses))
+    if len(met) == 0:
+        return guesses
+    out = np.empty(len(guesses), dtype=np.int64)
+    m = 0
+    for k in range(len(guesses)):
+        g = guesses[k]
+        if not _twin(g, codes, n_colours, alive, met):
+            out[m] = g
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
 def _split(row, S, n_slots):
     """Parts of ``S`` by answer: (sorted secrets grouped by answer, start offsets)."""
     counts = np.zeros(n_slots + 1, dtype=np.int64)

@@ -33,7 +33,7 @@ from ._overlap import overlap_applies, overlap_keep, overlap_pass
 from ._search_arrays import INF
 from ._search_guesses import (
     _COLUMNS_BYTES, _TAKEN, _candidates, _columns, _in_set, _parts_by_size, _perfect, _pop_min,
-    _score, _split, _two_guess_test)
+    _score, _split, _twins_apply, _two_guess_test, _without_twins)
 from ._search_keys import _blacks_decide, _form_work, _normalises, _state_hash
 from ._search_table import _stopped, _tt_find, _tt_put
 from ._skew_bound import skew_feasible
@@ -307,6 +307,8 @@ def wc_search(S, d, top_guesses, table, all_guesses, lb, win, n_slots, consisten
                              n_colours, repeats, swaps, masks, symmetry)
     if overlap:
         guesses = overlap_keep(guesses, masks, ok_multisets)
+    if _twins_apply(codes, n_colours, n_slots, repeats, consistent):
+        guesses = _without_twins(guesses, S, codes, n_colours)
     m = len(guesses)
     order_key = np.empty(m, dtype=np.int64)
     part_order = np.empty(n_slots, dtype=np.int64)

@@ -74,6 +74,7 @@ def brute_force_within(pegs, colours, repeats, black_only, consistent):
 @pytest.mark.parametrize("spec, guesses", [
     ("p2c3", "any"), ("p3c2", "any"), ("p2c4", "any"), ("p3c3n", "any"), ("p2c4n", "any"),
     ("p3c2b", "any"), ("p2c3b", "any"), ("p2c4", "consistent"), ("p3c3n", "consistent"),
+    ("p2c4nb", "any"), ("p3c4nb", "any"),  # twin guesses (test_twins.py)
 ])
 def test_matches_brute_force(spec, guesses):
     game = Game.from_spec(spec)

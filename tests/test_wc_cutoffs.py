@@ -86,7 +86,7 @@ def test_worst_case_values_match_brute_force(spec, guesses):
             spec, guesses, [(t.guess, t.answer) for t in turns])
 
 
-@pytest.mark.parametrize("spec", ["p3c3b", "p2c5b",
+@pytest.mark.parametrize("spec", ["p3c3b", "p2c5b", "p3c4nb",  # twins: test_twins.py
                                   pytest.param("p3c4b", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("guesses", ["any", "consistent"])
 def test_whole_small_games_match_brute_force(spec, guesses):
