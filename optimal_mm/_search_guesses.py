@@ -193,10 +193,16 @@ def _twins_apply(codes, n_colours, n_slots, repeats, consistent):
     already leave one guess of each pattern, :func:`_orbits`) and with colours to
     spare: in a permutation game a guess has none, and twins are too few to pay for
     the look-up (a tenth of p6c6nb's guesses; its fewest at 7, ``--jobs 1``: 0.97 s
-    -> 1.11 s when every node looked them up)."""
+    -> 1.11 s when every node looked them up). And where a pattern's key fits."""
     pegs = codes.shape[1]
-    return (n_slots == pegs + 1 and not consistent and not repeats
-            and n_colours > pegs)
+    if not (n_slots == pegs + 1 and not consistent and not repeats and n_colours > pegs):
+        return False
+    span = 1  # every pattern's key (_twin) must fit an int64: (colours + 1) ** pegs
+    for _ in range(pegs):
+        span *= n_colours + 1
+        if span >= 1 << 62:
+            return False
+    return True
 
 
 @njit(cache=True)

@@ -92,3 +92,10 @@ def test_twins_apply_where_the_blacks_decide_and_colours_spare(spec, consistent,
     codes, n_colours, repeats = ctx.rules[0], ctx.rules[1], ctx.rules[2]
     assert bool(_search_guesses._twins_apply(codes, n_colours, game.n_answer_slots,
                                              repeats, consistent)) is applies
+
+
+def test_no_twins_where_a_patterns_key_would_not_fit_an_int64():
+    # (colours + 1) ** pegs keys: 22 ** 14 is above 2 ** 62, 22 ** 13 below
+    for pegs, applies in ((13, True), (14, False)):
+        codes = np.zeros((1, pegs), dtype=np.int8)
+        assert bool(_search_guesses._twins_apply(codes, 21, pegs + 1, False, False)) is applies
