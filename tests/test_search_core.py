@@ -23,24 +23,9 @@ from optimal_mm.search_costs import cap_weight
 from optimal_mm.symmetry import orbit_representatives
 
 from brute import parts_by_answer
+from play_states import states_in_play as _states
 
 KINDS = ["p3c4", "p3c5n", "p3c4b", "p4c3", "p4c5nb", "p2c6"]
-
-
-def _states(game, rng, count, max_history=2):
-    """Sets of secrets consistent with random histories: the states a search meets
-    (random subsets would almost never have any symmetry to exploit)."""
-    table = game.answer_table()
-    out = []
-    for _ in range(count):
-        S = np.arange(game.n_codes)
-        for _ in range(rng.integers(1, max_history + 1)):
-            g = rng.integers(game.n_codes)
-            secret = rng.choice(S)
-            S = S[table[g, S] == table[g, secret]]
-        if len(S) >= 3:
-            out.append(np.ascontiguousarray(S, dtype=np.int64))
-    return out
 
 
 @pytest.mark.parametrize("spec", KINDS + ["bulls-and-cows"])

@@ -20,20 +20,7 @@ import pytest
 from optimal_mm import Game, _search_guesses
 from optimal_mm.search_context import _Context
 
-
-def _states(game, rng, count):
-    """Sets of secrets left by random histories of one to four guesses."""
-    table = game.answer_table()
-    out = []
-    while len(out) < count:
-        S = np.arange(game.n_codes)
-        for _ in range(rng.integers(1, 5)):
-            g = rng.integers(game.n_codes)
-            secret = rng.choice(S)
-            S = S[table[g, S] == table[g, secret]]
-        if len(S) >= 3:
-            out.append(np.ascontiguousarray(S, dtype=np.int64))
-    return out
+from play_states import states_in_play
 
 
 def _pattern(code, alive):
@@ -50,7 +37,7 @@ def test_the_first_guess_of_each_pattern_stays_and_splits_for_its_twins(spec):
     guesses = np.arange(game.n_codes, dtype=np.int64)
     rng = np.random.default_rng(5)
     dropped = 0
-    for S in _states(game, rng, 30):
+    for S in states_in_play(game, rng, 40, max_history=4):
         kept = _search_guesses._without_twins(guesses, S, codes, n_colours)
         alive = [set(codes[S, p].tolist()) for p in range(game.pegs)]
         first = {}
@@ -69,7 +56,7 @@ def test_a_guess_list_in_another_order_keeps_its_own_first():
     game = Game.from_spec("p4c8nb")
     ctx = _Context(game, False, 1000)
     codes, n_colours = ctx.rules[0], ctx.rules[1]
-    (S,) = _states(game, np.random.default_rng(3), 1)
+    S = states_in_play(game, np.random.default_rng(3), 8, max_history=4)[0]
     backwards = np.arange(game.n_codes, dtype=np.int64)[::-1].copy()
     kept = _search_guesses._without_twins(backwards, S, codes, n_colours)
     alive = [set(codes[S, p].tolist()) for p in range(game.pegs)]
