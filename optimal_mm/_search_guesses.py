@@ -115,10 +115,9 @@ def _twin_table(S, codes, n_colours, n_guesses):
     """What :func:`_twin` needs at a node of ``S`` where the answer is a function of
     the blacks (:func:`~optimal_mm._search_keys._blacks_decide`): each position's
     colours that some secret has there, as a bit mask, and an empty hash set (-1 a
-    free slot) of at least twice ``n_guesses`` slots; an empty one where no guess
-    can have a twin, as no position has two colours that no secret has there (a
-    permutation game's states, mostly: p6c6nb's fewest at 7 took 15 % longer when
-    every node hashed its guesses)."""
+    free slot) of at least twice as many slots as it can get keys (the fewer of
+    ``n_guesses`` and the patterns possible); an empty one where no guess can have a
+    twin, as no position has two colours that no secret has there."""
     pegs = codes.shape[1]
     alive = np.zeros(pegs, dtype=np.int64)
     for j in range(len(S)):
