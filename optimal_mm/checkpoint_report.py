@@ -99,14 +99,14 @@ def report(directory, classes: bool = True,
     # "rivals": {((first,), second, its parts' hashes): (cost or None, the budget it
     # was searched against, processor seconds or None)}, and the same of the third
     # guesses raced below a rival second guess, keyed ((first, second), third, ...);
-    # "raced": the (first, second) with such third guesses; "thirds_d": their parts'
-    # guesses left; "d", "weight"; "chains": rival first guess -> its small parts'
-    # answer (a total, None: refuted); "seconds_d": the second guesses' guesses left;
+    # "thirds_d": their parts' guesses left; "d", "weight"; "chains": rival first
+    # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
+    # second guesses' guesses left;
     # "subs_cpu": the processor seconds of each "subs" task (None: untimed);
     # "rival_trees": the rivals whose entry keeps the trees of their parts (those that
     # proved better, since 2026-11-28); "split": first guess -> its parts split by
     # second guess (:func:`_split_parts`, found once for the two readers).
-    exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {}, "raced": set(),
+    exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {},
                                    "thirds_d": None, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0, "split": {}})
@@ -220,7 +220,6 @@ def report(directory, classes: bool = True,
                         raw["rivals"][(tuple(history), first,  # guess's big part
                                        frozenset(p["array"] for p in parts))] = (
                             cost, int(bound), _cpu(timing))
-                        raw["raced"].add(tuple(history))
                         raw["thirds_d"] = args[6]
                 elif history:
                     rep.seconds_rivals.append((f"{game.code_str(history[0])} {name}", cost,
@@ -560,6 +559,8 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     def hashes(g, part):
         return [(_digest(sub), sub) for _, sub in solver.split(g, part)]
 
+    # (first, second) of each rival second guess with third guesses in the checkpoint
+    begun = {history for history, _, _ in raw["rivals"] if len(history) == 2}
     for first in sorted({f for f, _, _ in raw["subs"]}):
         bigs, trees, placed = [], [], set()
         seconds = {g for f, g, _ in raw["subs"] if f == first}
@@ -594,7 +595,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
                           sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond)
             for h in below:  # rivals begun, their big parts raced by third guesses
-                if h not in rivals and (first, h) in raw["raced"]:
+                if h not in rivals and (first, h) in begun:
                     raced, waiting = _raced(solver, first, h, part, rep.least_chained, raw)
                     if raced:
                         big.racing.append((game.code_str(h), raced, waiting))
