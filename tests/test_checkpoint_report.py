@@ -13,6 +13,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -359,44 +360,78 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert not [row for row in rep.left() if "big parts" in row["what"]]
 
 
-def test_a_rival_begun_as_a_chain_shows_its_race_and_is_priced_less(tmp_path, monkeypatch):
-    """p4c5nb as above, then a refuted rival second guess taken back to the middle of
-    its race: its own answer removed, and one of its third guesses. The report names
-    it begun, with its race as the search runs it (the third guesses it had searched,
-    one of them left), prices it at its part's mean less the share it holds, and a
-    resumed run computes just that third guess of its race again."""
+def _races_begun(folder, monkeypatch, count, spec="p4c5nb", one_part=False):
+    """``spec``'s fewest at worst with chains from 4 secrets and parts split from 30,
+    then ``count`` rival second guesses taken back to the middle of their races: each
+    one's own answer removed, and the first of its third guesses (in the checkpoint's
+    order) that did no better. The rivals are those with at least three third guesses,
+    one of them no better, and not the first second guess of a big part: first those
+    none of whose third guesses did better (refuted), then by the most third guesses;
+    with ``one_part``, only those that answer for one big part, and of those, the ones
+    of the big part where the most of them race.
+
+    Returns the game, the solver, the solution, the first guess's index, for each
+    rival taken back (in that order) its index, its number of third guesses and the
+    one removed, and the tasks taken out, as ``(history, guess, secrets)``."""
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
-    game = Game.from_spec("p4c5nb")
-    solver = Solver(game, jobs=1, checkpoint=tmp_path, chain_secrets=4)
+    game = Game.from_spec(spec)
+    solver = Solver(game, jobs=1, checkpoint=folder, chain_secrets=4)
     sol = solver.solve("fewest-at-worst")
     first = game.code_index(sol.strategy.root.guess)
-    (rep,) = report(tmp_path)
-    bigs = rep.big_parts[sol.strategy.root.guess]
-    thirds = {}  # rival second guess -> the results of its third guesses' tasks
-    for path in tmp_path.glob("task-*.json"):
+    (rep,) = report(folder)
+    thirds = {}  # rival second guess -> its third guesses' tasks: (guess, result)
+    parts = {}  # rival second guess -> the sizes of the big parts it answers for
+    for path in sorted(folder.glob("task-*.json")):
         entry = json.loads(path.read_text())
         args = entry["task"]["args"]
-        if entry["task"]["function"] == "_exp_guess_task" and len(args[0]) == 2:
-            thirds.setdefault(args[0][1], []).append(entry["result"]["tuple"][0])
-    firsts = {game.code_index(b.first) for b in bigs}
-    # A rival none of whose third guesses did better: its race, one big part, refuted
-    h = max((g for g, results in thirds.items() if g not in firsts
-             and all(r is None for r in results)), key=lambda g: len(thirds[g]))
-    n = len(thirds[h])
-    assert n >= 3
-    dropped = []
+        if entry["task"]["function"] != "_exp_guess_task" or args[0][:1] != [first]:
+            continue
+        if len(args[0]) == 1:  # (history, guess, parts, lbs, n, ...)
+            parts.setdefault(args[1], set()).add(args[4])
+        elif len(args[0]) == 2:
+            thirds.setdefault(args[0][1], []).append((args[1], entry["result"]["tuple"][0]))
+    firsts = {game.code_index(b.first) for b in rep.big_parts[sol.strategy.root.guess]}
+    racing = [g for g, results in thirds.items() if g not in firsts
+              and len(results) >= 3 and any(r is None for _, r in results)]
+    if one_part:
+        sizes = Counter(n for g in racing if len(parts[g]) == 1 for n in parts[g])
+        busiest = max(sizes, key=lambda n: (sizes[n], n))
+        racing = [g for g in racing if parts[g] == {busiest}]
+    racing = sorted(racing, key=lambda g: (any(r is not None for _, r in thirds[g]),
+                                           -len(thirds[g]), g))[:count]
+    assert len(racing) == count
+    removed = {h: next(g for g, r in thirds[h] if r is None) for h in racing}
+    dropped = []  # the tasks taken out: (history, guess, secrets)
 
     def keep(fn, args):
         if fn != "_exp_guess_task":
             return True
-        if args[0] == [first] and args[1] == h:
-            return False  # the rival's own answer, in each big part it races in
-        if args[0] == [first, h] and not dropped:
-            dropped.append(args[1])
-            return False
+        if args[0] == [first] and args[1] in removed:  # the rival's own answer
+            return dropped.append((tuple(args[0]), args[1], args[4]))
+        if len(args[0]) == 2 and args[0][0] == first and removed.get(args[0][1]) == args[1]:
+            return dropped.append((tuple(args[0]), args[1], args[4]))  # in each of its parts
         return True
 
-    drop_entries(tmp_path, keep)
+    drop_entries(folder, keep)
+    return (game, solver, sol, first, [(h, len(thirds[h]), removed[h]) for h in racing],
+            dropped)
+
+
+def _tasks_since(folder, before):
+    """The guess tasks a run added to the checkpoint ``folder`` since the entries
+    ``before``: (history, guess, secrets)."""
+    tasks = [json.loads(p.read_text())["task"] for p in set(folder.glob("task-*.json")) - before]
+    return [(tuple(t["args"][0]), t["args"][1], t["args"][4]) for t in tasks
+            if t["function"] == "_exp_guess_task"]
+
+
+def test_a_rival_begun_as_a_chain_shows_its_race_and_is_priced_less(tmp_path, monkeypatch):
+    """p4c5nb with a refuted rival second guess taken back to the middle of its race
+    (:func:`_races_begun`). The report names it begun, with its race as the search
+    runs it (the third guesses it had searched, one of them left), prices it at its
+    part's mean less the share it holds, and a resumed run computes just that third
+    guess of its race again."""
+    game, solver, sol, first, ((h, n, removed),), _ = _races_begun(tmp_path, monkeypatch, 1)
     (rep,) = report(tmp_path)
     bigs = rep.big_parts[sol.strategy.root.guess]
     ((part, (rival, raced, waiting)),) = [(b, r) for b in bigs for r in b.racing]
@@ -430,9 +465,48 @@ def test_a_rival_begun_as_a_chain_shows_its_race_and_is_priced_less(tmp_path, mo
     before = set(tmp_path.glob("task-*.json"))
     assert Solver(game, jobs=1, checkpoint=tmp_path,
                   chain_secrets=4).solve("fewest-at-worst").value == sol.value
-    again = [json.loads(p.read_text())["task"] for p in set(tmp_path.glob("task-*.json")) - before]
-    assert [t["args"][1] for t in again
-            if t["function"] == "_exp_guess_task" and t["args"][0] == [first, h]] == dropped
+    assert [guess for history, guess, _ in _tasks_since(tmp_path, before)
+            if history == (first, h)] == [removed]
+
+
+def test_two_rivals_begun_in_one_part_are_both_shown_and_priced(tmp_path, monkeypatch):
+    """p3c6nb with two rival second guesses of one big part taken back to the middle
+    of their races (:func:`_races_begun`), each racing in parts of its own. The part
+    shows both races; its share done is theirs together, the price names both, and a
+    resumed run computes exactly what was taken out."""
+    game, solver, sol, first, taken, dropped = _races_begun(tmp_path, monkeypatch, 2,
+                                                            "p3c6nb", one_part=True)
+    (rep,) = report(tmp_path)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    (part,) = [b for b in bigs if b.racing]
+    races = {rival: (raced, waiting) for rival, raced, waiting in part.racing}
+    assert set(races) == {game.code_str(h) for h, _, _ in taken}
+    for h, _, _ in taken:
+        raced, _ = races[game.code_str(h)]
+        assert len(raced) >= 2  # each big part of the rival's split, raced
+        # Each third guess taken out once in each part that had it
+        assert sum(p.below - p.searched for p in raced) == sum(
+            history == (first, h) for history, _, _ in dropped)
+    assert 0 < part.raced_share < 2
+    assert part.raced_share == pytest.approx(sum(
+        sum(p.searched / p.below for p in raced) / (len(raced) + waiting)
+        for raced, waiting in races.values()))
+    line = next(line for line in rep.lines() if f"part of {part.secrets:,} secrets: under"
+                in line)
+    at = [line.index(f"rival {rival} begun") for rival, _, _ in part.racing]
+    assert at == sorted(at)  # each race in the line, in the part's order
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["price_basis"].endswith("(" + ", ".join(
+        f"{rival}: {sum(p.searched for p in raced):,} of {sum(p.below for p in raced):,}"
+        for rival, raced, _ in part.racing) + ")")
+    open_parts = [b for b in bigs if b.below > b.settled]
+    assert row["estimate_seconds"] == pytest.approx(sum(
+        b.cpu / b.timed * (b.below - b.settled - b.raced_share) for b in open_parts),
+        abs=2e-3)
+    before = set(tmp_path.glob("task-*.json"))
+    assert Solver(game, jobs=1, checkpoint=tmp_path,
+                  chain_secrets=4).solve("fewest-at-worst").value == sol.value
+    assert sorted(_tasks_since(tmp_path, before)) == sorted(dropped)
 
 
 def _solved_batch_run(folder, monkeypatch, spec, split, objective, **options):
