@@ -550,9 +550,10 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     still in the race (bound below the best) the checkpoint has settled, found again
     from the game: the part among the first guess's parts, its second guesses in the
     search's order with their bounds (:meth:`Solver.exp_second_guesses`), and each
-    task's parts by their hashes. Also ``rep.second_trees``: the parts solved below
-    each second guess, told apart by the big part they split (a second guess may
-    split two), those not found under any big part last."""
+    task's parts by their hashes; each rival not settled with its time in the first
+    guess's other big parts (:attr:`BigPart.pending`). Also ``rep.second_trees``: the
+    parts solved below each second guess, told apart by the big part they split (a
+    second guess may split two), those not found under any big part last."""
     solver = lazy()
     d = _guesses_left(raw["d"])
 
@@ -564,12 +565,17 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
     for first in sorted({f for f, _, _ in raw["subs"]}):
         bigs, trees, placed = [], [], set()
         seconds = {g for f, g, _ in raw["subs"] if f == first}
+        # Each part's rivals answered first: one still in the race in a part is priced
+        # at its answers in the others (BigPart.pending)
+        found = []
         for part, chained in _split_parts(solver, first, raw):
             if chained:
                 rep.note_chained(len(part))
             plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
-            if not plan:
-                continue
+            if plan:
+                found.append((part, plan, _rival_answers(solver, (first,), part, plan[1:],
+                                                         raw)))
+        for part, plan, answers in found:
             g2 = plan[0][0]
             # The hashes of the parts each second guess with solved parts leaves
             # (the first one's always: its rows say whether it is solved)
@@ -586,7 +592,6 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                     beyond = min(r[0] for r in rows if not r[2])
                 cpu = [raw["subs_cpu"].get((first, g2, h)) for h in leaves[g2]]
                 tree_cpu = None if None in cpu else sum(cpu)
-            answers = _rival_answers(solver, (first,), part, plan[1:], raw)
             rivals = {h: cost for h, (cost, _, _) in answers.items()}
             cpu = [t for _, _, t in answers.values() if t is not None]
             better = [c for c in rivals.values() if c is not None]
@@ -594,8 +599,13 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             below = [h for h, b in plan[1:] if best is None or b < best]
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
                           sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond)
-            for h in below:  # rivals begun, their big parts raced by third guesses
-                if h not in rivals and (first, h) in begun:
+            for h in below:  # the rivals still in the race, and those begun
+                if h in rivals:
+                    continue
+                there = [a[h][2] for other, _, a in found
+                         if other is not part and h in a and a[h][2] is not None]
+                big.pending[game.code_str(h)] = sum(there) / len(there) if there else None
+                if (first, h) in begun:  # its big parts raced by third guesses
                     raced, waiting = _raced(solver, first, h, part, rep.least_chained, raw)
                     if raced:
                         big.racing.append((game.code_str(h), raced, waiting))

@@ -116,6 +116,15 @@ class BigPart:
     # [(rival, [ChainPart] of its big parts raced by third guesses, its big parts
     # after those not begun)]
     racing: list = field(default_factory=list)
+    # The rivals still in the race (``below - settled`` of them), each with the mean
+    # processor seconds of its answers in its first guess's other big parts that carry
+    # their timing (None: none). A rival costs there about what it costs here: it
+    # splits both parts alike, and its races have the same third guesses (p4c8nb's
+    # 1234, 2026-12-05: its parts of 536 and 1,001 secrets, the races of 2356 in
+    # both, 1,018 third guesses of 344 secrets each; 11 rivals settled in both
+    # took 27,173 s here, 27,305 s at their time there), where the rivals of one
+    # part differ more (those 11, 163 s to 9,329 s).
+    pending: dict = field(default_factory=dict)
 
     @property
     def solved(self) -> bool:
@@ -132,17 +141,22 @@ class BigPart:
         """... and their processor seconds together."""
         return sum(self.rival_cpus)
 
+    def rival_share(self, rival: str) -> float:
+        """How much of the rival ``rival`` the checkpoint holds, if it is begun (else
+        0): the third guesses in the checkpoint over those in the race of each of its
+        big parts begun, a big part not yet begun counting as none. A lower figure
+        than the share of its processor time: a race tries its most promising guesses
+        first, and they are the slowest (p4c8nb's fewest at 9, 2026-12-05: in 37 races
+        of its rivals' parts, the first quarter of the third guesses in the checkpoint
+        took 0.14 to 1.0 of their processor time, the median 0.39)."""
+        return sum(sum(p.searched / p.below for p in parts if p.below) / (len(parts) + waiting)
+                   for name, parts, waiting in self.racing if name == rival)
+
     @property
     def raced_share(self) -> float:
-        """How much of the rivals begun the checkpoint holds, in rivals: of each one,
-        the third guesses in the checkpoint over those in the race of each big part
-        begun, a big part not yet begun counting as none. A lower figure than the share
-        of their processor time: a race tries its most promising guesses first, and
-        they are the slowest (p4c8nb's fewest at 9, 2026-12-05: in 37 races of its
-        rivals' parts, the first quarter of the third guesses in the checkpoint took
-        0.14 to 1.0 of their processor time, the median 0.39)."""
-        return sum(sum(p.searched / p.below for p in parts if p.below) / (len(parts) + waiting)
-                   for _, parts, waiting in self.racing)
+        """How much of the rivals begun the checkpoint holds, in rivals: the sum of
+        their :meth:`rival_share`."""
+        return sum(self.rival_share(rival) for rival, _, _ in self.racing)
 
     def text(self, cost_text) -> str:
         if self.beyond is not None:
@@ -172,8 +186,11 @@ class BigPart:
                        for rival, parts, waiting in self.racing)
 
     def to_dict(self) -> dict:
-        out = {k: v for k, v in self.__dict__.items() if k not in ("rival_cpus", "racing")}
+        out = {k: v for k, v in self.__dict__.items()
+               if k not in ("rival_cpus", "racing", "pending")}
         return out | {"timed": self.timed, "cpu": round(self.cpu, 3),
+                      "pending": {rival: None if cpu is None else round(cpu, 3)
+                                  for rival, cpu in self.pending.items()},
                       "racing": [{"rival": rival, "parts": [p.to_dict() for p in parts],
                                   "waiting": waiting}
                                  for rival, parts, waiting in self.racing]}
@@ -396,15 +413,7 @@ class RunReport:
                        for c in b.rival_cpus]
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, settled)
-            begun = [(rival, parts) for b in open_parts for rival, parts, _ in b.racing]
-            if _price_by_part(row, [(b, b.below - b.settled - b.raced_share)
-                                    for b in open_parts], "rivals",
-                              own=lambda b: b.tree_cpu) and begun:
-                row["price_basis"] += (
-                    "; those begun, less the share of their third guesses in the "
-                    "checkpoint (" + ", ".join(
-                        f"{rival}: {sum(p.searched for p in parts):,} of "
-                        f"{sum(p.below for p in parts):,}" for rival, parts in begun) + ")")
+            _price_rivals(row, open_parts)
             out.append(row)
         unbuilt = [b for bigs in self.big_parts.values() for b in bigs
                    if b.winner is not None and not b.tree_built]
@@ -620,6 +629,44 @@ class RunReport:
         from .search_costs import _cost_text
 
         return _cost_text(value, self.weight)
+
+
+#: The most rivals a price names one by one.
+NAMED = 8
+
+
+def _price_rivals(row: dict, open_parts: list) -> None:
+    """Price ``row``, the rival second guesses still in the race of the big parts
+    ``open_parts``: a rival answered in another big part of its first guess at its
+    time there (:attr:`BigPart.pending`), the others by :func:`_price_by_part`; a
+    rival begun, less the share of it that the checkpoint holds
+    (:meth:`BigPart.rival_share`). Leaves the row unpriced where a part is."""
+    elsewhere = [(b, rival, cpu) for b in open_parts for rival, cpu in b.pending.items()
+                 if cpu is not None]
+    rest = [(b, sum(1 - b.rival_share(rival) for rival, cpu in b.pending.items()
+                    if cpu is None)) for b in open_parts]
+    rest = [(b, left) for b, left in rest if left > 0]
+    basis = []
+    if rest:
+        if not _price_by_part(row, rest, "rivals", own=lambda b: b.tree_cpu):
+            return
+        basis.append(row["price_basis"])
+    row["estimate_seconds"] = round((row["estimate_seconds"] if rest else 0.0) + sum(
+        cpu * (1 - b.rival_share(rival)) for b, rival, cpu in elsewhere), 3)
+    if elsewhere:  # named where they are few
+        basis.append("those answered in another big part of their first guess, at their "
+                     "processor time there (" + (", ".join(
+                         f"{rival}: {duration_text(cpu)}" for _, rival, cpu in elsewhere)
+                         if len(elsewhere) <= NAMED else
+                         f"{len(elsewhere):,} of them, "
+                         f"{duration_text(sum(cpu for _, _, cpu in elsewhere))} in all") + ")")
+    begun = [(rival, parts) for b in open_parts for rival, parts, _ in b.racing]
+    if begun:
+        basis.append("those begun, less the share of their third guesses in the "
+                     "checkpoint (" + ", ".join(
+                         f"{rival}: {sum(p.searched for p in parts):,} of "
+                         f"{sum(p.below for p in parts):,}" for rival, parts in begun) + ")")
+    row["price_basis"] = "; ".join(basis)
 
 
 def _price_by_part(row: dict, parts, what: str, own=None) -> bool:

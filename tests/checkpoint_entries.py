@@ -43,3 +43,50 @@ def rivals_without_trees(monkeypatch, rebuild: str = "task") -> None:
         monkeypatch.setattr(module, "_exp_guess_task", earlier)
     if rebuild == "parts":
         monkeypatch.setattr(search.Solver, "_rival_trees", lambda self, *args: None)
+
+
+def answers_elsewhere(folder, game, first: int, part, bigs) -> dict:
+    """``{rival: processor seconds}``: the mean time of each rival second guess's
+    answers (its own entries below the first guess of index ``first``) in the big
+    parts ``bigs`` (of the report) other than ``part``, of those that carry their
+    timing: read from the entries, as the report prices a rival still in the race in
+    ``part``. (A part is told by its size: the tests' big parts differ in size.)"""
+    sizes = {b.secrets for b in bigs} - {part.secrets}
+    assert len(sizes) == len(bigs) - 1
+    times = {}
+    for path in folder.glob("task-*.json"):
+        entry = json.loads(path.read_text())
+        task, timing = entry["task"], entry.get("timing")
+        args = task["args"]
+        # (history, guess, parts, lbs, n, ...); a piece of a chain (its small parts)
+        # does not cover the n secrets, and is no answer
+        if (task["function"] == "_exp_guess_task" and args[0] == [first]
+                and args[4] in sizes and timing is not None
+                and sum(p["shape"][0] for p in args[2]) + 1 >= args[4]):
+            times.setdefault(game.code_str(args[1]), []).append(timing["cpu_seconds"])
+    return {rival: sum(cpu) / len(cpu) for rival, cpu in times.items()}
+
+
+def priced(part, there: dict, price: float) -> float:
+    """The processor seconds the report gives the rivals still in the race of the big
+    ``part``: each at its time in the other big parts (``there``, from
+    :func:`answers_elsewhere`), else at ``price``, less the share of it begun."""
+    return sum(there.get(rival, price) * (1 - part.rival_share(rival))
+               for rival in part.pending)
+
+
+def untime_entries(folder, which) -> int:
+    """Take the timing out of the checkpoint entries for which ``which(function,
+    args)`` is true, as entries written without it are (the checksum made again:
+    intact, only untimed); how many."""
+    from optimal_mm import checkpoint
+
+    untimed = 0
+    for path in sorted(folder.glob("task-*.json")):
+        entry = json.loads(path.read_text())
+        if which(entry["task"]["function"], entry["task"]["args"]) and "timing" in entry:
+            del entry["timing"], entry["sha256"]
+            entry["sha256"] = checkpoint._digest(entry)
+            path.write_text(json.dumps(entry))
+            untimed += 1
+    return untimed

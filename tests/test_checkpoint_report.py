@@ -21,10 +21,10 @@ from optimal_mm import Game
 from optimal_mm.checkpoint_report import _digest, report
 from optimal_mm.checkpoint_summary import duration_text
 from optimal_mm.search import INF, Solver, first_guess_classes
-from optimal_mm import search_parts
+from optimal_mm import checkpoint_summary, search_parts
 
 from brute import parts_by_answer
-from checkpoint_entries import drop_entries
+from checkpoint_entries import answers_elsewhere, drop_entries, priced, untime_entries
 
 
 @pytest.fixture(scope="module")
@@ -664,7 +664,9 @@ def test_a_chained_part_of_the_first_batch_races_as_a_big_part(tmp_path, monkeyp
     assert again.batch_left == {} and again.least_chained <= n
     (row,) = _left(again, "rival second guesses of the big parts still in the race")
     assert row["tasks"] == 3
-    assert row["estimate_seconds"] == pytest.approx(3 * part.cpu / part.timed, abs=1e-3)
+    there = answers_elsewhere(tmp_path, game, first, part, again.big_parts[root])
+    assert row["estimate_seconds"] == pytest.approx(
+        priced(part, there, part.cpu / part.timed), abs=1e-3)
 
 
 def test_the_first_guess_batch_left_is_counted(tmp_path, monkeypatch, mastermind_runs):
@@ -854,8 +856,9 @@ def test_short_part_trees_under_two_guesses_are_saved_whatever_their_time(
 def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
                                                         mastermind_runs):
     """Mastermind with big parts split from 60 secrets, run to the end, then all but one
-    rival second guess of its biggest part removed: the rivals left there are priced
-    at that one's processor time (its part's own mean), not at every rival's."""
+    rival second guess of its biggest part removed, and the timing of the rivals'
+    answers in the other big parts: the rivals left there are priced at that one's
+    processor time (its part's own mean), not at every rival's."""
     game, solver, sol, first, rep, batch = _mastermind_run(
         mastermind_runs, tmp_path, monkeypatch)
     biggest = max(rep.big_parts[sol.strategy.root.guess], key=lambda b: b.secrets)
@@ -867,6 +870,8 @@ def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
     kept = []
     assert drop_entries(tmp_path, lambda fn, args: not of_biggest(fn, args)
                         or not kept and not kept.append(args)) == biggest.settled - 1
+    assert untime_entries(tmp_path, lambda fn, args: fn == "_exp_guess_task"
+                          and args[0] == [first] and args[4] != biggest.secrets)
     (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
         lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
         if of_biggest(e["task"]["function"], e["task"]["args"])]
@@ -874,12 +879,53 @@ def test_rivals_left_are_priced_at_their_own_parts_mean(tmp_path, monkeypatch,
     (part,) = [b for b in rep.big_parts[sol.strategy.root.guess]
                if b.secrets == biggest.secrets]
     assert part.settled == 1 and part.timed == 1 and part.cpu == pytest.approx(kept_cpu)
+    assert len(part.pending) == part.below - 1 and set(part.pending.values()) == {None}
     (row,) = _left(rep, "rival second guesses of the big parts still in the race")
     assert row["tasks"] == part.below - 1
     assert row["estimate_seconds"] == pytest.approx((part.below - 1) * kept_cpu, abs=2e-3)
     assert row["price_basis"] == (
         f"each at the mean of its own part's rivals timed so far ("
         f"{duration_text(kept_cpu)} a task in the part of {part.secrets:,} secrets, of 1)")
+
+
+def test_a_rival_left_is_priced_at_its_time_in_another_big_part(tmp_path, monkeypatch,
+                                                                mastermind_runs):
+    """Mastermind as above, all but one rival of its biggest part removed, the other
+    big parts kept whole: each rival left that the other big parts answered (with its
+    timing) is priced at its mean time there, read here from the entries, the others
+    at the part's own mean; the price names them."""
+    game, solver, sol, first, rep, batch = _mastermind_run(
+        mastermind_runs, tmp_path, monkeypatch)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    biggest = max(bigs, key=lambda b: b.secrets)
+
+    def of_biggest(fn, args):
+        return fn == "_exp_guess_task" and args[0] == [first] and args[4] == biggest.secrets
+
+    kept = []
+    drop_entries(tmp_path, lambda fn, args: not of_biggest(fn, args)
+                 or not kept and not kept.append(args))
+    (rep,) = report(tmp_path)
+    bigs = rep.big_parts[sol.strategy.root.guess]
+    (part,) = [b for b in bigs if b.secrets == biggest.secrets]
+    there = answers_elsewhere(tmp_path, game, first, part, bigs)
+    assert len(part.pending) == part.below - 1 >= 2
+    assert part.pending == pytest.approx({rival: there.get(rival) for rival in part.pending})
+    elsewhere = [rival for rival in part.pending if rival in there]
+    assert elsewhere
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert row["estimate_seconds"] == pytest.approx(priced(part, there, part.cpu), abs=2e-3)
+    said = "those answered in another big part of their first guess, at their processor time there"
+    assert len(elsewhere) > checkpoint_summary.NAMED  # many: counted
+    assert (f"{said} ({len(elsewhere):,} of them, "
+            f"{duration_text(sum(there[rival] for rival in elsewhere))} in all)"
+            in row["price_basis"])
+    monkeypatch.setattr(checkpoint_summary, "NAMED", len(elsewhere))  # few: named
+    (row,) = _left(rep, "rival second guesses of the big parts still in the race")
+    assert (f"{said} (" + ", ".join(f"{rival}: {duration_text(there[rival])}"
+                                   for rival in elsewhere) + ")") in row["price_basis"]
+    assert row["price_basis"].startswith("each at the mean of its own part's rivals") == (
+        len(elsewhere) < len(part.pending))
 
 
 def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypatch,
@@ -901,6 +947,9 @@ def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypa
     drop_entries(tmp_path, lambda fn, args: not (rival_of(biggest, fn, args) or
                                                  rival_of(other, fn, args))
                  or rival_of(biggest, fn, args) and not kept and not kept.append(args))
+    # ... and the rivals' answers elsewhere untimed: no rival has a time of its own
+    untime_entries(tmp_path, lambda fn, args: fn == "_exp_guess_task" and args[0] == [first]
+                   and args[4] not in (biggest.secrets, other.secrets))
     (kept_cpu,) = [e["timing"]["cpu_seconds"] for e in map(
         lambda f: json.loads(f.read_text()), tmp_path.glob("task-*.json"))
         if rival_of(biggest, e["task"]["function"], e["task"]["args"])]
@@ -911,11 +960,15 @@ def test_a_part_with_no_rival_timed_is_priced_at_its_own_tree(tmp_path, monkeypa
     assert small.tree_cpu is not None and small.below > small.settled == 0
     (row,) = _left(rep, "rival second guesses of the big parts still in the race")
     assert row["tasks"] == big.below - 1 + small.below
+    # The small part's rival that the big part kept is priced at its time there
+    there = answers_elsewhere(tmp_path, game, first, small, parts.values())
+    assert set(there) <= {game.code_str(kept[0][1])}
     assert row["estimate_seconds"] == pytest.approx(
-        (big.below - 1) * kept_cpu + small.below * small.tree_cpu, abs=1e-3)
-    assert row["price_basis"].endswith(
-        "; a part with none, at the processor time of its part's tree under the first second "
-        "guess")
+        (big.below - 1) * kept_cpu + priced(small, there, small.tree_cpu), abs=1e-3)
+    assert ("each at the mean of its own part's rivals timed so far; a part with none, at "
+            "the processor time of its part's tree under the first second guess"
+            in row["price_basis"].replace(f" ({duration_text(kept_cpu)} a task in the part "
+                                          f"of {big.secrets:,} secrets, of 1)", ""))
 
 
 def test_the_docstring_examples_hold():

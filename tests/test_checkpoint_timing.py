@@ -27,6 +27,8 @@ from optimal_mm.checkpoint_report import report
 from optimal_mm.search import Progress, Solver
 from optimal_mm import runner, search_parts
 
+from checkpoint_entries import answers_elsewhere, priced
+
 
 @pytest.fixture(scope="module")
 def p4c5b_run(tmp_path_factory):
@@ -273,14 +275,20 @@ def test_rivals_answered_in_pieces_price_a_part_with_none_timed(tmp_path, monkey
     assert row["timed"] == left_kept.timed
     assert row["mean_cpu_seconds"] == pytest.approx(mean, abs=1e-3)  # as the row rounds it
     # The rivals whose answers went keep the pieces of their chains: each counts as
-    # begun, less the share of its third guesses that the checkpoint holds.
+    # begun, less the share of its third guesses that the checkpoint holds; one
+    # answered in the other big part is priced at its time there.
     begun = left_kept.raced_share + left_emptied.raced_share
     assert 0 < begun <= 1 + left_emptied.below
-    assert row["estimate_seconds"] == pytest.approx((1 + left_emptied.below - begun) * mean,
-                                                    rel=1e-3)
+    there = {b.secrets: answers_elsewhere(tmp_path, game, game.code_index(first), b,
+                                          rep.big_parts[first])
+             for b in (left_kept, left_emptied)}
+    assert [r for r in left_emptied.pending if r not in there[left_emptied.secrets]]
+    assert row["estimate_seconds"] == pytest.approx(
+        sum(priced(b, there[b.secrets], mean) for b in (left_kept, left_emptied)), rel=1e-3)
     assert mean > 0.25 and set(rep.task_cpu("_exp_guess_task")) <= {0.25}  # tasks apart
-    assert "; a part with none, at the mean of all the rivals timed; those begun, " in (
-        row["price_basis"])
+    basis = row["price_basis"].split("; ")
+    assert "a part with none, at the mean of all the rivals timed" in basis
+    assert basis[-1].startswith("those begun, ")
 
 
 @pytest.mark.parametrize("chain", [20, 8])
