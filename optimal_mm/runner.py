@@ -169,7 +169,8 @@ class Beside:
         from .progress import PhasesHidden
 
         self._runner, self._work = runner, work
-        self._context = ([0.0], PhasesHidden(runner._progress), runner._session_halt())
+        self._context = ([0.0], PhasesHidden(runner._progress), runner._session_halt(),
+                         getattr(runner._local, "uncharged", False))
         self._result = self._error = None
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name="optimal_mm: beside")
@@ -328,14 +329,30 @@ class TaskRunner:
             (self._root if tally is None else tally)[0] += seconds
 
     def _context(self) -> tuple:
-        """This thread's tally, progress and session's halt (None: the session's
-        own), to hand to a thread that works for it (a stream's drawing thread)."""
+        """This thread's tally, progress, session's halt (None: the session's own) and
+        whether its reads are charged (:meth:`uncharged`), to hand to a thread that
+        works for it (a stream's drawing thread)."""
         return (getattr(self._local, "tally", None), getattr(self._local, "progress", None),
-                getattr(self._local, "halt", None))
+                getattr(self._local, "halt", None), getattr(self._local, "uncharged", False))
 
     def _enter(self, context) -> None:
-        """Take on the tally, progress and halt of :meth:`_context`."""
-        self._local.tally, self._local.progress, self._local.halt = context
+        """Take on the tally, progress, halt and charging of :meth:`_context`."""
+        (self._local.tally, self._local.progress, self._local.halt,
+         self._local.uncharged) = context
+
+    @contextlib.contextmanager
+    def uncharged(self):
+        """Within it, this thread's reads of the checkpoint (and those of the threads
+        that work for it) charge no processor time to it (:meth:`clock`): answers that
+        another search computed, which an answer in pieces rests on without having
+        cost it (a race read back from the race of an image of its part,
+        :meth:`~optimal_mm.search_races.RivalRaces._raced_as`)."""
+        before = getattr(self._local, "uncharged", False)
+        self._local.uncharged = True
+        try:
+            yield
+        finally:
+            self._local.uncharged = before
 
     def _session_halt(self) -> threading.Event:
         """The halt of the session this thread works for (a thread beside keeps the
@@ -483,7 +500,7 @@ class TaskRunner:
         for key in keys:
             result, cpu = self.checkpoint.get_timed(key, count)
             results.append(result)
-            if count and cpu is not None:
+            if count and cpu is not None and not getattr(self._local, "uncharged", False):
                 self.read_seconds += cpu
                 self._charge(cpu)
         # A task under another value of one argument (checkpoint.py, "Results under

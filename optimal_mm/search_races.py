@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from . import search_parts
+from . import search_parts, symmetry
 from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
 from .game import partition_counts
 from .progress import _clock_text
@@ -628,8 +628,10 @@ class RivalRaces:
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         lbs, exact = [int(b) for b in lbs], set()
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
-            exact = self._probe_parts((*history, g), parts, big, lbs, d, weight,
-                                      f"{_phase(weight)}: rival {line}, probes of its big parts")
+            exact = self._image_values((*history, g), parts, big, lbs, d, weight)
+            exact |= self._probe_parts((*history, g), parts,
+                                       [i for i in big if i not in exact], lbs, d, weight,
+                                       f"{_phase(weight)}: rival {line}, probes of its big parts")
             if n + sum(lbs) >= bound:
                 return None
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
@@ -648,13 +650,88 @@ class RivalRaces:
             if i in exact:  # its bound is its value
                 continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
-            plan = self.exp_second_guesses((*history, g), parts[i], d, weight)
-            value, guess, _ = self._second_guess_rounds(
-                (*history, g), parts[i], plan, budget, d, weight, f"guesses of rival {line}")
+            part, image = self._raced_as((*history, g), parts[i], parts, budget, d, weight)
+            plan = self.exp_second_guesses((*history, g), part, d, weight)
+            with self._runner.uncharged() if image else contextlib.nullcontext():
+                value, guess, _ = self._second_guess_rounds(
+                    (*history, g), part, plan, budget, d, weight,
+                    f"guesses of rival {line}{image}")
             if guess is None:
                 return None
             known += value - lbs[i]
         return known
+
+    def _images(self, history, part, parts) -> list:
+        """The other parts that hold the secrets of ``part`` (a big part of the guesses
+        ``history``) renamed by the game's symmetry
+        (:func:`~optimal_mm.symmetry.image_map`), among those whose race or exact solve
+        a checkpoint may hold: the same guesses' ``parts``, and below a first guess,
+        the last guess's parts in the first guess's other parts.
+
+        A part and its image cost the same, so what is known of one holds for the
+        other. p4c8nb's rivals of 1234 split its parts of 1,001 and 536 secrets
+        alike: 2356's race of its 344-secret part in the first took 3.0 h of
+        processor time, and the race of the image in the second had run 2.3 h more,
+        under a lower budget, before this."""
+        seen = [p for p in parts if len(p) == len(part) and p is not part]
+        if len(history) == 2:
+            first, g = history
+            for _, other in self.first_guess_parts(first):
+                if len(other) >= len(part):
+                    seen += [p for _, p in self.split(g, other) if len(p) == len(part)]
+        ours = np.sort(part)
+        return [p for p in seen if not np.array_equal(np.sort(p), ours)
+                and symmetry.image_map(self.game, p, part) is not None]
+
+    def _raced_as(self, history, part, parts, budget, d, weight) -> tuple:
+        """The part whose race answers that of ``part`` (a big part of the guesses
+        ``history``, ``d`` guesses left; ``parts``, those of the last guess), as
+        ``(part, text for the progress line)``: ``part`` itself, or one of its
+        :meth:`_images` whose race the checkpoint holds more of under ``budget``. A
+        race run before under a budget at least this one answers this one by its
+        tasks' results (a task above its budget is above this one too); only the
+        tasks it lacks are computed. The tree of a rival that wins is built from its
+        own parts (:meth:`_lead_trees`), not from its race."""
+        if self._runner.checkpoint is None:
+            return part, ""
+        best, held = part, None
+        for p in self._images(history, part, parts):
+            if held is None:
+                held = self._race_held(history, part, budget, d, weight)
+            n = self._race_held(history, p, budget, d, weight)
+            if n > held:
+                best, held = p, n
+        if best is part:
+            return part, ""
+        return best, (f", its part of {len(part):,} secrets raced as an image of it "
+                      f"({held:,} third guesses held)")
+
+    def _image_values(self, history, parts, which, lbs, d, weight) -> set:
+        """Of the big ``parts`` ``which`` of the guesses ``history`` (``d`` guesses left
+        in each), those with an image (:meth:`_images`) that the checkpoint holds
+        solved exactly (as the parts of a big part's first second guess are): each
+        one's bound in ``lbs`` raised to that value. Returns them."""
+        exact = set()
+        if self._runner.checkpoint is None:
+            return exact
+        for i in which:
+            for p in self._images(history, parts[i], parts):
+                _, (found,) = self._runner.known(
+                    _exp_part_task, [(tuple(history), p, INF, d, True, weight)],
+                    count=False)  # another search's answer: no time of this one
+                if found is not None:
+                    lbs[i] = int(found[0])
+                    exact.add(i)
+                    break
+        return exact
+
+    def _race_held(self, history, part, budget, d, weight) -> int:
+        """How many guesses of the race at ``part`` (after ``history``) with a bound
+        below ``budget`` the checkpoint answers under that budget."""
+        args = [self._rival_task(history, h, part, budget, d, weight)
+                for h, b in self.exp_second_guesses(history, part, d, weight) if b < budget]
+        _, results = self._runner.known(_exp_guess_task, args, count=False)
+        return sum(r is not None for r in results)
 
     def _probe_parts(self, history, parts, which, lbs, d, weight, label) -> set:
         """Raise ``lbs[i]`` for the parts ``which`` (after the guesses ``history``, ``d``

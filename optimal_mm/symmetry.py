@@ -316,3 +316,76 @@ def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
         labels.setflags(write=False)
         cache[(history, dead)] = labels
     return labels
+
+
+#: The most colour renamings :func:`image_map` tries for one position permutation
+#: (colours tied by their counts at every position are tried in each order).
+MAX_COLOUR_TRIES = 720
+
+
+def image_map(game: Game, source, target):
+    """A renaming ``(pi, sigma)`` of the group that takes the set of codes ``source``
+    onto ``target`` (code indices; :func:`apply` maps them), or None where none is
+    found: the two states are then searched apart.
+
+    Each position permutation ``pi`` is tried in turn. A renaming takes the count of
+    colour ``c`` at position ``p`` in ``source`` to that of ``sigma[c]`` at ``pi[p]``
+    in ``target``, so ``sigma`` pairs colours of equal counts at every position;
+    colours tied so are tried in each order (up to :data:`MAX_COLOUR_TRIES`), and
+    every renaming found is checked on the whole set. A None may miss a renaming
+    past that limit, never give a wrong one.
+
+    >>> from optimal_mm import Game
+    >>> g = Game.from_spec("p3c4nb")
+    >>> a = np.array([g.code_index(c) for c in ("123", "124", "134")])
+    >>> b = np.sort(apply(g, [2, 0, 1], [3, 1, 0, 2])[a])
+    >>> pi, sigma = image_map(g, a, b)
+    >>> bool(np.array_equal(np.sort(apply(g, pi, sigma)[a]), b))
+    True
+    >>> image_map(g, a, np.array([g.code_index(c) for c in ("123", "124", "132")])) is None
+    True
+    """
+    source = np.asarray(source, dtype=np.int64)
+    target = np.sort(np.asarray(target, dtype=np.int64))
+    if len(source) != len(target):
+        return None
+    codes = game.codes.astype(np.int64)
+    pegs, colours = game.pegs, game.colours
+
+    def counts(part):  # counts[p, c]: the codes of ``part`` with colour c at p
+        out = np.zeros((pegs, colours), dtype=np.int64)
+        for p in range(pegs):
+            out[p] = np.bincount(codes[part, p], minlength=colours)
+        return out
+
+    have, want = counts(source), counts(target)
+    if not np.array_equal(np.sort(have, axis=None), np.sort(want, axis=None)):
+        return None
+    for pi in _position_perms(pegs):
+        moved = np.empty_like(have)
+        moved[pi] = have  # colour c's count at position pi[p]: have[p, c]
+        groups = {}  # each column of counts: the colours of target that have it
+        for c in range(colours):
+            groups.setdefault(want[:, c].tobytes(), []).append(c)
+        mine = {}
+        for c in range(colours):
+            mine.setdefault(moved[:, c].tobytes(), []).append(c)
+        if sorted((k, len(v)) for k, v in mine.items()) != sorted(
+                (k, len(v)) for k, v in groups.items()):
+            continue
+        keys = list(mine)
+        tries = 0
+        # Each tied group's colours paired in each order; a group with no secret's
+        # colour (all counts 0) in one order only: those colours appear in no code.
+        orders = [[mine[k]] if not moved[:, mine[k][0]].any()
+                  else list(itertools.permutations(mine[k])) for k in keys]
+        for choice in itertools.product(*orders):
+            tries += 1
+            if tries > MAX_COLOUR_TRIES:
+                break
+            sigma = np.empty(colours, dtype=np.int64)
+            for k, ours in zip(keys, choice):
+                sigma[list(ours)] = groups[k]
+            if np.array_equal(np.sort(apply(game, pi, sigma)[source]), target):
+                return tuple(int(p) for p in pi), tuple(int(s) for s in sigma)
+    return None

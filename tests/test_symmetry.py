@@ -125,3 +125,42 @@ def test_symmetry_doctests():
 
     result = doctest.testmod(symmetry)
     assert result.attempted and not result.failed
+
+
+def _brute_image(game, source, target) -> bool:
+    """Whether some renaming ``(pi, sigma)`` takes the codes ``source`` onto ``target``,
+    every renaming of the group tried."""
+    want = sorted(int(t) for t in target)
+    return any(sorted(symmetry.apply(game, pi, sigma)[source].tolist()) == want
+               for pi in itertools.permutations(range(game.pegs))
+               for sigma in itertools.permutations(range(game.colours)))
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p3c4nb", "p4c3", "p3c5n", "p2c5b"])
+def test_image_map_finds_a_renaming_exactly_when_one_exists(spec):
+    """``image_map`` against every renaming of the group: on random sets of codes and
+    their images under a random renaming it finds one, which does take the one onto
+    the other; on random pairs of sets of a size it finds one exactly when the group
+    has one (these groups are small enough for it to try every colour order)."""
+    game = Game.from_spec(spec)
+    rng = np.random.default_rng(11)
+    found = missed = 0
+    for _ in range(25):
+        source = rng.choice(game.n_codes, size=int(rng.integers(1, 12)), replace=False)
+        pi, sigma = rng.permutation(game.pegs), rng.permutation(game.colours)
+        target = symmetry.apply(game, pi, sigma)[source]
+        mapped = symmetry.image_map(game, source, rng.permutation(target))
+        assert mapped is not None
+        assert sorted(symmetry.apply(game, *mapped)[source].tolist()) == sorted(target.tolist())
+    for _ in range(60):
+        size = int(rng.integers(1, 4))
+        source, target = (rng.choice(game.n_codes, size=size, replace=False) for _ in "st")
+        mapped = symmetry.image_map(game, source, target)
+        assert (mapped is not None) == _brute_image(game, source, target), (source, target)
+        if mapped is not None:
+            assert sorted(symmetry.apply(game, *mapped)[source].tolist()) == sorted(
+                target.tolist())
+        found += mapped is not None
+        missed += mapped is None
+    assert found and missed
+    assert symmetry.image_map(game, np.arange(2), np.arange(3)) is None  # sizes differ
