@@ -317,9 +317,11 @@ class Checkpoint:
     Attributes
     ----------
     loaded, stored, rejected : int
-        Entries read back and trusted, written, and found but refused (damaged,
-        foreign, or not a readable regular file: a FIFO, a directory) since this
-        object was made.
+        Entries read back and trusted (each counted once, however often it is
+        read, and not those this object wrote: a race read from its part's image
+        reads the entries of its image's own race, read or computed before),
+        written, and found but refused (damaged, foreign, or not a readable regular
+        file: a FIFO, a directory) since this object was made.
     unsaved : int
         Results that could not be written (the entry's name is taken by a
         directory, the disk is full); the run goes on without them.
@@ -336,7 +338,11 @@ class Checkpoint:
         self.directory = check_checkpoint_dir(directory)
         self.run = json.loads(_dumps(run))  # tuples become lists, as they will read back
         self._run_digest = _digest(self.run)
-        self.loaded = self.stored = self.rejected = self.unsaved = 0
+        self.stored = self.rejected = self.unsaved = 0
+        # The names of the entries read back, and of those this object wrote (read
+        # again, those are not loaded: this run computed them)
+        self._loaded: set[str] = set()
+        self._written: set[str] = set()
         self.unsaved_reason = ""
         # (function, budget index) -> {budget-free digest: [(budget, result)]}: every
         # entry of this run, read on the first :meth:`reuse` of that function.
@@ -344,6 +350,11 @@ class Checkpoint:
 
     def __repr__(self) -> str:
         return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
+
+    @property
+    def loaded(self) -> int:
+        """How many entries were read back and trusted (see the class)."""
+        return len(self._loaded - self._written)
 
     def path(self, key: dict) -> Path:
         """The file that holds (or will hold) the entry of task ``key``."""
@@ -363,10 +374,12 @@ class Checkpoint:
         """:meth:`get`'s result and the processor seconds its entry records (``None``
         for both where there is no entry; the seconds ``None`` for an entry written
         without its timing)."""
-        found = self._read(self.path(key), json.loads(_dumps(key)))
+        path = self.path(key)
+        found = self._read(path, json.loads(_dumps(key)))
         if found is None:
             return None, None
-        self.loaded += bool(count)
+        if count:
+            self._loaded.add(path.name)
         timing = found[2]
         try:
             return found[1], float(timing["cpu_seconds"])
@@ -411,7 +424,10 @@ class Checkpoint:
         for budget, result in alike.get(_budget_free(key, index), ()):
             adapted = adapt(result, budget)
             if adapted is not None:
-                self.loaded += bool(count)
+                if count:  # the entry of the task under that budget
+                    args = list(key["args"])
+                    args[index] = budget
+                    self._loaded.add(self.path({**key, "args": args}).name)
                 return adapted
         return None
 
@@ -446,6 +462,7 @@ class Checkpoint:
             self.unsaved += 1
             return
         self.stored += 1
+        self._written.add(self.path(key).name)
         for (function, index), alike in self._alike.items():
             if function == body["task"]["function"]:
                 self._remember(alike, body["task"], index, result)

@@ -22,6 +22,7 @@ import time
 import uuid
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from optimal_mm import Game, TooLargeError
@@ -446,3 +447,28 @@ def test_a_checkpoint_may_leave_out_its_cheapest_tasks(tmp_path, monkeypatch, ca
                  "--checkpoint-min-seconds", "-1", "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "--checkpoint-min-seconds must be a finite number" in err and not out.exists()
+
+
+def test_an_entry_loaded_counts_once_and_not_when_this_run_wrote_it(tmp_path):
+    """``loaded`` counts the entries read back, each once however often it is read
+    (a race read from its part's image reads its image's entries again), and not the
+    entries the same checkpoint object wrote; under another budget
+    (:meth:`Checkpoint.reuse`) an entry is the same entry."""
+    from optimal_mm.checkpoint import Checkpoint, task_key
+
+    run = {"game": "p2c3", "objective": "expected"}
+    writer = Checkpoint(tmp_path, run)
+    keys = [task_key("_exp_part_task", (k, np.arange(3), 10)) for k in range(3)]
+    for k, key in enumerate(keys[:2]):
+        writer.put(key, (k, np.zeros(2, dtype=np.int64)))
+    assert writer.get(keys[0]) is not None and writer.get(keys[0]) is not None
+    assert writer.loaded == 0 and writer.stored == 2  # its own: computed, not loaded
+    reader = Checkpoint(tmp_path, run)
+    for _ in range(3):
+        assert reader.get(keys[0])[0] == 0
+    assert reader.get(keys[2]) is None and reader.get(keys[1], count=False)[0] == 1
+    assert reader.loaded == 1
+    other = task_key("_exp_part_task", (0, np.arange(3), 12))  # keys[0] at budget 12
+    assert reader.reuse(other, 2, lambda result, ran: result) is not None
+    assert reader.loaded == 1  # the entry of keys[0] again
+    assert reader.get(keys[1])[0] == 1 and reader.loaded == 2
