@@ -433,6 +433,19 @@ def _raced(solver, first, second, part, least, raw) -> tuple[list[ChainPart], in
     return begun, waiting if begun else 0
 
 
+def _alike_in_size(a: int, b: int) -> bool:
+    """Whether parts of ``a`` and ``b`` secrets are within a factor of two in size,
+    as a part whose rival's time prices that rival in the other must be: a rival's
+    time grows steeply with its part (p4c10's 0012 took 0.1 s in its 401-secret part,
+    494 s in its 3,052-secret one), while p4c8nb's parts of 536 and 1,001 secrets
+    under 1234 cost its rivals alike.
+
+    >>> _alike_in_size(536, 1001), _alike_in_size(264, 660)
+    (True, False)
+    """
+    return 2 * min(a, b) >= max(a, b)
+
+
 def _split_parts(solver, first: int, raw: dict) -> list:
     """The parts of the first guess ``first`` that the run splits by second guess, as
     ``(part, chained)``: each of :data:`~optimal_mm.search_parts.SPLIT_SECRETS`
@@ -575,6 +588,16 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             if plan:
                 found.append((part, plan, _rival_answers(solver, (first,), part, plan[1:],
                                                          raw)))
+        # ... and those of the parts solved whole since their race (a chained part),
+        # which still price the rivals left (p6c7n's 264-secret part, 2026-12-05: its
+        # race over, the report had no rival timed left to price the others by)
+        done = []
+        for _, part in solver.first_guess_parts(first) if found else ():
+            if len(part) > 1 and (first, _digest(part)) in raw["first_parts"]:
+                plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+                answers = _rival_answers(solver, (first,), part, plan[1:], raw)
+                done.append((part, answers))
+                rep.solved_rival_cpus += [t for _, _, t in answers.values() if t is not None]
         for part, plan, answers in found:
             g2 = plan[0][0]
             # The hashes of the parts each second guess with solved parts leaves
@@ -602,8 +625,9 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             for h in below:  # the rivals still in the race, and those begun
                 if h in rivals:
                     continue
-                there = [a[h][2] for other, _, a in found
-                         if other is not part and h in a and a[h][2] is not None]
+                there = [a[h][2] for other, a in [(p, a) for p, _, a in found] + done
+                         if other is not part and h in a and a[h][2] is not None
+                         and _alike_in_size(len(other), len(part))]
                 big.pending[game.code_str(h)] = sum(there) / len(there) if there else None
                 if (first, h) in begun:  # its big parts raced by third guesses
                     raced, waiting = _raced(solver, first, h, part, rep.least_chained, raw)

@@ -117,8 +117,9 @@ class BigPart:
     # after those not begun)]
     racing: list = field(default_factory=list)
     # The rivals still in the race (``below - settled`` of them), each with the mean
-    # processor seconds of its answers in its first guess's other big parts that carry
-    # their timing (None: none). A rival costs there about what it costs here: it
+    # processor seconds of its answers in its first guess's other big parts (or parts
+    # solved whole since their race) within a factor of two in size, of those that
+    # carry their timing (None: none). A rival costs there about what it costs here: it
     # splits both parts alike, and its races have the same third guesses (p4c8nb's
     # 1234, 2026-12-05: its parts of 536 and 1,001 secrets, the races of 2356 in
     # both, 1,018 third guesses of 344 secrets each; 11 rivals settled in both
@@ -329,6 +330,9 @@ class RunReport:
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
+    # The processor seconds of the rivals settled in chained parts solved whole since
+    # their race: priced with the others (p6c7n's 264-secret part, 2026-12-05)
+    solved_rival_cpus: list = field(default_factory=list)
     # ... and the parts solved below each second guess, by the big part they split:
     # first guess -> [(the big part's secrets, or None if not found, second guess,
     # [(secrets, value, exact)])] (two big parts may share a second guess)
@@ -410,7 +414,7 @@ class RunReport:
             # pieces (a chain below it) is timed on its own entry, not as a task
             # (p5c6b's fewest at 9, 2026-12-04: 27 rivals settled, all chains)
             settled = [c for bigs in self.big_parts.values() for b in bigs
-                       for c in b.rival_cpus]
+                       for c in b.rival_cpus] + self.solved_rival_cpus
             row = _left_row("rival second guesses of the big parts still in the race",
                             rivals, settled)
             _price_rivals(row, open_parts)

@@ -47,12 +47,13 @@ def rivals_without_trees(monkeypatch, rebuild: str = "task") -> None:
 
 def answers_elsewhere(folder, game, first: int, part, bigs) -> dict:
     """``{rival: processor seconds}``: the mean time of each rival second guess's
-    answers (its own entries below the first guess of index ``first``) in the big
-    parts ``bigs`` (of the report) other than ``part``, of those that carry their
-    timing: read from the entries, as the report prices a rival still in the race in
-    ``part``. (A part is told by its size: the tests' big parts differ in size.)"""
-    sizes = {b.secrets for b in bigs} - {part.secrets}
-    assert len(sizes) == len(bigs) - 1
+    answers (its own entries below the first guess of index ``first``) in the first
+    guess's parts other than ``part``, of those that carry their timing: read from
+    the entries, as the report prices a rival still in the race in ``part`` (by its
+    answers in the other big parts ``bigs`` and in the parts solved whole since their
+    race), those within a factor of two in size. A part is told by its size: the
+    tests' big parts differ in size."""
+    assert len({b.secrets for b in bigs}) == len(bigs)
     times = {}
     for path in folder.glob("task-*.json"):
         entry = json.loads(path.read_text())
@@ -61,7 +62,8 @@ def answers_elsewhere(folder, game, first: int, part, bigs) -> dict:
         # (history, guess, parts, lbs, n, ...); a piece of a chain (its small parts)
         # does not cover the n secrets, and is no answer
         if (task["function"] == "_exp_guess_task" and args[0] == [first]
-                and args[4] in sizes and timing is not None
+                and args[4] != part.secrets and timing is not None
+                and 2 * min(args[4], part.secrets) >= max(args[4], part.secrets)
                 and sum(p["shape"][0] for p in args[2]) + 1 >= args[4]):
             times.setdefault(game.code_str(args[1]), []).append(timing["cpu_seconds"])
     return {rival: sum(cpu) / len(cpu) for rival, cpu in times.items()}
