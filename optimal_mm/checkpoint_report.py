@@ -598,6 +598,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                 answers = _rival_answers(solver, (first,), part, plan[1:], raw)
                 done.append((part, answers))
                 rep.solved_rival_cpus += [t for _, _, t in answers.values() if t is not None]
+        answered = [(part, answers) for part, _, answers in found] + done
         for part, plan, answers in found:
             g2 = plan[0][0]
             # The hashes of the parts each second guess with solved parts leaves
@@ -625,7 +626,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             for h in below:  # the rivals still in the race, and those begun
                 if h in rivals:
                     continue
-                there = [a[h][2] for other, a in [(p, a) for p, _, a in found] + done
+                there = [a[h][2] for other, a in answered
                          if other is not part and h in a and a[h][2] is not None
                          and _alike_in_size(len(other), len(part))]
                 big.pending[game.code_str(h)] = sum(there) / len(there) if there else None

@@ -627,8 +627,16 @@ class RivalRaces:
         small = [i for i in range(len(parts)) if i not in big]
         line = " ".join(self.game.code_str(h) for h in (*history, g))
         lbs, exact = [int(b) for b in lbs], set()
+        looked = {}
+
+        def images(i):  # big part i's images, looked for once (none without a checkpoint)
+            if i not in looked:
+                looked[i] = ([] if self._runner.checkpoint is None
+                             else self._images((*history, g), parts[i], parts))
+            return looked[i]
+
         if history:  # below the first guess (chain_secrets): raise the big parts' bounds
-            exact = self._image_values((*history, g), parts, big, lbs, d, weight)
+            exact = self._image_values((*history, g), parts, big, lbs, d, weight, images)
             exact |= self._probe_parts((*history, g), parts,
                                        [i for i in big if i not in exact], lbs, d, weight,
                                        f"{_phase(weight)}: rival {line}, probes of its big parts")
@@ -650,7 +658,8 @@ class RivalRaces:
             if i in exact:  # its bound is its value
                 continue
             budget = bound - (known - lbs[i])  # what part i may cost, g still below bound
-            part, image = self._raced_as((*history, g), parts[i], parts, budget, d, weight)
+            part, image = self._raced_as((*history, g), parts[i], images(i), budget, d,
+                                         weight)
             plan = self.exp_second_guesses((*history, g), part, d, weight)
             with self._runner.uncharged() if image else contextlib.nullcontext():
                 value, guess, _ = self._second_guess_rounds(
@@ -683,19 +692,17 @@ class RivalRaces:
         return [p for p in seen if not np.array_equal(np.sort(p), ours)
                 and symmetry.image_map(self.game, p, part) is not None]
 
-    def _raced_as(self, history, part, parts, budget, d, weight) -> tuple:
+    def _raced_as(self, history, part, images, budget, d, weight) -> tuple:
         """The part whose race answers that of ``part`` (a big part of the guesses
-        ``history``, ``d`` guesses left; ``parts``, those of the last guess), as
-        ``(part, text for the progress line)``: ``part`` itself, or one of its
-        :meth:`_images` whose race the checkpoint holds more of under ``budget``. A
+        ``history``, ``d`` guesses left), as ``(part, text for the progress line)``:
+        ``part`` itself, or one of its ``images`` (:meth:`_images`) whose race the
+        checkpoint holds more of under ``budget``. A
         race run before under a budget at least this one answers this one by its
         tasks' results (a task above its budget is above this one too); only the
         tasks it lacks are computed. The tree of a rival that wins is built from its
         own parts (:meth:`_lead_trees`), not from its race."""
-        if self._runner.checkpoint is None:
-            return part, ""
         best, held = part, None
-        for p in self._images(history, part, parts):
+        for p in images:
             if held is None:
                 held = self._race_held(history, part, budget, d, weight)
             n = self._race_held(history, p, budget, d, weight)
@@ -706,16 +713,14 @@ class RivalRaces:
         return best, (f", its part of {len(part):,} secrets raced as an image of it "
                       f"({held:,} third guesses held)")
 
-    def _image_values(self, history, parts, which, lbs, d, weight) -> set:
+    def _image_values(self, history, parts, which, lbs, d, weight, images) -> set:
         """Of the big ``parts`` ``which`` of the guesses ``history`` (``d`` guesses left
-        in each), those with an image (:meth:`_images`) that the checkpoint holds
-        solved exactly (as the parts of a big part's first second guess are): each
-        one's bound in ``lbs`` raised to that value. Returns them."""
+        in each), those with an image (``images(i)``, :meth:`_images`) that the
+        checkpoint holds solved exactly (as the parts of a big part's first second
+        guess are): each one's bound in ``lbs`` raised to that value. Returns them."""
         exact = set()
-        if self._runner.checkpoint is None:
-            return exact
         for i in which:
-            for p in self._images(history, parts[i], parts):
+            for p in images(i):
                 _, (found,) = self._runner.known(
                     _exp_part_task, [(tuple(history), p, INF, d, True, weight)],
                     count=False)  # another search's answer: no time of this one

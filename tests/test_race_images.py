@@ -44,8 +44,8 @@ def _run(folder, monkeypatch, spec, objective, images=True):
     valued = []
     real_values = search_races.RivalRaces._image_values
 
-    def image_values(self, history, parts, which, lbs, d, weight):
-        exact = real_values(self, history, parts, which, lbs, d, weight)
+    def image_values(self, history, parts, which, lbs, d, weight, images):
+        exact = real_values(self, history, parts, which, lbs, d, weight, images)
         valued.extend((tuple(history), parts[i]) for i in exact)
         return exact
 
