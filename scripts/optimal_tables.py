@@ -39,12 +39,17 @@ An entry that times out still says what its search had proven when it was stoppe
 (every objective): the proven lower bound (``>= L``; for the worst case, one more than
 the last depth refuted) and, for the others, the best complete tree found (``<= U``:
 its total, its secrets at t*, or its total within t*), as the search
-reported them to its progress display (:func:`_bounds_progress`). A retry keeps the
+reported them to its progress display (:func:`_bounds_progress`). The worker's search
+stops itself at the limit and writes that best tree, which becomes the cell's upper
+tree (``results/trees/upper/``, listed in ``results/upper_trees.md``:
+:func:`upper_index.keep_run_tree`) when the table's ``<= U`` is its figure, so that
+every bound has its tree, from the run that found it. A retry keeps the
 best bounds of all its runs (each is a proof on its own) and the longest time limit
 it was given. A run stopped before its limit (Ctrl-C, or SIGTERM from a service
 manager or a CI limit) records its running entries the same way, marked
-``"stopped"`` (``interrupted`` or ``terminated``) with the seconds they ran, and
-ends in one line (exit status 130 or 143); an entry that was solved stays solved.
+``"stopped"`` (``interrupted`` or ``terminated``) with the seconds they ran, each
+worker asked to stop and hand over its tree first (:meth:`Entry.halt`), and ends in
+one line (exit status 130 or 143); an entry that was solved stays solved.
 
 The table's parts are modules of their own beside this script: :mod:`table_entries`
 (the cells and the rules between them), :mod:`table_store` (the JSON and its page on
@@ -65,6 +70,7 @@ import platform
 import shlex
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 from queue import Empty
@@ -72,7 +78,9 @@ from queue import Empty
 from table_entries import (OBJECTIVES, cap_for, ceiling_for, ceiling_record,
                            checkpoint_dir, eligible, floor_for, floor_tree, games,
                            merged_entry, published, shown)
+import table_store
 from table_store import read_entries, update_table
+from upper_index import TREE_OBJECTIVES, keep_run_tree, tree_name
 
 #: How the script's one-line messages name it
 PROG = "optimal_tables.py"
@@ -161,7 +169,8 @@ def _progress(queue, key, interval=None):
 
 def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_tree=None,
             chain_secrets=None, jobs=1, floor=None, min_seconds=None, progress_interval=None,
-            cap=None, split_depth=None, table_entries=None, ceiling=None):
+            cap=None, split_depth=None, table_entries=None, ceiling=None, deadline=None,
+            best_tree=None):
     """Solve one entry and put its result on ``queue`` (its bounds so far as the
     search reports them, before); with ``progress_interval``, the search's progress
     goes to stderr too, each line after the entry's key (:func:`_progress`).
@@ -170,9 +179,18 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     (None: ``solve``'s default); ``ceiling``: :func:`table_entries.ceiling_for`'s
     ``(path, figure)``, the tree the search starts from as its best so far. The
     tuning options left None take ``solve``'s defaults
-    (:mod:`optimal_mm.cli.search_options`)."""
+    (:mod:`optimal_mm.cli.search_options`).
+
+    ``deadline`` (a :func:`time.time`): the search stops itself then, as ``solve
+    --time-limit`` does, or on SIGTERM (:meth:`Entry.halt`), and the result is
+    ``{"status": "timeout"}``; with ``best_tree`` (a path), the best complete tree it
+    had built goes there first, if it beats ``ceiling`` (:func:`_at_the_limit`), and
+    the result names it and its figure (``best``)."""
     from optimal_mm import Game, Strategy
-    from optimal_mm.search import LowerBound, UpperBound, solve
+    from optimal_mm.cli import Terminated, on_sigterm
+    from optimal_mm.errors import TimeLimitReached
+    from optimal_mm.search import LowerBound, Solver, UpperBound, solve
+    from optimal_mm.stopping import time_limit
 
     # Load the compiled search (JIT cache) first, so that only the search is timed.
     solve(Game.from_spec("p2c3"), objective, guesses, jobs=1)
@@ -200,11 +218,22 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
                                      Game.from_spec(spec), guesses)
     else:
         bound = None if floor is None else LowerBound(floor[0], source)
-    if ceiling is not None:
-        options["ceiling"] = UpperBound(Strategy.load(ceiling[0]), shown(ceiling[0]))
+    given = (None if ceiling is None
+             else UpperBound(Strategy.load(ceiling[0]), shown(ceiling[0])))
+    solver = Solver(Game.from_spec(spec), guesses, **options)
+    left = None if deadline is None else deadline - time.time()
     start = time.perf_counter()
-    sol = solve(Game.from_spec(spec), objective, guesses, None if cap is None else cap[0],
-                floor=bound, **options)
+    previous = signal.signal(signal.SIGTERM, on_sigterm)  # the run's halt: as the limit
+    try:
+        if left is not None and left <= 0:
+            raise TimeLimitReached(0)
+        with contextlib.nullcontext() if left is None else time_limit(left):
+            sol = solver.solve(objective, None if cap is None else cap[0], bound, given)
+    except (TimeLimitReached, Terminated):
+        queue.put(_at_the_limit(solver, best_tree, ceiling))
+        return
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     seconds = time.perf_counter() - start
     if cap is not None and not sol.value:  # None: no tree within t*; 0: one within t* - 1
         why = ("no tree keeps within it" if sol.value is None
@@ -231,13 +260,46 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     queue.put(result)
 
 
+def _at_the_limit(solver, best_tree, ceiling) -> dict:
+    """The result of a worker whose search its ``deadline`` stopped: a timeout (the
+    bounds its search had proven are the partial reports before it). With
+    ``best_tree`` (a path), the best complete tree the search had built
+    (:meth:`~optimal_mm.search.Solver.best_so_far`) is written there and named
+    (``"best_tree"``), unless it is none better than ``ceiling``, the tree it started
+    from (``(path, figure)``, already on file): the run's ``<= U`` then has its tree,
+    where a worker killed at its limit took it along (p6c7n's expected case once
+    kept a bound of 29163 over a tree of 29154 built in its run, until a resumed
+    run rebuilt it). Nothing is written on the way there that a kill would leave
+    half done (:meth:`~optimal_mm.tree.Strategy.save` writes atomically)."""
+    from upper_index import figures
+
+    result = {"status": "timeout"}
+    best = None if best_tree is None else solver.best_so_far()
+    value = None if best is None else figures(best)["value"]
+    if value is not None and (ceiling is None or value < ceiling[1]):
+        best.save(best_tree, stats=best.declared)
+        result.update(best=value, best_tree=str(best_tree))
+    return result
+
+
 class Entry:
     """One table entry solved in its own spawned worker process, within a time limit."""
 
+    #: Seconds past its limit that a worker is given to stop itself (its search
+    #: stopped at the deadline) and write its best tree, before it is killed.
+    GRACE = 60
+
     def __init__(self, key, spec, objective, guesses, time_limit, checkpoint=None,
                  **options):
-        """``options``: :func:`_worker`'s keywords (``jobs``, ``floor``, ...)."""
+        """``options``: :func:`_worker`'s keywords (``jobs``, ``floor``, ...). The
+        worker's search stops itself at the limit (``deadline``); an entry of an
+        expected-type objective has its best tree written to a scratch file then
+        (``best_tree``), for :func:`_record` to keep or drop."""
         self.key, self.time_limit = key, time_limit
+        options["deadline"] = time.time() + time_limit
+        if objective in TREE_OBJECTIVES:
+            options["best_tree"] = str(Path(tempfile.gettempdir()) / (
+                f"optimal_tables-{os.getpid()}-{tree_name(key)}"))
         ctx = mp.get_context("spawn")  # fork is unsafe once numba has started threads
         self.queue = ctx.Queue()
         # daemon: a worker never outlives this script (Ctrl-C or an error here kills
@@ -268,13 +330,17 @@ class Entry:
     def poll(self):
         """The result once known (a timeout or an error included), else None.
 
-        The limit counts from the start of the process; start-up and the warm-up (a
-        second or two) are granted on top. The worker's partial reports (best and
-        bound so far) are kept and go into a timeout's result.
+        The limit counts from the start of the process, start-up and the warm-up (a
+        second or two) included: the worker's search stops itself then and says so,
+        with its best tree's file if it wrote one (``"best_tree"``). One that has
+        not within :attr:`GRACE` seconds more is killed, a timeout all the same.
+        The worker's partial reports (best and bound so far) are kept and go into a
+        timeout's result.
         """
         result = self._read(timeout=0.2)
         elapsed = time.perf_counter() - self.start
-        if result is None and self.proc.is_alive() and elapsed < self.time_limit + 10:
+        if (result is None and self.proc.is_alive()
+                and elapsed < self.time_limit + self.GRACE):
             return None
         self.proc.join(timeout=5)
         if self.proc.is_alive():
@@ -283,6 +349,8 @@ class Entry:
         if result is None:
             status = "timeout" if self.proc.exitcode in (None, -9) else "error"
             return self._unfinished(status, elapsed)
+        if result.get("status") == "timeout":  # stopped at its limit
+            return {**self._unfinished("timeout", elapsed), **result}
         result["status"] = "solved"
         return result
 
@@ -290,15 +358,21 @@ class Entry:
         """The result of an entry whose run is stopped before its limit (``why``:
         ``"interrupted"`` by Ctrl-C, ``"terminated"`` by SIGTERM): what its search
         had proven, as a timeout's, marked ``"stopped": why``; or its result, had it
-        just finished. The worker is stopped (its finished tasks are in its
+        just finished. The worker is asked to stop (SIGTERM: its search stops as at
+        its limit, and writes its best tree, which the result names) and given
+        :attr:`GRACE` seconds, then killed (its finished tasks are in its
         checkpoint)."""
         elapsed = time.perf_counter() - self.start
         result = self._read()
+        if result is None and self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(timeout=self.GRACE)
+            result = self._read(timeout=1)
         self.stop()
-        if result is not None:
-            result["status"] = "solved"
-            return result
-        return {**self._unfinished("timeout", elapsed), "stopped": why}
+        if result is None or result.get("status") == "timeout":
+            return {**self._unfinished("timeout", elapsed), **(result or {}), "stopped": why}
+        result["status"] = "solved"
+        return result
 
     def _read(self, timeout=None):
         """The worker's result if it has come, else None; its partial reports (best
@@ -560,7 +634,7 @@ def main(argv=None) -> int:
                     todo.append((key, spec, guesses, objective))
     running = []
     try:
-        _run_entries(args, todo, running)
+        _run_entries(args, todo, running, run["command"])
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as guarded() raises it
         from optimal_mm.cli import interrupted_status, interruption
 
@@ -600,9 +674,10 @@ def _stopped_line(why, keys, checkpoint) -> str:
             f"had proven; {saved}")
 
 
-def _run_entries(args, todo, running) -> None:
+def _run_entries(args, todo, running, command=None) -> None:
     """Solve the entries ``todo``, ``args.parallel`` at a time (``running``: those
-    started), each result merged into the table as it comes."""
+    started), each result merged into the table as it comes (``command``: the run's,
+    which an upper tree it keeps names)."""
     while todo or running:
         while todo and len(running) < args.parallel:
             key, spec, guesses, objective = todo.pop(0)
@@ -629,14 +704,18 @@ def _run_entries(args, todo, running) -> None:
             if result is None:
                 continue
             running.remove(item)
-            _record(entry, spec, guesses, objective, result)
+            _record(entry, spec, guesses, objective, result, command)
 
 
-def _record(entry, spec, guesses, objective, result) -> None:
+def _record(entry, spec, guesses, objective, result, command=None) -> None:
     """Merge an entry's ``result`` into the table as it is now (another run may have
-    written since), with the game's published value, and say so in one line."""
+    written since), with the game's published value, and say so in one line. A
+    timeout's best tree (``"best_tree"``, the file its worker wrote at the limit)
+    becomes the cell's upper tree if the table's ``≤`` is now its figure
+    (:func:`upper_index.keep_run_tree`, beside the table: ``command`` names it)."""
     from optimal_mm import Game
 
+    tree = result.pop("best_tree", None)
     game = Game.from_spec(spec)
     value, source = published(spec, game.pegs, game.colours, game.repeats,
                               game.scoring, guesses, objective)
@@ -646,13 +725,17 @@ def _record(entry, spec, guesses, objective, result) -> None:
     def put(entries, meta):
         entries[entry.key] = merged_entry(entries.get(entry.key), result)
 
-    kept = update_table(put)[0][entry.key]
+    entries = update_table(put)[0]
+    kept = entries[entry.key]
     note = (f"; the entry keeps its earlier {kept['status']}"
             if kept["status"] != result["status"] else "")
     said = [result["status"] + (f", {result['stopped']}" if result.get("stopped") else "")]
     if result.get("value") is not None:
         said.append(str(result["value"]))
     print(f"{entry.key}: {' '.join(said)} ({result['seconds']} s){note}", flush=True)
+    if tree is not None:
+        print(keep_run_tree(table_store.JSON_PATH.parent, entries, entry.key, Path(tree),
+                            command or _command(sys.argv[1:])), flush=True)
 
 
 if __name__ == "__main__":

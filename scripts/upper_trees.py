@@ -44,8 +44,6 @@ again).
 from __future__ import annotations
 
 import argparse
-import fcntl
-import json
 import subprocess
 import sys
 import tempfile
@@ -57,30 +55,13 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.cli.search_options import (add_tuning_options, check_tuning,  # noqa: E402
                                            tuning_flags)
 from optimal_mm.errors import OptimalMMError, check_time_limit  # noqa: E402
-from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.search import check_jobs  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
 from table_entries import cap_for, ceiling_for, checkpoint_dir, shown  # noqa: E402
+from upper_index import (TREE_OBJECTIVES, read_field, row, rows, tree_name,  # noqa: E402
+                         update_index)
 
 RESULTS = ROOT / "results"
-#: The objectives whose open cells have an upper bound made by a tree.
-TREE_OBJECTIVES = ("expected", "worst-then-expected", "fewest-at-worst")
-
-
-def tree_name(key: str) -> str:
-    """``p4c10/any/fewest-at-worst`` -> ``p4c10-any-fewest-at-worst.json.gz``."""
-    return key.replace("/", "-") + ".json.gz"
-
-
-def figures(strategy: Strategy) -> dict:
-    """What a replayed tree shows: its first guess, secrets, total, deepest guess and
-    the secrets that need it, and the figure its objective bounds (``value``)."""
-    stats = strategy.validate()
-    at_cap = stats.depth_counts[-1] if stats.depth_counts else 0
-    value = at_cap if strategy.objective == "fewest-at-worst" else stats.total
-    return {"first_guess": strategy.root.guess, "secrets": stats.secrets,
-            "total": stats.total, "max": stats.max, "at_max": at_cap,
-            "cap": strategy.max_guesses, "value": value}
 
 
 def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
@@ -108,64 +89,9 @@ def make_tree(entry: dict, checkpoints: Path, out_dir: Path, seconds: float,
                 f"scripts/optimal_tables.py"), None
     if run.returncode != 124 or "wrote the best tree so far" not in run.stderr:
         return f"{key}: no tree ({last or f'exit {run.returncode}'})", None
-    strategy = Strategy.load(out)
-    row = {"key": key, "spec": spec, "guesses": guesses, "objective": objective,
-           "table_best": entry.get("best"), "file": str(name),
-           "command": " ".join(command), **figures(strategy)}
+    made = row(key, Strategy.load(out), name, " ".join(command), entry.get("best"))
     bound = entry.get("best")
-    return f"{key}: {row['value']} (table ≤ {'none' if bound is None else bound}), {out}", row
-
-
-def _number(value) -> str:
-    """A figure of a row as the markdown and the messages print it.
-
-    >>> _number(12181), _number(None)
-    ('12,181', 'none')
-    """
-    if value is None:  # the table had no upper bound: the tree gives its first
-        return "none"
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def markdown(rows: list[dict]) -> str:
-    lines = [
-        "# Trees behind the table's upper bounds",
-        "",
-        "Made by `python scripts/upper_trees.py --only CELL --time-limit S`: each open "
-        "cell's checkpoint resumed by `optimal-mm solve ... --best-so-far FILE` (its "
-        "command below), the best complete tree its search had built written when the "
-        "limit came, and replayed for every secret. Not proven optimal (`optimal` "
-        "false): each is the witness of the table's `≤`. *value*: the figure the table "
-        "bounds (the total; for fewest-at-worst the secrets at the cap); *table ≤*: the "
-        "table's bound when the tree was made (none: it had none).",
-        "",
-        "| cell | tree | first guess | value | table ≤ | secrets at the deepest | total "
-        "| cap | command |",
-        "|---|---|---|---:|---:|---|---:|---:|---|",
-    ]
-    for r in sorted(rows, key=lambda r: r["key"]):
-        deepest = f"{r['at_max']:,} at {r['max']}"
-        lines.append(f"| {r['key']} | [{Path(r['file']).name}]({r['file']}) "
-                     f"| {r['first_guess']} | {r['value']:,} | {_number(r['table_best'])} "
-                     f"| {deepest} | {r['total']:,} | {r['cap'] or ''} | `{r['command']}` |")
-    return "\n".join(lines) + "\n"
-
-
-#: What a row of upper_trees.json holds (``make_tree``), all of it read by ``markdown``.
-ROW_KEYS = frozenset({"key", "file", "first_guess", "value", "table_best", "at_max", "max",
-                      "total", "cap", "command"})
-
-
-def _read(path: Path, field: str, kind: type):
-    """``field`` of the JSON file at ``path``, of type ``kind``; ValueError naming the
-    file otherwise."""
-    try:
-        value = json.loads(path.read_text())[field]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{str(path)!r}: {exc}") from None
-    if not isinstance(value, kind):
-        raise ValueError(f"{str(path)!r}: {field!r} is not a {kind.__name__}")
-    return value
+    return f"{key}: {made['value']} (table ≤ {'none' if bound is None else bound}), {out}", made
 
 
 def main(argv=None) -> int:
@@ -200,8 +126,8 @@ def main(argv=None) -> int:
         print(f"upper_trees.py: --out {str(args.out)!r} is not a directory", file=sys.stderr)
         return 2
     try:
-        _rows(args.out)
-        entries = _read(args.table, "entries", dict)
+        rows(args.out)
+        entries = read_field(args.table, "entries", dict)
     except ValueError as exc:
         print(f"upper_trees.py: cannot read {exc}", file=sys.stderr)
         return 2
@@ -240,46 +166,8 @@ def main(argv=None) -> int:
                 missing += 1
             else:
                 made = [r for r in made if r["key"] != key] + [row]
-    _update_index(args.out, entries, made, rewrite=not args.render)
+    update_index(args.out, entries, made, rewrite=not args.render)
     return 1 if missing else 0
-
-
-def _rows(out: Path) -> list:
-    """The rows of the index ``upper_trees.json`` in ``out`` (none before the first
-    tree); ValueError naming the file if one lacks a field."""
-    index = out / "upper_trees.json"
-    rows = _read(index, "trees", list) if index.exists() else []
-    if not all(isinstance(r, dict) and ROW_KEYS <= r.keys() for r in rows):
-        raise ValueError(f"{str(index)!r}: a tree's row lacks one of "
-                         f"{', '.join(sorted(ROW_KEYS))}")
-    return rows
-
-
-def _update_index(out: Path, entries: dict, made: list, rewrite: bool) -> None:
-    """Write the index and its page with this run's rows ``made`` merged into the
-    index as it is now, under an exclusive lock on a file beside it: another run of
-    the script (other cells, on other cores) may have written its rows since this
-    one read the index, and they stay, where the index as read at the start would
-    have dropped them. A cell solved since its tree was made prints its value, no
-    bound: its row and tree go (after the index that names them is rewritten
-    without them). ``rewrite``: write the index even if no row goes (``--render``
-    writes only the page, unless a row goes)."""
-    with open(out / "upper_trees.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        rows = _rows(out)
-        closed = [r for r in rows if entries.get(r["key"], {}).get("status") == "solved"]
-        keys = {r["key"] for r in made}
-        rows = [r for r in rows if r not in closed and r["key"] not in keys] + made
-        if rewrite or closed:
-            atomic_write_text(out / "upper_trees.json",
-                              json.dumps({"trees": sorted(rows, key=lambda r: r["key"])},
-                                         indent=1, sort_keys=True) + "\n")
-        atomic_write_text(out / "upper_trees.md", markdown(rows))
-        for r in closed:
-            (out / r["file"]).unlink(missing_ok=True)
-            print(f"{r['key']}: solved since its tree was made (the table's value "
-                  f"{entries[r['key']].get('value')}): its upper tree and row dropped "
-                  f"({r['file']})")
 
 
 if __name__ == "__main__":

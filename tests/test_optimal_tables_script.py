@@ -149,19 +149,20 @@ def test_options_out_of_range_are_refused_before_the_table_is_touched(
 
 
 def test_a_worker_hands_its_table_size_to_the_search(monkeypatch):
-    """``--table-entries N`` reaches ``solve`` (each search process's table); a table
+    """``--table-entries N`` reaches the solver (each search process's table); a table
     far smaller than the search changes its work, never its value; without the option
     the search keeps its own default."""
     import optimal_mm.search
 
     script = _script()
-    real, seen = optimal_mm.search.solve, []
+    real, seen = optimal_mm.search.Solver, []
 
-    def solve(*args, **options):
-        seen.append(options.get("table_entries"))
-        return real(*args, **options)
+    class Solver(real):
+        def __init__(self, *args, **options):
+            seen.append(options.get("table_entries"))
+            super().__init__(*args, **options)
 
-    monkeypatch.setattr(optimal_mm.search, "solve", solve)
+    monkeypatch.setattr(optimal_mm.search, "Solver", Solver)
     small, plain = _Queue(), _Queue()
     script._worker("p4c4", "expected", "any", None, small, table_entries=16)
     script._worker("p4c4", "expected", "any", None, plain)
@@ -285,10 +286,13 @@ class _Stuck:
     exitcode = None
 
     def __init__(self):
-        self.killed = False
+        self.killed = self.terminated = False
 
     def is_alive(self):
         return not self.killed
+
+    def terminate(self):  # SIGTERM: a worker stops its search, if it has begun it
+        self.terminated = True
 
     def join(self, timeout=None):
         pass
@@ -418,10 +422,15 @@ def test_a_stopped_entry_keeps_what_its_search_had_proven():
                 {"partial": True, "best": 18763, "bound": 18100}]
 
     entry, result = _halted(script, partial(), "terminated")
-    assert entry.proc.killed
+    assert entry.proc.terminated and entry.proc.killed  # asked first, then killed
     assert result == {"status": "timeout", "seconds": result["seconds"], "bound": 18100,
                       "best": 18763, "stopped": "terminated"}
     assert 42 <= result["seconds"] < 600
+    # A worker that stopped its search writes its best tree: the result names it
+    entry, result = _halted(script, partial() + [
+        {"status": "timeout", "best": 18700, "best_tree": "/tmp/b.json.gz"}], "terminated")
+    assert result == {"status": "timeout", "seconds": result["seconds"], "bound": 18100,
+                      "best": 18700, "best_tree": "/tmp/b.json.gz", "stopped": "terminated"}
     # A result that came just before the signal is the entry's answer.
     entry, result = _halted(script, partial() + [{"value": 18763, "seconds": 41.0}],
                             "interrupted")
@@ -1015,3 +1024,200 @@ def test_a_best_that_is_the_tree_given_is_marked_and_named():
                                "p5c8n/any/fewest-at-worst": dict(built, spec="p5c8n")})
     assert note.startswith("° ") and f"p6c7nb/any/fewest-at-worst (`{tree}`)" in note
     assert "p5c8n" not in note
+
+
+# ---------------------------------------------------------------- at the limit
+# A worker stops its own search at the entry's limit and writes the best tree it had
+# built; the table's run makes it the cell's upper tree (results/upper_trees.json)
+# where the table's ≤ is its figure, so the bound and its witness are one run's.
+
+
+def test_a_worker_stopped_at_its_deadline_writes_its_best_tree(tmp_path):
+    import time
+
+    from optimal_mm import Strategy
+
+    script = _script()
+    queue, out = _Queue(), tmp_path / "best.json.gz"
+    # p4c8's expected case: a first tree within seconds, the optimum in minutes
+    script._worker("p4c8", "expected", "any", None, queue, deadline=time.time() + 6,
+                   best_tree=str(out))
+    (result,) = _final(queue)
+    best = [item["best"] for item in queue.items if item.get("partial") and item["best"]]
+    assert result == {"status": "timeout", "best": best[-1], "best_tree": str(out)}
+    tree = Strategy.load(out)
+    stats = tree.validate()
+    assert (tree.objective, tree.optimal, stats.secrets, stats.total) == (
+        "expected", False, 4096, best[-1])
+    assert best[-1] >= 20471  # the optimum (shared/REFERENCE.md), which bounds it
+
+
+def test_a_worker_past_its_deadline_stops_before_searching(tmp_path):
+    import time
+
+    script = _script()
+    queue = _Queue()
+    script._worker("p3c4", "expected", "any", None, queue, deadline=time.time() - 1,
+                   best_tree=str(tmp_path / "best.json.gz"))
+    assert _final(queue) == [{"status": "timeout"}]  # no tree built, none written
+    assert not (tmp_path / "best.json.gz").exists()
+
+
+class _Stopped:
+    """A solver stopped at its limit, holding ``tree`` as its best so far."""
+
+    def __init__(self, tree):
+        self.tree = tree
+
+    def best_so_far(self):
+        return self.tree
+
+
+@pytest.fixture(scope="module")
+def p3c4_tree():
+    """A complete expected-case tree of p3c4 (the worst case's: total above 206)."""
+    from optimal_mm.search import solve
+
+    tree = solve("p3c4", "worst-case", jobs=1).strategy
+    tree.objective = "expected"
+    return tree, tree.validate().total
+
+
+def test_a_tree_no_better_than_the_one_given_is_not_written(tmp_path, p3c4_tree):
+    script = _script()
+    tree, total = p3c4_tree
+    out = tmp_path / "best.json.gz"
+    assert script._at_the_limit(_Stopped(tree), str(out), ("given", total)) == {
+        "status": "timeout"}
+    assert not out.exists()
+    assert script._at_the_limit(_Stopped(None), str(out), None) == {"status": "timeout"}
+    assert script._at_the_limit(_Stopped(tree), str(out), ("given", total + 1)) == {
+        "status": "timeout", "best": total, "best_tree": str(out)}
+    assert out.exists()
+    out.unlink()
+    assert script._at_the_limit(_Stopped(tree), None, None) == {"status": "timeout"}
+
+
+def test_a_worker_that_stopped_itself_is_a_timeout_with_its_tree():
+    script = _script()
+    entry = script.Entry.__new__(script.Entry)
+    entry.key, entry.time_limit, entry.bounds = "p4c8/any/expected", 5.0, {}
+    entry.start = script.time.perf_counter() - 6
+    entry.proc = _Stuck()
+    entry.proc.killed = True  # it has ended by itself
+    entry.ceiling = None
+    entry.queue = _DeadlineQueue([{"partial": True, "best": 20490, "bound": 19000},
+                                  {"status": "timeout", "best": 20484,
+                                   "best_tree": "/tmp/x.json.gz"}])
+    result = entry.poll()
+    assert result["status"] == "timeout" and result["seconds"] >= 6
+    assert (result["bound"], result["best"], result["best_tree"]) == (
+        19000, 20484, "/tmp/x.json.gz")  # the tree's figure, not the last report's
+
+
+def _record_in(tmp_path, monkeypatch):
+    """The script with its table (and so the upper trees' index) in ``tmp_path``."""
+    import importlib
+    import json
+
+    from script_loader import SCRIPTS
+
+    # The spawned worker imports the script's worker by name, as the script's own run
+    # does (``python scripts/optimal_tables.py`` puts scripts/ on the path).
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    script = importlib.import_module("optimal_tables")
+    store = sys.modules["table_store"]
+    table = tmp_path / "optimal_table.json"
+    table.write_text(json.dumps({"meta": {"machine": "2 CPUs", "time_limit": 1,
+                                          "max_codes": 9, "runs": []}, "entries": {}}))
+    monkeypatch.setattr(store, "JSON_PATH", table)
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
+    return script
+
+
+class _Named:
+    def __init__(self, key):
+        self.key = key
+
+
+def test_a_timeouts_best_tree_becomes_the_cells_upper_tree(tmp_path, monkeypatch, capsys,
+                                                             p3c4_tree):
+    import json
+
+    from optimal_mm import Strategy
+
+    script = _record_in(tmp_path, monkeypatch)
+    tree, total = p3c4_tree
+    scratch = tmp_path / "scratch.json.gz"
+    tree.save(scratch)
+    script._record(_Named("p3c4/any/expected"), "p3c4", "any", "expected",
+                   {"status": "timeout", "seconds": 9.0, "bound": 200, "best": total,
+                    "best_tree": str(scratch)}, "python scripts/optimal_tables.py X")
+    table = json.loads((tmp_path / "optimal_table.json").read_text())["entries"]
+    assert table["p3c4/any/expected"]["best"] == total
+    assert "best_tree" not in table["p3c4/any/expected"]  # a file name, not a result
+    (row,) = json.loads((tmp_path / "upper_trees.json").read_text())["trees"]
+    assert (row["key"], row["value"], row["table_best"], row["total"], row["command"]) == (
+        "p3c4/any/expected", total, total, total, "python scripts/optimal_tables.py X")
+    kept = Strategy.load(tmp_path / row["file"])
+    assert kept.validate().total == total and kept.root.guess == tree.root.guess
+    assert not scratch.exists()
+    assert f"kept in {row['file']}" in capsys.readouterr().out
+    assert "p3c4/any/expected" in (tmp_path / "upper_trees.md").read_text()
+    # A retry whose tree is worse than the table's bound (another run's, since)
+    # keeps the table's bound and the tree on file
+    def lower(entries, meta):
+        entries["p3c4/any/expected"]["best"] = total - 1
+
+    _module("table_store").update_table(lower)
+    tree.save(scratch)
+    script._record(_Named("p3c4/any/expected"), "p3c4", "any", "expected",
+                   {"status": "timeout", "seconds": 9.0, "bound": 201, "best": total,
+                    "best_tree": str(scratch)}, "another")
+    assert f"best tree ({total}) is not the table's ≤ ({total - 1}): not kept" in (
+        capsys.readouterr().out)
+    assert not scratch.exists()
+    (again,) = json.loads((tmp_path / "upper_trees.json").read_text())["trees"]
+    assert again == row
+
+
+def test_a_table_run_past_its_limit_keeps_its_best_tree(tmp_path, monkeypatch, capsys):
+    # The whole way: main() spawns the entry's worker, which stops at the limit and
+    # writes its tree; the run records the bound and keeps the tree beside the table.
+    import json
+
+    from optimal_mm import Strategy
+
+    script = _record_in(tmp_path, monkeypatch)
+    # (no tree of results/ to start from: the optimal one would leave none better)
+    monkeypatch.setattr(script, "ceiling_for", lambda *args, **options: None)
+    assert script.main(["--only", "p4c8", "--guesses", "any", "--objectives", "expected",
+                        "--time-limit", "14"]) == 0
+    entry = json.loads((tmp_path / "optimal_table.json").read_text())["entries"][
+        "p4c8/any/expected"]
+    assert entry["status"] == "timeout" and entry["best"] >= 20471
+    (row,) = json.loads((tmp_path / "upper_trees.json").read_text())["trees"]
+    assert row["value"] == entry["best"] and row["command"].startswith(
+        "python scripts/optimal_tables.py --only p4c8")
+    assert Strategy.load(tmp_path / row["file"]).validate().total == entry["best"]
+    assert "kept in trees/upper/p4c8-any-expected.json.gz" in capsys.readouterr().out
+
+
+def test_a_halted_worker_writes_its_best_tree_first(tmp_path, monkeypatch):
+    # SIGTERM or Ctrl-C on the run: its running entry's worker is asked to stop (as
+    # at its limit) before it is killed, and hands over its best tree.
+    from optimal_mm import Strategy
+
+    script = _record_in(tmp_path, monkeypatch)
+    entry = script.Entry("p4c8/any/expected", "p4c8", "expected", "any", 600)
+    try:
+        while entry.poll() is None and not entry.bounds.get("best"):
+            pass
+        result = entry.halt("terminated")
+    finally:
+        entry.stop()
+    assert not entry.proc.is_alive() and entry.proc.exitcode == 0  # it ended by itself
+    assert result["status"] == "timeout" and result["stopped"] == "terminated"
+    tree = Strategy.load(result["best_tree"])
+    assert tree.validate().total == result["best"] <= entry.bounds["best"]
+    Path(result["best_tree"]).unlink()

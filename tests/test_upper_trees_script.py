@@ -248,7 +248,13 @@ def test_a_fewest_at_worst_cell_resumes_under_its_worst_case_entrys_t_star(
 
 
 def test_the_scripts_examples():
+    # The script's and those of the index's module, which it imports from scripts/
     import doctest
+    import sys
 
-    result = doctest.testmod(load_script("upper_trees"))
-    assert result.attempted >= 1 and result.failed == 0
+    script = load_script("upper_trees")
+    for module in (script, sys.modules["upper_index"]):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+    assert result.attempted >= 1
+
