@@ -152,6 +152,11 @@ def _remote(fn, index, parent_pid, args):
 BESIDE_STOP_SECONDS = 10.0
 
 
+class NotSaved(Exception):
+    """A task had to be computed while the runner was only reading the checkpoint
+    (:meth:`TaskRunner.reading_only`): what was asked for is not all saved."""
+
+
 class SessionHalted(Exception):
     """A thread beside the caller's (:meth:`TaskRunner.beside`) asked to dispatch
     after Ctrl-C (or a time limit) stopped the session's workers: it ends there."""
@@ -353,6 +358,25 @@ class TaskRunner:
             yield
         finally:
             self._local.uncharged = before
+
+    @contextlib.contextmanager
+    def reading_only(self):
+        """Within it, this thread only reads the checkpoint: a batch or stream with a
+        task to compute raises :class:`NotSaved` before it starts any (threads
+        beside are not started either: :attr:`only_reading`). For work worth doing
+        only if it costs nothing, such as a tree whose parts a resumed run may hold
+        (:meth:`~optimal_mm.search_races.RivalRaces._saved_lead_trees`)."""
+        before = getattr(self._local, "reading", False)
+        self._local.reading = True
+        try:
+            yield
+        finally:
+            self._local.reading = before
+
+    @property
+    def only_reading(self) -> bool:
+        """Whether this thread is within :meth:`reading_only`."""
+        return getattr(self._local, "reading", False)
 
     def _session_halt(self) -> threading.Event:
         """The halt of the session this thread works for (a thread beside keeps the
@@ -564,6 +588,8 @@ class TaskRunner:
         """
         if not indices:
             return
+        if self.only_reading:
+            raise NotSaved(f"{len(indices)} {fn.__name__} task(s) not in the checkpoint")
 
         def finished(i, result, timing):
             self._save(keys[i], result, timing, _always_saved(fn, arg_lists[i]))
@@ -609,6 +635,11 @@ class TaskRunner:
         """
         drawn: dict = {}
         context = self._context()
+        if self.only_reading:  # the first task drawn is one to compute
+            tasks = iter(tasks)
+            first = next(tasks, None)
+            if first is not None:
+                raise NotSaved(f"a {fn.__name__} task not in the checkpoint")
 
         def items():
             # Drawn by whichever thread joblib pulls with (this one, or one it shares

@@ -437,7 +437,8 @@ class PartSolving:
             if opened is None:
                 incumbent = self._node_incumbent(history, part, plan, d, weight)
             else:  # its parts split in turn are still under their first guess: each
-                del self._opened[key]  # solved exactly before this race
+                # solved exactly before this race (the part forgotten as opened once
+                # solved: a tree only read back, reading_only, may stop on the way)
                 incumbent = opened.incumbent
                 d2 = d if d >= NO_CAP else d - 1
                 g = plan[0][0]
@@ -455,6 +456,7 @@ class PartSolving:
                     report(incumbent)
             value, tree = self._split_part(history, part, plan, incumbent, d, weight,
                                            on_better=on_better)
+            self._opened.pop(key, None)
             return int(value), tree, new_stats()
 
         if key not in self._nodes:

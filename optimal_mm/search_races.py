@@ -14,7 +14,8 @@ together, then each big part raced by its own guesses with the budget the others
 leave it), searched in the race's thread or in one beside it; the rival first
 guesses are chains the same way. A rival that takes the lead has its tree built
 (:meth:`RivalRaces._rival_trees`, :meth:`RivalRaces._lead_trees`), so that a run
-stopped mid-race keeps the best tree it found. A race whose own thread is done
+stopped mid-race keeps the best tree it found, and a run resumed from its checkpoint
+reads those trees back (:meth:`RivalRaces._saved_lead_trees`). A race whose own thread is done
 while its chains beside run on is an :class:`InFlight`: the next big part's race
 begins meanwhile (:meth:`~optimal_mm.search_parts.PartSolving._solve_parts`).
 
@@ -35,6 +36,7 @@ from . import search_parts, symmetry
 from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
 from .game import partition_counts
 from .progress import _clock_text
+from .runner import NotSaved
 from .search_context import _part_guesses
 from .search_costs import _cost_text
 from .search_parts import _phase
@@ -364,7 +366,9 @@ class RivalRaces:
         bound's tree plays at the part is no rival: it goes first, :meth:`_first_batch`,
         :meth:`_solve_node`.) ``on_better(total, guess, trees)``, if given, is told
         each rival that takes the lead with the trees its task built, or, a chain's
-        answer having none, the trees :meth:`_lead_trees` builds for it at once.
+        answer having none, the trees :meth:`_lead_trees` builds for it at once (a
+        chain read back whose lead the checkpoint shows a later rival taking: its
+        trees only if the checkpoint holds them, :meth:`_saved_lead_trees`).
 
         With no total to beat under a cap (``best`` at least :data:`UNBUDGETED`: the
         first guess's parts do not all fit, or a rival's chain has no budget), the
@@ -471,15 +475,19 @@ class RivalRaces:
                     race_label, self.game.code_str(plan[k][0]),
                     value, args[5], lead, weight,
                     None if read_back else time.monotonic() - start, left, held))
-            if lead and on_better is not None and self._known_race(
-                    history, part, plan[k + 1:], value, d, weight) is None:
-                # its tree now, not after the race (unless the checkpoint of a
-                # resumed run already holds a later rival that beats it)
-                trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
-                with lock:
-                    if race["holder"] == k:  # (a chain beside may have beaten it since)
-                        race["trees"] = trees
-                on_better(value, plan[k][0], trees)
+            if lead and on_better is not None:
+                if self._known_race(history, part, plan[k + 1:], value, d, weight) is None:
+                    # its tree now, not after the race
+                    trees = self._lead_trees(history, plan[k][0], part, value, d, weight)
+                    with lock:
+                        if race["holder"] == k:  # (a chain beside may have beaten it)
+                            race["trees"] = trees
+                else:  # the checkpoint of a resumed run holds a later rival that beats
+                    # it: its tree only if the checkpoint holds that too
+                    trees = self._saved_lead_trees(history, plan[k][0], part, value, d,
+                                                   weight)
+                if trees is not None:
+                    on_better(value, plan[k][0], trees)
 
         beside = []  # chains running in threads beside this one
         while True:
@@ -501,7 +509,8 @@ class RivalRaces:
                 # may not answer it, and a resumed run searched again a rival it had
                 # settled (p4c8nb's upper tree rebuilt: 300 s on 2345's chain, known)
                 found = self._runner.known(_exp_guess_task, [args])[1][0]
-                if found is None and self._beside is not None and self._beside.take():
+                if (found is None and self._beside is not None
+                        and not self._runner.only_reading and self._beside.take()):
                     beside.append((plan[k][0], time.monotonic(), self._runner.beside(
                         lambda k=k, args=args: self._settle_beside(settle, k, args))))
                 else:
@@ -551,7 +560,8 @@ class RivalRaces:
         the race's end reads its parts back from the checkpoint or the solver's
         own tables, and if a later rival beats it, one part tree was built in vain
         (a resumed run, replaying the race from its checkpoint, builds none for a
-        lead that the checkpoint shows beaten).
+        lead that the checkpoint shows beaten: it reads its tree back if the
+        checkpoint holds it all, :meth:`_saved_lead_trees`).
         The parts must add up to the chain's total (an :class:`AssertionError` if not)."""
         d2 = d if d >= NO_CAP else d - 1
         subs = self._ctx.split(g, part)
@@ -564,6 +574,27 @@ class RivalRaces:
             cost = len(part) + sum(v for v, _ in trees)
             raise AssertionError(f"the tree of {line} costs {cost}, its chain found {total}")
         return trees
+
+    def _saved_lead_trees(self, history, g, part, total, d, weight) -> list | None:
+        """:meth:`_lead_trees` of a chain that took the lead of its race and lost it
+        to a later rival, as a resumed run reads the race back: the trees, if the
+        checkpoint holds every task they need (nothing computed:
+        :meth:`~optimal_mm.runner.TaskRunner.reading_only`), else None (what was read
+        on the way counted, as the tree a live run builds for a lead beaten later).
+
+        A run stopped while the tree of its race's latest lead was being built has
+        built the trees of the leads before (each at once, :meth:`_lead_trees`), and
+        its best tree so far held them; the resumed run, building only the latest
+        lead's, would start from the tree it was given (p6c7n's expected case: a
+        rebuild wrote 29163, the tree on file, where the checkpoint held the parts
+        of one of 29154, while the latest lead's tree needed a task of 75 minutes).
+        Read back, the beaten lead's tree is the best so far until a better one is
+        built."""
+        try:
+            with self._runner.reading_only():
+                return self._lead_trees(history, g, part, total, d, weight)
+        except NotSaved:
+            return None
 
     def _rival_task(self, history, rival, part, budget, d, weight) -> tuple:
         """The arguments of :func:`_exp_guess_task` for the guess ``rival`` at ``part``

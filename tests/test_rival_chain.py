@@ -313,6 +313,7 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
     monkeypatch.setattr(search.Solver, "_split_part_started", spy_split)
     plain = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full",
                    progress=watch).expected()
+    planned = leads[:]  # the leads of the run with the checkpoint
     whole = Solver(game, jobs=1).expected()
     assert plain.value == whole.value
     assert plain.strategy.root.to_dict() == whole.strategy.root.to_dict()
@@ -326,14 +327,17 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
     # have no best tree to tell), each at that lead's total
     assert leads and all(len(history) == 1 for _, history, *_ in leads)
     first = leads[:]
-    # A run resumed from the whole checkpoint builds only the trees of the races'
-    # winners: a lead that a later rival in the checkpoint beats is not built again
+    # A run resumed from the whole checkpoint builds the trees of the races' winners
+    # and reads back those of the leads that a later rival in the checkpoint beats
+    # (each the best tree so far for a moment), computing nothing
     leads.clear()
-    resumed = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full").expected()
-    assert resumed.strategy.root.to_dict() == plain.strategy.root.to_dict()
-    assert 0 < len(leads) < len(first)
-    for _, _, g, part, _ in leads:
-        assert plain.strategy.path_for(int(part[0]))[1] == game.code_str(g)
+    resumed = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full")
+    assert resumed.expected().strategy.root.to_dict() == plain.strategy.root.to_dict()
+    def what(lead):  # history, guess, the part's first secret, total
+        return lead[1], lead[2], int(lead[3][0]), lead[4]
+
+    assert [what(lead) for lead in leads] == [what(lead) for lead in planned]
+    assert resumed.checkpoint.stored == 0
     done, history, g, part, total = first[0]
     leads.clear()
     stop = StopAfter(done + 1)
@@ -350,3 +354,53 @@ def test_a_chain_that_takes_the_lead_has_its_tree_built_at_once(tmp_path, monkey
     again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "stopped").expected()
     assert again.value == plain.value
     assert again.strategy.root.to_dict() == plain.strategy.root.to_dict()
+
+
+def test_a_resumed_race_starts_from_the_tree_of_a_lead_since_beaten(tmp_path, monkeypatch):
+    # A run stopped as it began the tree of its race's second lead (p6c7n's expected
+    # case, stopped in the 75 minutes of 234567's tree, after 214567's): its
+    # checkpoint holds the first lead's tree and the second lead's total. The
+    # resumed run reads the first lead's tree back (nothing computed) before it
+    # builds the second's, so its best tree so far is the first lead's, not that of
+    # the part's first second guess.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    game = Game.from_spec("p4c5nb")
+    real = search.Solver._lead_trees
+    leads, stop_at = [], []
+
+    def spy(self, history, g, part, total, d, weight):
+        reading = self._runner.only_reading
+        leads.append((g, int(part[0]), total, reading))
+        if not reading and (g, int(part[0])) in stop_at:
+            raise KeyboardInterrupt
+        return real(self, history, g, part, total, d, weight)
+
+    monkeypatch.setattr(search.Solver, "_lead_trees", spy)
+    Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "full").expected()
+    by_part = {}
+    for g, first, total, _ in leads:
+        by_part.setdefault(first, []).append((g, total))
+    part, ((lead, total), (later, _), *_) = next(
+        (k, v) for k, v in by_part.items() if len(v) >= 2)
+    leads.clear()
+    stop_at.append((later, part))
+    stopped = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "cp")
+    with pytest.raises(KeyboardInterrupt):
+        stopped.expected()
+    assert stopped.best_so_far().path_for(part)[1] == game.code_str(lead)
+    leads.clear()
+    again = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "cp")
+    with pytest.raises(KeyboardInterrupt):
+        again.expected()
+    assert (lead, part, total, True) in leads  # read back, under reading_only
+    assert leads[-1][0:2] + leads[-1][3:] == (later, part, False)  # then the later
+    # lead's, live
+    assert again.best_so_far().path_for(part)[1] == game.code_str(lead)
+    assert again.checkpoint.stored == 0  # the stop came before any task was computed
+    # Without the trees read back, the resumed run's best so far would be the tree of
+    # the part's first second guess (as before 2026-12-06)
+    monkeypatch.setattr(search.Solver, "_saved_lead_trees", lambda self, *args: None)
+    bare = Solver(game, jobs=1, chain_secrets=4, checkpoint=tmp_path / "cp")
+    with pytest.raises(KeyboardInterrupt):
+        bare.expected()
+    assert bare.best_so_far().path_for(part)[1] != game.code_str(lead)

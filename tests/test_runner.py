@@ -396,3 +396,27 @@ def test_a_pools_resource_trackers_start_told_to_be_quiet():
     assert set(trackers) == {"True", "False"}
     for warnings in trackers.values():
         assert "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker" in warnings
+
+
+def test_a_runner_reading_only_computes_nothing(tmp_path):
+    # Within reading_only a batch or stream whose tasks are all saved is read back;
+    # one with a task to compute raises NotSaved before any task starts.
+    from optimal_mm.runner import NotSaved
+
+    runner = TaskRunner(jobs=1, backend="loky", scheduler=None, progress=Progress())
+    runner.prepare((), tmp_path / "cp", {"run": "reading"})
+    with runner.workers():
+        saved = runner.run(_task, [(0, 1), (1, 2)])
+    _started.clear()
+    assert not runner.only_reading
+    with runner.workers(), runner.reading_only():
+        assert runner.only_reading
+        assert runner.run(_task, [(1, 2), (0, 1)]) == saved[::-1]
+        with pytest.raises(NotSaved):
+            runner.run(_task, [(0, 1), (2, 3)])
+        with pytest.raises(NotSaved):
+            runner.stream(_task, iter([(2, 3)]), lambda args, result: None)
+        runner.stream(_task, iter([]), lambda args, result: None)  # nothing to draw
+    assert _started == [] and not runner.only_reading
+    with runner.workers():  # outside it, the missing task is computed
+        assert runner.run(_task, [(2, 3)]) == [23] and _started == [2]
