@@ -346,32 +346,30 @@ class TaskRunner:
          self._local.uncharged) = context
 
     @contextlib.contextmanager
+    def _flagged(self, name: str):
+        """Within it, this thread's flag ``name`` (of ``self._local``) is set."""
+        before = getattr(self._local, name, False)
+        setattr(self._local, name, True)
+        try:
+            yield
+        finally:
+            setattr(self._local, name, before)
+
     def uncharged(self):
         """Within it, this thread's reads of the checkpoint (and those of the threads
         that work for it) charge no processor time to it (:meth:`clock`): answers that
         another search computed, which an answer in pieces rests on without having
         cost it (a race read back from the race of an image of its part,
         :meth:`~optimal_mm.search_races.RivalRaces._raced_as`)."""
-        before = getattr(self._local, "uncharged", False)
-        self._local.uncharged = True
-        try:
-            yield
-        finally:
-            self._local.uncharged = before
+        return self._flagged("uncharged")
 
-    @contextlib.contextmanager
     def reading_only(self):
         """Within it, this thread only reads the checkpoint: a batch or stream with a
         task to compute raises :class:`NotSaved` before it starts any (threads
         beside are not started either: :attr:`only_reading`). For work worth doing
         only if it costs nothing, such as a tree whose parts a resumed run may hold
         (:meth:`~optimal_mm.search_races.RivalRaces._saved_lead_trees`)."""
-        before = getattr(self._local, "reading", False)
-        self._local.reading = True
-        try:
-            yield
-        finally:
-            self._local.reading = before
+        return self._flagged("reading")
 
     @property
     def only_reading(self) -> bool:
