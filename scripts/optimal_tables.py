@@ -261,8 +261,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
 
 
 def _at_the_limit(solver, best_tree, ceiling) -> dict:
-    """The result of a worker whose search its ``deadline`` stopped: a timeout (the
-    bounds its search had proven are the partial reports before it). With
+    """The result of a worker whose search its ``deadline`` (or SIGTERM) stopped: a
+    timeout (the bounds its search had proven are the partial reports before it). With
     ``best_tree`` (a path), the best complete tree the search had built
     (:meth:`~optimal_mm.search.Solver.best_so_far`) is written there and named
     (``"best_tree"``), unless it is none better than ``ceiling``, the tree it started
@@ -640,7 +640,7 @@ def main(argv=None) -> int:
 
         why = interruption(exc)
         for entry, spec, guesses, objective in running:
-            _record(entry, spec, guesses, objective, entry.halt(why))
+            _record(entry, spec, guesses, objective, entry.halt(why), run["command"])
         print(_stopped_line(why, [entry.key for entry, *_ in running], args.checkpoint),
               file=sys.stderr, flush=True)
         return interrupted_status(exc)
@@ -674,7 +674,7 @@ def _stopped_line(why, keys, checkpoint) -> str:
             f"had proven; {saved}")
 
 
-def _run_entries(args, todo, running, command=None) -> None:
+def _run_entries(args, todo, running, command) -> None:
     """Solve the entries ``todo``, ``args.parallel`` at a time (``running``: those
     started), each result merged into the table as it comes (``command``: the run's,
     which an upper tree it keeps names)."""
@@ -707,7 +707,7 @@ def _run_entries(args, todo, running, command=None) -> None:
             _record(entry, spec, guesses, objective, result, command)
 
 
-def _record(entry, spec, guesses, objective, result, command=None) -> None:
+def _record(entry, spec, guesses, objective, result, command) -> None:
     """Merge an entry's ``result`` into the table as it is now (another run may have
     written since), with the game's published value, and say so in one line. A
     timeout's best tree (``"best_tree"``, the file its worker wrote at the limit)
@@ -735,7 +735,7 @@ def _record(entry, spec, guesses, objective, result, command=None) -> None:
     print(f"{entry.key}: {' '.join(said)} ({result['seconds']} s){note}", flush=True)
     if tree is not None:
         print(keep_run_tree(table_store.JSON_PATH.parent, entries, entry.key, Path(tree),
-                            command or _command(sys.argv[1:])), flush=True)
+                            command), flush=True)
 
 
 if __name__ == "__main__":
