@@ -60,7 +60,8 @@ def keep_run_tree(out: Path, entries: dict, key: str, path: Path, command: str) 
     bound and the tree on file come from the same run; a retry keeps the best bound
     of all its runs, and where an earlier run's is lower, this tree is not the
     witness and is not kept. The file at ``path`` goes either way. Returns a line
-    saying which."""
+    saying which (or why it could not be kept: an unreadable tree or index, which
+    stops no run)."""
     try:
         strategy = Strategy.load(path)
         made = row(key, strategy, Path("trees") / "upper" / tree_name(key), command, None)
@@ -73,6 +74,8 @@ def keep_run_tree(out: Path, entries: dict, key: str, path: Path, command: str) 
         atomic_write_bytes(out / made["file"], path.read_bytes())
         update_index(out, entries, [made], rewrite=True)
         return f"{key}: its run's best tree ({number(bound)}) kept in {made['file']}"
+    except (OSError, ValueError) as exc:  # the project's errors subclass ValueError
+        return f"{key}: its run's best tree not kept: {exc}"
     finally:
         path.unlink(missing_ok=True)
 

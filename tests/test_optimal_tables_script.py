@@ -1179,6 +1179,12 @@ def test_a_timeouts_best_tree_becomes_the_cells_upper_tree(tmp_path, monkeypatch
     assert not scratch.exists()
     (again,) = json.loads((tmp_path / "upper_trees.json").read_text())["trees"]
     assert again == row
+    # A file that is no tree is said so in one line, and the run goes on
+    scratch.write_text("{")
+    upper = _module("upper_index")
+    said = upper.keep_run_tree(tmp_path, {}, "p3c4/any/expected", scratch, "x")
+    assert said.startswith("p3c4/any/expected: its run's best tree not kept: ")
+    assert "\n" not in said and not scratch.exists()
 
 
 def test_a_table_run_past_its_limit_keeps_its_best_tree(tmp_path, monkeypatch, capsys):
