@@ -4,8 +4,11 @@ results/upper_trees.{json,md}.
 
 An open cell of an expected-case objective (``expected``, ``worst-then-expected``,
 ``fewest-at-worst``) prints ``≤ U`` (results/optimal_table.md): the best complete
-tree its search had built when its time limit came. This script makes that tree a
-file anyone can replay. It resumes the cell's checkpoint
+tree its search had built when its time limit came. The table's own runs keep that
+tree since 2026-12-06 (their worker writes it at the limit:
+:func:`upper_index.keep_run_tree`); this script makes it a file anyone can replay
+for a cell whose run did not (an older run, one killed outright). It resumes the
+cell's checkpoint
 (``results/checkpoints/<spec>-<objective>[-consistent]``, as
 ``scripts/optimal_tables.py --checkpoint results/checkpoints`` left it) with
 
