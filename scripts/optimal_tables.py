@@ -275,7 +275,7 @@ def _at_the_limit(solver, best_tree, ceiling) -> dict:
 
     result = {"status": "timeout"}
     best = None if best_tree is None else solver.best_so_far()
-    value = None if best is None else figures(best)["value"]
+    value = None if best is None else figures(best, best.declared)["value"]
     if value is not None and (ceiling is None or value < ceiling[1]):
         best.save(best_tree, stats=best.declared)
         result.update(best=value, best_tree=str(best_tree))

@@ -30,10 +30,12 @@ def tree_name(key: str) -> str:
     return key.replace("/", "-") + ".json.gz"
 
 
-def figures(strategy: Strategy) -> dict:
+def figures(strategy: Strategy, stats=None) -> dict:
     """What a replayed tree shows: its first guess, secrets, total, deepest guess and
-    the secrets that need it, and the figure its objective bounds (``value``)."""
-    stats = strategy.validate()
+    the secrets that need it, and the figure its objective bounds (``value``).
+    ``stats``: what :meth:`~optimal_mm.tree.Strategy.validate` returned for it
+    already (the solver replays every tree it builds), else it is replayed here."""
+    stats = strategy.validate() if stats is None else stats
     at_cap = stats.depth_counts[-1] if stats.depth_counts else 0
     value = at_cap if strategy.objective == "fewest-at-worst" else stats.total
     return {"first_guess": strategy.root.guess, "secrets": stats.secrets,
