@@ -68,10 +68,32 @@ so far, read back; no rival still to draw with a bound below total 398
     else:
         answer = f"not below {_cost_text(budget, weight)}"
     when = "read back" if seconds is None else f"in {_clock_text(seconds)}"
+    return f"{race}: {guess}, a chain, {answer}, {when}; {_left_text(left, best, weight, 'still ')}"
+
+
+def _race_start_text(race: str, left: int, best: int, weight: int) -> str:
+    """The log's line as the race of a first guess's big part begins: how many rivals
+    it has to draw (``left``), those whose bound is below the total to beat (``best``).
+    Its rivals may then run for an hour before the first answer is told, so the log
+    names the race at once (p6c7n's race of 1,590 secrets said nothing for 31 minutes).
+
+    >>> print(_race_start_text("expected: rivals of 1213 (90 secrets after 1122)", 12, 402, 0))
+    expected: rivals of 1213 (90 secrets after 1122): the race begins; 12 rivals to draw \
+with a bound below total 402
+    >>> print(_race_start_text("expected: rivals of 1213 (90 secrets after 1122)", 0, 402, 0))
+    expected: rivals of 1213 (90 secrets after 1122): the race begins; no rival to draw \
+with a bound below total 402
+    """
+    return f"{race}: the race begins; {_left_text(left, best, weight)}"
+
+
+def _left_text(left: int, best: int, weight: int, still: str = "") -> str:
+    """``"12 rivals to draw with a bound below total 402"``: the rivals not yet drawn
+    whose bound is below the best total (``still`` goes before "to draw")."""
     rest = f"{left:,} rival{'s' if left != 1 else ''}" if left else "no rival"
     below = (f"with a bound below {_cost_text(best, weight)}" if best < UNBUDGETED
              else "(none within the cap so far)")
-    return f"{race}: {guess}, a chain, {answer}, {when}; {rest} still to draw {below}"
+    return f"{rest} {still}to draw {below}"
 
 
 def _beside_wait_text(race: str, running, moving_on: bool = False) -> str:
@@ -458,6 +480,9 @@ class RivalRaces:
         # thousands, whose label is not built)
         told = len(history) == 1
         race_label = f"{_phase(weight)}: {what} ({n} secrets after {after})" if told else None
+        if told:
+            self.progress.message(_race_start_text(
+                race_label, sum(b < best for _, b in plan), best, weight))
 
         def settle(k, args, found=None):  # a chain: its answer (``found``: the one
             # the checkpoint holds, told as read back; else _chain_of's, which looks

@@ -187,3 +187,29 @@ def test_each_rival_of_a_big_part_searched_as_a_chain_is_told_once_answered(tmp_
     assert told(again, "read back;") == answers
     leads = [x for x in first.lines if ", the best so far, " in x]
     assert leads and one.strategy is not None
+
+
+def test_each_race_of_a_big_part_is_named_as_it_begins(monkeypatch):
+    # The rivals of a big part run for an hour or more before the first one's answer
+    # is told (p6c7n's race of 1,590 secrets after 123456: 31 minutes of silence);
+    # the log names each such race as it begins, with the rivals it has to draw, and
+    # every answer it tells comes after that line, from no more rivals than it said.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    log = _Messages()
+    Solver(Game.from_spec("p4c5nb"), jobs=1, chain_secrets=4, progress=log).expected()
+    starts = {}
+    for i, x in enumerate(log.lines):
+        if ": the race begins; " in x:
+            race, rest = x.split(": the race begins; ")
+            assert race not in starts, log.lines  # one race a big part
+            count = 0 if rest.startswith("no rival ") else int(rest.split()[0])
+            starts[race] = (i, count)
+    assert starts, log.lines
+    answered = {}
+    for i, x in enumerate(log.lines):
+        if ", a chain, " in x:
+            race = x[:x.index("): ") + 1]  # "expected: rivals of G (N secrets after H)"
+            assert race in starts and starts[race][0] < i, (race, log.lines)
+            answered[race] = answered.get(race, 0) + 1
+    assert answered, log.lines
+    assert all(n <= starts[race][1] for race, n in answered.items()), (answered, starts)
