@@ -75,7 +75,8 @@ def _race_start_text(race: str, left: int, best: int, weight: int) -> str:
     """The log's line as the race of a first guess's big part begins: how many rivals
     it has to draw (``left``), those whose bound is below the total to beat (``best``).
     Its rivals may then run for an hour before the first answer is told, so the log
-    names the race at once (p6c7n's race of 1,590 secrets said nothing for 31 minutes).
+    names the race at once (p6c7n's race of 1,590 secrets was named by its first answer,
+    32 minutes in).
 
     >>> print(_race_start_text("expected: rivals of 1213 (90 secrets after 1122)", 12, 402, 0))
     expected: rivals of 1213 (90 secrets after 1122): the race begins; 12 rivals to draw \

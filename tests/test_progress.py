@@ -191,7 +191,7 @@ def test_each_rival_of_a_big_part_searched_as_a_chain_is_told_once_answered(tmp_
 
 def test_each_race_of_a_big_part_is_named_as_it_begins(monkeypatch):
     # The rivals of a big part run for an hour or more before the first one's answer
-    # is told (p6c7n's race of 1,590 secrets after 123456: 31 minutes of silence);
+    # is told (p6c7n's race of 1,590 secrets after 123456 was first named 32 minutes in);
     # the log names each such race as it begins, with the rivals it has to draw, and
     # every answer it tells comes after that line, from no more rivals than it said.
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
