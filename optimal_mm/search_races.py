@@ -68,7 +68,8 @@ so far, read back; no rival still to draw with a bound below total 398
     else:
         answer = f"not below {_cost_text(budget, weight)}"
     when = "read back" if seconds is None else f"in {_clock_text(seconds)}"
-    return f"{race}: {guess}, a chain, {answer}, {when}; {_left_text(left, best, weight, 'still ')}"
+    rest = _left_text(left, best, weight, still=True)
+    return f"{race}: {guess}, a chain, {answer}, {when}; {rest}"
 
 
 def _race_start_text(race: str, left: int, best: int, weight: int) -> str:
@@ -88,13 +89,14 @@ with a bound below total 402
     return f"{race}: the race begins; {_left_text(left, best, weight)}"
 
 
-def _left_text(left: int, best: int, weight: int, still: str = "") -> str:
+def _left_text(left: int, best: int, weight: int, still: bool = False) -> str:
     """``"12 rivals to draw with a bound below total 402"``: the rivals not yet drawn
-    whose bound is below the best total (``still`` goes before "to draw")."""
+    whose bound is below the best total (``still``: "still to draw", once the race
+    has drawn some)."""
     rest = f"{left:,} rival{'s' if left != 1 else ''}" if left else "no rival"
     below = (f"with a bound below {_cost_text(best, weight)}" if best < UNBUDGETED
              else "(none within the cap so far)")
-    return f"{rest} {still}to draw {below}"
+    return f"{rest} {'still ' if still else ''}to draw {below}"
 
 
 def _beside_wait_text(race: str, running, moving_on: bool = False) -> str:
