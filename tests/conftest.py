@@ -17,10 +17,13 @@ whatever started it: the tests that send it, to the package or to a command they
 start, expect a KeyboardInterrupt and the exit status 130.
 """
 
+import contextlib
+import faulthandler
 import glob
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import time
 
@@ -37,6 +40,8 @@ _FAILED = pytest.StashKey[bool]()
 _MEMORY_ROOM = 2 << 30
 # A failed run's folder is kept for a look, and removed by the first run a day later.
 _KEEP_FAILED_SECONDS = 24 * 3600
+# A process of the run still alive this long after its tests prints its threads' stacks.
+_END_WATCH_SECONDS = 120
 
 
 @pytest.fixture(scope="session")
@@ -108,6 +113,22 @@ def pytest_configure(config):
 
 def pytest_sessionfinish(session, exitstatus):
     session.config.stash[_FAILED] = exitstatus != 0
+    _watch_the_end()
+
+
+def _watch_the_end():
+    """Print every thread's stack if this process is still alive
+    :data:`_END_WATCH_SECONDS` after its tests are done, in the controller and in each
+    worker alike.
+
+    A default tier once stopped so (2026-12-06, at 0ecb7d9): in its session finish
+    the controller waited, idle, until ``timeout`` ended the run at 580 s, and nothing
+    told which process waited for what; the eight runs after it passed. A stuck test prints
+    its stack by itself (``faulthandler_timeout`` in pyproject.toml); this covers what
+    comes after the last test: xdist's shutdown, the interpreter's exit, threads and
+    pools joined there. A process that ends in time never prints."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # no stderr to write to
+        faulthandler.dump_traceback_later(_END_WATCH_SECONDS, file=sys.__stderr__)
 
 
 def pytest_unconfigure(config):
