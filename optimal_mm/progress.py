@@ -5,13 +5,15 @@ exactly, its rivals searched against it, one first guess tried at one worst-case
 depth), each a batch of top-level tasks. It tells a :class:`Progress` four things: a
 phase starts with so many tasks (some perhaps already in the checkpoint), a task is
 done, the best value and the proven bound have changed, and a one-line message (and,
-by :meth:`Progress.reset`, that another objective starts: forget the values). How
-that is shown depends on where it goes:
+by :meth:`Progress.reset`, that another objective starts: forget the values). While
+it waits on a long task it also *ticks* (:meth:`Progress.tick`): nothing happened, but
+time passed. How that is shown depends on where it goes:
 
 * on a terminal, :class:`BarProgress` draws a tqdm bar per phase: tasks done of
   total, elapsed and ETA, with the best value and bound after it;
 * in a log file or a pipe, :class:`LogProgress` writes a line when a phase starts,
-  then at most one line every ``interval`` seconds, and one when it ends; phases
+  then at most one line every ``interval`` seconds (one at least, while the phase
+  goes on: a tick writes one when the last is that old), and one when it ends; phases
   that come by the thousand (a chain's rivals) are told a few an interval, so that
   they do not flood the log;
 * with ``--quiet``, :class:`QuietProgress` says nothing;
@@ -38,6 +40,20 @@ Examples
 [0:00:01] expected: first guess 1123: 0/2 tasks
 [0:00:02] expected: first guess 1123: 1/2 tasks, bound 5510, eta 0:00:01
 [0:00:03] expected: first guess 1123: 2/2 tasks, bound 5510, phase done in 0:00:02
+
+A phase whose task takes hours still says so every ``interval`` seconds, by the ticks
+of the process that waits for it (here one tick in three is due):
+
+>>> out = io.StringIO()
+>>> p = LogProgress(out, interval=60, clock=iter(range(0, 1000, 50)).__next__)
+>>> p.phase("expected: rival 123456 132567, its 9 small parts", total=1)
+>>> for _ in range(3):
+...     p.tick()
+>>> p.advance()
+>>> print(out.getvalue(), end="")
+[0:00:50] expected: rival 123456 132567, its 9 small parts: 0/1 tasks
+[0:02:30] expected: rival 123456 132567, its 9 small parts: 0/1 tasks, phase running 0:01:40
+[0:04:10] expected: rival 123456 132567, its 9 small parts: 1/1 tasks, phase done in 0:03:20
 
 Phases that come faster than ``burst`` lines an interval are not told one by one:
 
@@ -87,6 +103,13 @@ class Progress:
 
     def message(self, text: str) -> None:
         """A one-line remark (a first guess solved, a depth refuted)."""
+
+    def tick(self) -> None:
+        """Nothing happened, but time passed: the caller is waiting on tasks that
+        are still running (:class:`~optimal_mm.runner.TaskRunner` ticks every few
+        seconds of such a wait). A display that tells time may say that the phase
+        goes on; one task of a big part can take hours, and a log that said nothing
+        for them looked like a run that had hung."""
 
     def so_far(self) -> str:
         """The best value and bound last reported, as text (none kept here: ``""``)."""
@@ -247,14 +270,27 @@ class LogProgress(_Counting):
         if self.done >= self.total:
             if self.shown:
                 self._line(now, f"phase done in {_clock_text(now - self.phase_start)}")
-        elif now - (self.phase_start if self.last is None else self.last) >= self.interval:
-            computed = self.done - self.resumed
-            tail = ""  # none computed yet, all read back: no time per task to go by
-            if computed:
-                eta = (now - self.phase_start) / computed * (self.total - self.done)
-                tail = f"eta {_clock_text(eta)}"
-            self.shown = True
-            self._line(now, tail)
+        elif self._due(now):
+            self._progress_line(now)
+
+    def tick(self):
+        now = self.clock()
+        if self.done < self.total and self._due(now):
+            self._progress_line(now, f"phase running {_clock_text(now - self.phase_start)}")
+
+    def _due(self, now: float) -> bool:
+        """Whether this phase's last line (or its start) is ``interval`` seconds old."""
+        return now - (self.phase_start if self.last is None else self.last) >= self.interval
+
+    def _progress_line(self, now: float, tail: str = "") -> None:
+        """A line of a phase under way: its counts, values, and an ETA once a task
+        has been computed (tasks read back give no time per task to go by)."""
+        computed = self.done - self.resumed
+        if computed:
+            eta = (now - self.phase_start) / computed * (self.total - self.done)
+            tail = ", ".join(filter(None, (f"eta {_clock_text(eta)}", tail)))
+        self.shown = True
+        self._line(now, tail)
 
     def message(self, text):
         self._write(f"  {text}")
@@ -300,6 +336,10 @@ class TeeProgress(Progress):
     def message(self, text):
         for display in self.displays:
             display.message(text)
+
+    def tick(self):
+        for display in self.displays:
+            display.tick()
 
     def so_far(self) -> str:
         return next((text for text in (d.so_far() for d in self.displays) if text), "")
@@ -353,6 +393,10 @@ class BarProgress(_Counting):
         from tqdm import tqdm
 
         tqdm.write(f"  {text}", file=self.stream)
+
+    def tick(self):
+        if self.bar is not None:  # its elapsed time goes on
+            self.bar.refresh()
 
     def close(self):
         self._close_bar()

@@ -66,7 +66,9 @@ Checkpoints (see ``docs/LONG_RUNS.md``)
     the backend or the table size, which change how fast a task runs but not its
     result. Every task read back or finished counts as progress
     (:class:`~optimal_mm.progress.Progress`); a labelled batch is one progress
-    *phase*.
+    *phase*. While a thread waits on the loky workers it ticks the display every
+    :data:`TICK_SECONDS`, so that a log says a phase whose one task takes an hour is
+    still going.
 
 Ctrl-C
     A terminal sends Ctrl-C to the whole process group. Worker processes ignore it:
@@ -104,6 +106,10 @@ if TYPE_CHECKING:  # imported when a session has a checkpoint: most have none
     from .checkpoint import Checkpoint
 
 BACKENDS = ("loky", "threading", "dask")
+#: Seconds between two ticks of the progress display (:meth:`Progress.tick
+#: <optimal_mm.progress.Progress.tick>`) while a thread waits on a worker's task: the
+#: display itself decides whether a tick is worth a line.
+TICK_SECONDS = 5.0
 #: Dask settings of the local cluster that ``backend="dask"`` starts without a scheduler
 #: (``docs/LONG_RUNS.md`` says how to give a real cluster the same):
 #:
@@ -807,7 +813,10 @@ class TaskRunner:
                                                 self.common + tuple(args)))
                 if not pending:
                     return
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, timeout=TICK_SECONDS,
+                                     return_when=FIRST_COMPLETED)
+                if not done:
+                    self.progress.tick()
                 for future in done:
                     finished(*future.result())
         except failures as exc:
@@ -842,12 +851,21 @@ class TaskRunner:
                     self._solo = _started(lambda: ProcessPoolExecutor(
                         max_workers=1, initializer=_worker_start, initargs=(pid,)))
                 future = self._solo.submit(_remote, fn, i, pid, self.common + tuple(args))
-                finished(*future.result())  # a wait, which Ctrl-C interrupts
+                finished(*self._ticking(future))  # a wait, which Ctrl-C interrupts
         except failures as exc:
             raise self._lost(exc) from None
         finally:
             if future is not None and not future.done():  # leaving early: Ctrl-C
                 self._end_solo(kill=True)
+
+    def _ticking(self, future):
+        """``future.result()``, the progress display ticked every :data:`TICK_SECONDS`
+        of the wait."""
+        from concurrent.futures import wait
+
+        while not wait((future,), timeout=TICK_SECONDS).done:
+            self.progress.tick()
+        return future.result()
 
     def _lost(self, exc: BaseException) -> WorkerLostError:
         """The one-line error for a dead worker or a broken pipe to the workers."""

@@ -85,6 +85,26 @@ def test_a_tee_tells_each_display_and_a_prefix_names_the_search():
     assert "best 206" in out.getvalue()
 
 
+def test_a_tick_redraws_a_bar_and_reaches_every_display_of_a_tee():
+    # A terminal's bar shows its elapsed time afresh; a tee passes the tick on.
+    from optimal_mm.progress import BarProgress
+
+    out = io.StringIO()
+    bar = BarProgress(out)
+    bar.phase("expected: first guess 1123", total=2)
+    drawn = len(out.getvalue())
+    bar.tick()
+    assert len(out.getvalue()) > drawn and "0/2" in out.getvalue()[drawn:]
+    bar.close()
+    log_out = io.StringIO()
+    log = LogProgress(log_out, interval=0, clock=iter(range(100)).__next__)
+    tee = TeeProgress(QuietProgress(), log)
+    tee.phase("expected: first guess 1123", total=1)
+    tee.tick()
+    assert log_out.getvalue().splitlines()[-1].endswith("0/1 tasks, phase running 0:00:01")
+    Progress().tick()  # the silent display: nothing to do
+
+
 def test_tasks_read_back_during_a_phase_are_not_in_its_eta():
     # A race draws its rivals one by one and looks each up in the checkpoint as it
     # draws it: those read back are counted as they come, and the ETA is the time

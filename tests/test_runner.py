@@ -51,6 +51,33 @@ def test_without_cost_and_in_process_the_batch_order_is_kept():
     assert set(started[:2]) == {0, 1}
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_long_task_is_told_while_it_runs(monkeypatch, jobs):
+    """A phase whose one task runs for hours said nothing in a log until the task
+    came back (p6c7n's race, 2026-12-06: 33 minutes of silence); the thread that
+    waits on the workers now ticks the display, which writes a line once the last
+    is ``interval`` seconds old. Both waits: the pool's (two jobs) and the one
+    worker's of an isolated session."""
+    import io
+
+    from optimal_mm import runner as runner_module
+    from optimal_mm.progress import LogProgress
+
+    monkeypatch.setattr(runner_module, "TICK_SECONDS", 0.05)
+    out = io.StringIO()
+    runner = TaskRunner(jobs=jobs, backend="loky", scheduler=None,
+                        progress=LogProgress(out, interval=0.3), isolated=True)
+    with runner.workers():
+        assert runner.run(time.sleep, [(1.5,)], label="a long task") == [None]
+    lines = out.getvalue().splitlines()
+    running = [line for line in lines if "phase running" in line]
+    assert lines[0].endswith("a long task: 0/1 tasks") and "phase done in" in lines[-1]
+    assert 2 <= len(running) <= 5 and all("0/1 tasks" in line for line in running), lines
+    # The phase's time (whole seconds) goes on from line to line.
+    told = [line.rsplit("phase running ", 1)[1] for line in running]
+    assert told == sorted(told) and told[-1] >= "0:00:01", told
+
+
 def _pid():
     import os
 
