@@ -72,7 +72,9 @@ def test_a_long_task_is_told_while_it_runs(monkeypatch, jobs):
     lines = out.getvalue().splitlines()
     running = [line for line in lines if "phase running" in line]
     assert lines[0].endswith("a long task: 0/1 tasks") and "phase done in" in lines[-1]
-    assert 2 <= len(running) <= 5 and all("0/1 tasks" in line for line in running), lines
+    # About 30 ticks while the task runs, a line only every 0.3 s (a slow start of
+    # the worker may add one: its wait begins late).
+    assert 2 <= len(running) <= 10 and all("0/1 tasks" in line for line in running), lines
     # The phase's time (whole seconds) goes on from line to line.
     told = [line.rsplit("phase running ", 1)[1] for line in running]
     assert told == sorted(told) and told[-1] >= "0:00:01", told
