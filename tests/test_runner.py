@@ -54,7 +54,7 @@ def test_without_cost_and_in_process_the_batch_order_is_kept():
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_long_task_is_told_while_it_runs(monkeypatch, jobs):
     """A phase whose one task runs for hours said nothing in a log until the task
-    came back (p6c7n's race, 2026-12-06: 33 minutes of silence); the thread that
+    came back (p6c7n's race, 2026-12-06: 68 minutes of silence); the thread that
     waits on the workers now ticks the display, which writes a line once the last
     is ``interval`` seconds old. Both waits: the pool's (two jobs) and the one
     worker's of an isolated session."""
