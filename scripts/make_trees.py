@@ -64,12 +64,12 @@ TREES_TO_MAKE = {
     # 22 minutes of search, in results/checkpoints as well (the optimal table's entry
     # p5c8n/any/worst-case reads the same checkpoint).
     "p5c8n-worst-case": ("p5c8n", "worst-case", "any", None, None, None),
-    # Two hours over two sittings (docs/LONG_RUNS.md), from results/checkpoints too.
+    # Two hours over two sittings (docs/RUNS.md), from results/checkpoints too.
     "p8c3-worst-case": ("p8c3", "worst-case", "any", None, None, None),
     # Logik's worst case, 7 with 6 refuted: 34 minutes on two cores (docs/LOGIK.md),
     # rebuilt from its committed checkpoint in seconds.
     "p5c8-worst-case": ("p5c8", "worst-case", "any", None, None, None),
-    # 7.4 h of processor time over seven runs of the optimal table (docs/LONG_RUNS.md),
+    # 7.4 h of processor time over seven runs of the optimal table (docs/RUNS.md),
     # rebuilt from the table's committed checkpoint in under a second.
     "p6c7nb-expected-consistent": ("p6c7nb", "expected", "consistent", None, None, None),
     # The uncapped optima of the table's open capped totals, from the table's
@@ -82,14 +82,14 @@ TREES_TO_MAKE = {
     # FLOORS), from the table's checkpoints in seconds each.
     "p4c8nb-worst-then-expected": ("p4c8nb", "worst-then-expected", "any", None, None, None),
     "p5c7nb-worst-then-expected": ("p5c7nb", "worst-then-expected", "any", None, None, None),
-    # Over three hours of processor time in the table's runs (docs/LONG_RUNS.md), read
+    # Over three hours of processor time in the table's runs (docs/RUNS.md), read
     # back from its committed checkpoint (tasks under half a second searched again).
     "p5c6b-worst-then-expected": ("p5c6b", "worst-then-expected", "any", None, None, None),
-    # 3.7 h of processor time over the optimal table's runs (docs/LONG_RUNS.md), read
+    # 3.7 h of processor time over the optimal table's runs (docs/RUNS.md), read
     # back from its committed checkpoint in seconds (tasks under half a second, which
     # the table's runs did not keep, are searched again and not kept either).
     "p4c9-fewest-at-worst": ("p4c9", "fewest-at-worst", "any", None, None, None),
-    # About ten hours of wall time over twelve runs of the optimal table (docs/LONG_RUNS.md),
+    # About ten hours of wall time over twelve runs of the optimal table (docs/RUNS.md),
     # read back from its committed checkpoint.
     "p5c6b-fewest-at-worst": ("p5c6b", "fewest-at-worst", "any", None, None, None),
     # The optimal worst cases of the games whose capped cells (fewest-at-worst,
