@@ -236,10 +236,9 @@ def markdown(entries, meta) -> str:
         "as its `ceiling`); `*` marks what the other guess rule's entry "
         "implies. "
         "`results/black_only.md` brackets the open entries further. Agreement with "
-        "a published value is marked: = agrees, ≠ DISAGREES.",
+        "a published value is marked: = agrees, ≠ DISAGREES. The runs that made the "
+        "table, each with its command, follow it (\"The runs, oldest first\").",
         "",
-        *([meta["note"], ""] if meta.get("note") else []),
-        *[line for run in meta.get("runs", []) for line in (_run_text(run), "")],
         "| game | codes | guesses | t* | s | total | average | s | at t* | s | total ≤ t* "
         "| s | published |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -295,7 +294,7 @@ def markdown(entries, meta) -> str:
     if any(e.get("resumed_tasks") for e in entries.values()):
         lines += ["", "† the last sitting of an entry solved over several "
                   "(`--checkpoint`): it read the tasks finished before from its checkpoint; "
-                  "the runs above give the whole time."]
+                  "the runs below give the whole time."]
     missing = [f"{spec}/{guesses}/{objective}" for spec in games(meta.get("max_codes", 5000))
                for guesses in ("any", "consistent") for objective in OBJECTIVES
                if f"{spec}/{guesses}/{objective}" not in entries
@@ -303,6 +302,10 @@ def markdown(entries, meta) -> str:
     if missing:
         lines += ["", f"Not run yet ({len(missing)}; a rerun of the command resumes with "
                   "them): " + ", ".join(missing) + "."]
+    runs = [*([meta["note"]] if meta.get("note") else []),
+            *(_run_text(run) for run in meta.get("runs", []))]
+    if runs:
+        lines += ["", "## The runs, oldest first", ""] + "\n\n".join(runs).split("\n")
     return "\n".join(lines) + "\n"
 
 

@@ -85,6 +85,26 @@ def test_the_table_marks_a_resumed_entry():
     assert "†" not in page.markdown(entries, meta)
 
 
+def test_the_table_comes_first_and_its_runs_after_it_oldest_first():
+    page = _module("table_page")
+    entry = {"spec": "p3c4", "codes": 64, "guesses": "any", "status": "solved",
+             "published": None, "source": None, "objective": "worst-case", "value": 4,
+             "seconds": 0.5}
+    runs = [{"command": f"python scripts/optimal_tables.py --only p3c4 --time-limit {t}",
+             "time_limit": t, "parallel": 1, "note": f"run {t}"} for t in (60, 900)]
+    meta = {"machine": "2 CPUs", "time_limit": 60, "max_codes": 64,
+            "note": "The first runs.", "runs": runs}
+    lines = page.markdown({"p3c4/any/worst-case": entry}, meta).splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("| p3c4 |"))
+    heading = lines.index("## The runs, oldest first")
+    first, second = (next(i for i, line in enumerate(lines) if f"--time-limit {t}`" in line)
+                     for t in (60, 900))
+    assert lines[0].startswith("# ") and row < heading < lines.index("The first runs.") \
+        < first < second
+    assert "## The runs" not in page.markdown({"p3c4/any/worst-case": entry},
+                                              {**meta, "note": None, "runs": []})
+
+
 def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypatch):
     script = _script()
     store = _module("table_store")
