@@ -211,7 +211,8 @@ def markdown(cells: list[dict], command: str, table: Path = RESULTS / "optimal_t
               "it, narrowed to the cell, resuming its checkpoint "
               "(`optimal_tables.resume_command`). Its `--time-limit` is that run's: give "
               "it what the sitting allows, and stop it well before the sitting ends "
-              "(docs/LONG_RUNS.md).", ""]
+              "(docs/LONG_RUNS.md: \"Ctrl-C\" on the time limit, \"A run in a checkout "
+              "of its own\" on running it beside other work and merging it back).", ""]
     for c in cells:
         command = f"`{c['resume']}`" if c.get("resume") else "no run of it recorded"
         lines.append(f"* {c['key']}: {command}")
