@@ -126,14 +126,34 @@ def merge(source: Path, keys: list[str], note: str | None = None,
           results: Path | None = None) -> list[str]:
     """Merge cells ``keys`` of the checkout at ``source`` into the table, upper trees
     and checkpoints under ``results`` (this checkout's by default); returns the lines
-    that say what changed. Everything is checked before anything is written."""
+    that say what changed. Every refusal comes before anything is written; then the
+    checkpoint tasks, the table and the upper trees are written in that order, so that
+    a merge cut short leaves nothing that the same merge run again would not complete.
+    """
     results = RESULTS if results is None else results
     if (source / "results").resolve() == results.resolve():
         raise MergeError(f"{str(source)!r} is this checkout")
     theirs, their_runs, their_upper = read_source(source, keys)
     ours = table_store.read_entries() if table_store.JSON_PATH.exists() else {}
     check_no_proof_lost(ours, theirs)
-    said = []
+    if table_store.JSON_PATH.exists():
+        new_runs(read_field(table_store.JSON_PATH, "meta", dict).get("runs", []),
+                 their_runs, note)
+    trees, said = {}, []
+    for row in their_upper:  # each replayed for every secret before anything is written
+        if row["key"] in theirs and row not in rows(results):
+            replayed = figures(Strategy.load(source / "results" / row["file"]))
+            if any(replayed[k] != row[k] for k in replayed):
+                said.append(f"{row['key']}: upper tree not taken: its file replays as "
+                            f"{replayed}, not as its row says")
+            else:
+                trees[row["key"]] = row
+    for key in keys:
+        spec, guesses, objective = key.split("/")
+        folder = Path(checkpoint_dir("", spec, guesses, objective))
+        copied = copy_tasks(source / "results" / "checkpoints" / folder,
+                            results / "checkpoints" / folder)
+        said.append(f"{key}: {copied} task file(s) copied to checkpoints/{folder}")
 
     def change(entries, meta):
         check_no_proof_lost(entries, theirs)  # again, under the lock
@@ -146,32 +166,16 @@ def merge(source: Path, keys: list[str], note: str | None = None,
         said.append(f"table: {', '.join(keys)}; {len(runs)} run(s) added")
 
     entries, _ = table_store.update_table(change)
-    made = []
-    for key in keys:
-        row = next((r for r in their_upper if r["key"] == key), None)
-        entry = entries[key]
-        if (row is None or row in rows(results) or entry["status"] != "timeout"
-                or row["value"] != entry.get("best")):
-            continue  # none there, the same here, or not the tree of the merged bound
-        path = source / "results" / row["file"]
-        replayed = figures(Strategy.load(path))  # replayed for every secret
-        data = path.read_bytes()
-        if any(replayed[k] != row[k] for k in replayed):
-            said.append(f"{key}: upper tree not taken: its file replays as "
-                        f"{replayed}, not as its row says")
-            continue
+    # A tree is the cell's witness only where the merged table's ≤ is its figure
+    made = [row for key, row in trees.items()
+            if entries[key]["status"] == "timeout" and row["value"] == entries[key].get("best")]
+    for row in made:
         (results / row["file"]).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(results / row["file"], data)
-        made.append(row)
-        said.append(f"{key}: upper tree {row['value']}, replayed ({row['file']})")
+        atomic_write_bytes(results / row["file"], (source / "results" / row["file"])
+                           .read_bytes())
+        said.append(f"{row['key']}: upper tree {row['value']}, replayed ({row['file']})")
     if made:
         update_index(results, entries, made, rewrite=True)
-    for key in keys:
-        spec, guesses, objective = key.split("/")
-        folder = Path(checkpoint_dir("", spec, guesses, objective))
-        copied = copy_tasks(source / "results" / "checkpoints" / folder,
-                            results / "checkpoints" / folder)
-        said.append(f"{key}: {copied} task file(s) copied to checkpoints/{folder}")
     return said
 
 
