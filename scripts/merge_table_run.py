@@ -21,8 +21,9 @@ had been made here:
 
 Nothing is searched. The table's page and the upper trees' page are rewritten; run
 ``python scripts/open_cells.py`` after it for the open cells' report. A cell the
-other checkout lacks, or a merge that would lose a proof (a solved cell against an
-open one), is refused before anything is written: one line, exit 2.
+other checkout lacks, an entry or tree there that cannot be read, or a merge that
+would lose a proof (a solved cell against an open one), is refused before anything
+is written: one line, exit 2.
 
 Usage::
 
@@ -70,7 +71,28 @@ def read_source(source: Path, keys: list[str]) -> tuple[dict, list, list]:
     missing = [k for k in keys if k not in entries]
     if missing:
         raise MergeError(f"not in {str(table)!r}: {' '.join(missing)}")
+    for key in keys:
+        check_entry(key, entries[key], table)
     return {k: entries[k] for k in keys}, meta.get("runs", []), upper
+
+
+#: What every entry of the table holds, whatever its status.
+ENTRY_KEYS = frozenset({"spec", "codes", "guesses", "objective", "status", "seconds"})
+STATUSES = ("solved", "timeout", "error")
+
+
+def check_entry(key: str, entry, table: Path) -> None:
+    """Refuse an entry that the table could not hold: not an object, one lacking a
+    field of :data:`ENTRY_KEYS`, of another cell than its key, or of an unknown
+    status (a solved one without its value)."""
+    ok = (isinstance(entry, dict) and ENTRY_KEYS <= entry.keys()
+          and key == f"{entry['spec']}/{entry['guesses']}/{entry['objective']}"
+          and entry["status"] in STATUSES
+          and (entry["status"] != "solved" or "value" in entry))
+    if not ok:
+        raise MergeError(f"{str(table)!r}: entry {key} is not a table entry (it needs "
+                         f"{', '.join(sorted(ENTRY_KEYS))}, a status of "
+                         f"{', '.join(STATUSES)}, and its value once solved)")
 
 
 def check_no_proof_lost(ours: dict, theirs: dict) -> None:

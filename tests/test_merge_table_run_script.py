@@ -99,7 +99,8 @@ def _untouched(here: Path):
             if p.is_file() and p.suffix != ".lock"}
 
 
-@pytest.mark.parametrize("case", ["missing cell", "solved here", "itself", "two runs"])
+@pytest.mark.parametrize("case", ["missing cell", "solved here", "itself", "two runs",
+                                  "damaged entry", "damaged tree"])
 def test_a_merge_that_cannot_be_made_writes_nothing(checkouts, case):
     script, here, there, _ = checkouts
     before = _untouched(here)
@@ -115,15 +116,23 @@ def test_a_merge_that_cannot_be_made_writes_nothing(checkouts, case):
         source = here.parent / "self"
         (source).mkdir()
         (source / "results").symlink_to(here)
-    else:
+    elif case == "two runs":
         doc = json.loads((there / "results" / "optimal_table.json").read_text())
         doc["meta"]["runs"].append({**LATER, "command": LATER["command"] + " --jobs 2"})
         (there / "results" / "optimal_table.json").write_text(json.dumps(doc))
         note = "which of the two?"
-    with pytest.raises(script.MergeError) as error:
+    elif case == "damaged entry":
+        doc = json.loads((there / "results" / "optimal_table.json").read_text())
+        del doc["entries"][KEY]["seconds"]
+        (there / "results" / "optimal_table.json").write_text(json.dumps(doc))
+    else:
+        tree = there / "results" / "trees" / "upper" / "p3c4-any-expected.json.gz"
+        tree.write_bytes(tree.read_bytes()[:40])
+    with pytest.raises(ValueError) as error:  # MergeError, or the tree's own error
         script.merge(source, keys, note=note)
     words = {"missing cell": "not in", "solved here": "solved here, open there",
-             "itself": "is this checkout", "two runs": "exactly one run"}[case]
+             "itself": "is this checkout", "two runs": "exactly one run",
+             "damaged entry": "is not a table entry", "damaged tree": "damaged gzip"}[case]
     assert words in str(error.value) and "\n" not in str(error.value)
     assert _untouched(here) == before
 
