@@ -34,6 +34,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -156,14 +157,17 @@ def merge(source: Path, keys: list[str], note: str | None = None,
     if (source / "results").resolve() == results.resolve():
         raise MergeError(f"{str(source)!r} is this checkout")
     theirs, their_runs, their_upper = read_source(source, keys)
-    ours = table_store.read_entries() if table_store.JSON_PATH.exists() else {}
-    check_no_proof_lost(ours, theirs)
-    if table_store.JSON_PATH.exists():
-        new_runs(read_field(table_store.JSON_PATH, "meta", dict).get("runs", []),
-                 their_runs, note)
-    trees, said = {}, []
+    # The checks on the table as it is now; made again under its lock when it is written
+    try:
+        here = (json.loads(table_store.JSON_PATH.read_text())
+                if table_store.JSON_PATH.exists() else {})
+    except ValueError as exc:
+        raise MergeError(f"cannot read {str(table_store.JSON_PATH)!r}: {exc}") from None
+    check_no_proof_lost(here.get("entries", {}), theirs)
+    new_runs(here.get("meta", {}).get("runs", []), their_runs, note)
+    trees, said, kept = {}, [], rows(results)
     for row in their_upper:  # each replayed for every secret before anything is written
-        if row["key"] in theirs and row not in rows(results):
+        if row["key"] in theirs and row not in kept:
             replayed = figures(Strategy.load(source / "results" / row["file"]))
             if any(replayed[k] != row[k] for k in replayed):
                 said.append(f"{row['key']}: upper tree not taken: its file replays as "
