@@ -170,33 +170,40 @@ class BesideSlots:
     (:meth:`RivalRaces._race_started`): one per job beyond the first, so that as many
     threads compute as there are workers.
 
-    A thread that waits for its chains beside (:meth:`lent`) computes nothing
-    meanwhile, so its slot goes to them: a chain beside may then put its own rivals'
-    chains beside it. Without that, p4c8nb's fewest at 9 had one chain beside (1356,
-    two hours) searching its own chains one after another, every task of each in a
-    row, while the race's thread waited for it and one worker idled.
+    A thread that waits (:meth:`lent`: for its chains beside, or for a slot to put a
+    chain in) computes nothing meanwhile, so its slot goes to the chains: a chain
+    beside may then put its own rivals' chains beside it. Once its wait is over, the
+    thread waits again until a slot is free before it computes on: no more threads
+    compute than there are jobs. Without the loan, p4c8nb's fewest at 9 had one chain
+    beside (1356, two hours) searching its own chains one after another, every task
+    of each in a row, while the race's thread waited for it and one worker idled.
+
+    A race's thread that draws a chain while every slot is held lends its own to it
+    (:meth:`take_waiting` within :meth:`lent`) rather than search the chain itself:
+    searched in the race's thread, a chain kept the race from drawing its next rival
+    until it ended, whatever ended beside it (p6c7n's race of 1,590 secrets: one
+    worker idle while 214567's chain ran, the chain beside it done in 2 s).
 
     >>> slots = BesideSlots(1)
-    >>> slots.take(), slots.take()
+    >>> slots.take(), slots.take()  # one chain beside, none more
     (True, False)
-    >>> with slots.lent():  # this thread waits: its slot for another chain
-    ...     slots.take()
-    True
-    >>> slots.free  # both held, none owed: the next give frees nothing
-    -1
-    >>> slots.give(); slots.give(); slots.free
+    >>> with slots.lent():  # this thread waits: its slot to a second chain
+    ...     slots.take_waiting()
+    ...     finished = threading.Timer(0.05, slots.give)  # (the first ends)
+    ...     finished.start()
+    >>> slots.free  # both slots held: the thread's own came back as the first ended
+    0
+    >>> slots.give(); slots.free  # the second chain ended
     1
     """
 
     def __init__(self, n: int):
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._free = n
 
     @property
     def free(self) -> int:
-        """The slots free now; below zero, those still owed to threads that took
-        their own back (:meth:`lent`) while chains held them: the next gives repay
-        them first."""
+        """The slots free now (never below zero)."""
         return self._free
 
     def take(self) -> bool:
@@ -207,21 +214,30 @@ class BesideSlots:
                 return True
             return False
 
+    def take_waiting(self) -> None:
+        """A slot, waited for as long as every slot is held (a chain beside gives
+        its own back as it ends, :meth:`give`)."""
+        with self._lock:
+            while self._free <= 0:
+                self._lock.wait(1.0)
+            self._free -= 1
+
     def give(self) -> None:
-        """A chain beside has ended: its slot back."""
+        """A chain beside has ended: its slot back, to a thread waiting for one if
+        any."""
         with self._lock:
             self._free += 1
+            self._lock.notify_all()
 
     @contextlib.contextmanager
     def lent(self):
-        """While the calling thread waits (for its chains beside), one slot more;
-        taken back after, owed if the chains that used it still hold it."""
+        """While the calling thread waits, its slot to the chains beside; taken back
+        after, once one is free (:meth:`take_waiting`)."""
         self.give()
         try:
             yield
         finally:
-            with self._lock:
-                self._free -= 1
+            self.take_waiting()
 
 
 class RivalRaces:
@@ -370,16 +386,21 @@ class RivalRaces:
         budgets do depend on the order tasks finish in; a checkpoint answers a rival
         under another budget where it can (:mod:`optimal_mm.checkpoint`), and one
         read back counts as it is drawn. A guess whose parts make it a chain
-        (:meth:`_chained`) is searched here, once the tasks before it have finished,
-        with the budget they leave; or, where every task goes to a worker and a slot
-        is free (one per job beyond the first), in a thread beside this one
-        (:meth:`optimal_mm.runner.TaskRunner.beside`), with the best total when
-        drawn, while the race goes on: its answer is kept as a task's would be, so
-        the earliest guess with the least total still wins, and comes back exact
-        (every guess drawn before it is worse), whatever ran beside it. A chain whose
-        answer the checkpoint holds is read back here, never beside: a resumed race
-        then draws each rival under a budget no looser than the run that saved it
-        did (the answers before it saved too), which the saved answer then answers.
+        (:meth:`_chained`) is searched in a thread beside this one
+        (:meth:`optimal_mm.runner.TaskRunner.beside`, one per job beyond the first)
+        with the best total when drawn, while the race goes on; while every such
+        thread is busy, this one lends its own (:meth:`BesideSlots.lent`), draws the
+        chain under the best total once a slot is free, and waits for its own slot
+        back before it goes on.
+        Its answer is kept as a task's would be, so the earliest guess with the
+        least total still wins, and comes back exact (every guess drawn before it is
+        worse), whatever ran beside it. Where no chain may run beside (one job, a
+        task computed in this process, a run only reading its checkpoint), a chain
+        is searched here, once the tasks before it have finished, with the budget
+        they leave. A chain whose answer the checkpoint holds is read back here,
+        never beside: a resumed race then draws each rival under a budget no looser
+        than the run that saved it did (the answers before it saved too), which the
+        saved answer then answers.
 
         ``enough`` (from a :class:`LowerBound`, :meth:`_solve_parts`): a total that
         ends the race once the best so far is at most it (the part is then at its
@@ -495,6 +516,7 @@ class RivalRaces:
             value = found[0] if read_back else self._chain_of(args)
             with lock:
                 lead = keep(k, value)
+                answered.add(k)
                 if told:  # (not the deeper chains': thousands, whose plans are long)
                     held = race["best"]
                     left = sum(b < held for _, b in plan[race["next"]:])
@@ -517,7 +539,12 @@ class RivalRaces:
                 if trees is not None:
                     on_better(value, plan[k][0], trees)
 
-        beside = []  # chains running in threads beside this one
+        beside = []  # chains running in threads beside this one: (k, drawn, Beside)
+        answered = set()  # the chains (indices in ``plan``) whose answer has come
+
+        def put_beside(k, args):  # a chain in a thread beside, its slot taken
+            beside.append((k, time.monotonic(), self._runner.beside(
+                lambda: self._settle_beside(settle, k, args))))
         while True:
             with lock:
                 taken = take(chains=True)
@@ -538,18 +565,37 @@ class RivalRaces:
                 # settled (p4c8nb's upper tree rebuilt: 300 s on 2345's chain, known)
                 found = self._runner.known(_exp_guess_task, [args])[1][0]
                 if (found is None and self._beside is not None
-                        and not self._runner.only_reading and self._beside.take()):
-                    beside.append((plan[k][0], time.monotonic(), self._runner.beside(
-                        lambda k=k, args=args: self._settle_beside(settle, k, args))))
-                else:
-                    settle(k, args, found)
+                        and not self._runner.only_reading):
+                    if self._beside.take():
+                        put_beside(k, args)
+                        continue
+                    # Every slot held: this thread lends its own to the chain rather
+                    # than search it here, where it would hold up every draw after it,
+                    # whatever ended beside it; then waits for its slot back
+                    with self._beside.lent():
+                        self._beside.take_waiting()
+                        with lock:  # drawn again, under the best total the wait left
+                            if plan[k][1] >= race["best"] or (
+                                    enough is not None and race["best"] <= enough):
+                                self._beside.give()
+                                break  # (the plan runs by bound: no rival is left)
+                            args = task(k)[0]
+                        found = self._runner.known(_exp_guess_task, [args])[1][0]
+                        if found is None:
+                            put_beside(k, args)
+                            continue
+                        self._beside.give()
+                settle(k, args, found)
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
 
-        def tell_running(moving_on=False):  # the chains beside still running, if any
-            running = [(self.game.code_str(g), time.monotonic() - drawn)
-                       for g, drawn, chain in beside if chain.running]
+        def tell_running(moving_on=False):  # the chains beside not yet answered, if any
+            # (one that has told its answer may still be building its lead's tree)
+            with lock:
+                running = [(self.game.code_str(plan[k][0]), time.monotonic() - drawn)
+                           for k, drawn, chain in beside
+                           if chain.running and k not in answered]
             if told and running:
                 self.progress.message(_beside_wait_text(race_label, running, moving_on))
 

@@ -105,31 +105,77 @@ class _Messages(Progress):
             self.drawn.set()
 
 
+class _MainLends:
+    """Counts the loans of the main thread's slot (``BesideSlots.lent``: it waits for
+    a slot to put a chain in, or for its chains beside), for a chain beside to wait
+    for the next one."""
+
+    def __init__(self, monkeypatch):
+        self.count, self._cond = 0, threading.Condition()
+        real_lent = search_races.BesideSlots.lent
+
+        @contextlib.contextmanager
+        def lent(slots):
+            with real_lent(slots):
+                if threading.current_thread() is threading.main_thread():
+                    with self._cond:
+                        self.count += 1
+                        self._cond.notify_all()
+                yield
+
+        monkeypatch.setattr(search_races.BesideSlots, "lent", lent)
+
+    def hold(self, seconds: float, until: threading.Event | None = None) -> None:
+        """Wait until the main thread lends its slot after now, or ``until`` is set:
+        at most ``seconds``."""
+        deadline = time.monotonic() + seconds
+        with self._cond:
+            since = self.count
+            while self.count == since and not (until is not None and until.is_set()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(min(left, 0.01))
+
+
+def _named_chains(text: str, after: str) -> list[str]:
+    """The chains beside that a log line names after ``after``: ``2345, a chain
+    beside, drawn 0:00:01 ago`` or ``2 chains beside: 2345, drawn ...; 1342, ...``."""
+    names = text.split(after, 1)[1]
+    if ", a chain beside, drawn " in names:
+        return [names.split(",")[0]]
+    return [x.split(",")[0] for x in names.split(": ", 1)[1].split("; ")]
+
+
 def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatch):
-    # Each chain beside waits (at most 5 s) until its race has drawn every rival, so
-    # that the race's own thread then waits for it: its phases are hidden, and the log
-    # must say which rivals it waits for (p5c6b's went quiet for 33 minutes),
-    # each named again once its answer comes.
+    # Each chain beside a first guess's big part waits (at most 5 s) until the main
+    # thread next lends its slot (to put the next chain beside, or to wait for its
+    # chains once every rival is drawn), so that the last race's thread waits for
+    # its last chain: their phases are hidden, and the log must say which rivals it
+    # waits for or leaves running (p5c6b's went quiet for 33 minutes), each named
+    # again once its answer comes, never one that has answered.
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
-    drawn = threading.Event()
+    drawn, lends = threading.Event(), _MainLends(monkeypatch)
     real = search.Solver._settle_beside
 
     def slow(self, settle, k, args):
-        drawn.wait(5.0)
+        if len(args[0]) == 1:
+            lends.hold(5.0)
         return real(self, settle, k, args)
 
     monkeypatch.setattr(search.Solver, "_settle_beside", slow)
     log = _Messages(drawn)
     Solver(Game.from_spec("p4c5nb"), jobs=2, chain_secrets=4, checkpoint=tmp_path,
            progress=log).expected()
-    waits = [i for i, x in enumerate(log.lines) if ": every rival drawn; waiting for " in x]
-    assert waits, log.lines
-    for i in waits:
-        race, names = log.lines[i].split(": every rival drawn; waiting for ")
+    told = [i for i, x in enumerate(log.lines) if ": every rival drawn; " in x]
+    assert any(": every rival drawn; waiting for " in log.lines[i] for i in told), log.lines
+    for i in told:
+        race, rest = log.lines[i].split(": every rival drawn; ")
         assert race.startswith("expected: rivals of ") and " secrets after " in race
-        guesses = ([names.split(",")[0]] if ", a chain beside, drawn " in names else
-                   [x.split(",")[0] for x in names.split(": ", 1)[1].split("; ")])
-        for g in guesses:
+        after = "waiting for " if rest.startswith("waiting for ") else "begins beside "
+        for g in _named_chains(rest, after):
+            assert not any(x.startswith(f"{race}: {g}, a chain, ")
+                           for x in log.lines[:i]), (g, log.lines)
             assert any(x.startswith(f"{race}: {g}, a chain, ") for x in log.lines[i + 1:]), (
                 g, log.lines)
 
@@ -153,15 +199,17 @@ def test_the_next_big_part_races_while_a_chain_beside_runs(tmp_path, monkeypatch
     # A big part's race whose own thread is done while a chain beside it still runs
     # (search_parts' _solve_parts, InFlight) lets the next big part's race begin at
     # once: here each chain beside a first guess's big part starts only once another
-    # race has spoken after the first one moved on (at most 10 s), which the old
-    # order (each race waited for its chains) never allows. The answer is the one of a single job.
+    # race has spoken after the first one moved on, or the main thread next lends
+    # its slot (at most 10 s: a race waits for a slot to put its next chain in),
+    # which the old order (each race waited for its chains) never allows. The answer
+    # is the one of a single job.
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
-    log = _Overlap()
+    log, lends = _Overlap(), _MainLends(monkeypatch)
     real = search.Solver._settle_beside
 
     def late(self, settle, k, args):
         if len(args[0]) == 1:  # a rival of a first guess's big part (not deeper)
-            log.overlap.wait(10.0)
+            lends.hold(10.0, until=log.overlap)
         return real(self, settle, k, args)
 
     monkeypatch.setattr(search.Solver, "_settle_beside", late)
@@ -171,58 +219,117 @@ def test_the_next_big_part_races_while_a_chain_beside_runs(tmp_path, monkeypatch
                  progress=log).solve("fewest-at-worst")
     assert log.moved is not None and log.overlap.is_set(), log.lines
     moved = next(i for i, x in enumerate(log.lines) if "the next part's race begins" in x)
-    chain = log.lines[moved].split("race begins beside ")[1].split(",")[0]
-    answered = [i for i, x in enumerate(log.lines)
-                if x.startswith(f"{log.moved}: {chain}, a chain, ")]
-    assert answered and answered[0] > moved  # the chain answered after the move on
-    assert any(not x.startswith(log.moved) for x in log.lines[moved + 1:answered[0]])
+    for chain in _named_chains(log.lines[moved], "race begins beside "):
+        answered = [i for i, x in enumerate(log.lines)
+                    if x.startswith(f"{log.moved}: {chain}, a chain, ")]
+        assert answered and answered[0] > moved  # the chain answered after the move on
+    last = max(i for i, x in enumerate(log.lines) if x.startswith(f"{log.moved}: "))
+    assert any(not x.startswith(log.moved) for x in log.lines[moved + 1:last])
     assert sol.value == alone.value
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
 
 
 def test_a_waiting_race_lends_its_slot_to_the_chains_beside(tmp_path, monkeypatch):
     # With 2 jobs there is one slot beside the race's own thread. Once that thread
-    # only waits for its chain beside (BesideSlots.lent), the chain may put its own
-    # rivals' chains beside it: here each chain beside a first guess's big part
-    # starts only once the main thread waits (at most 10 s), and two chains beside
-    # then run at once, which one slot alone never allows. The answer is one job's.
+    # only waits (BesideSlots.lent: for a slot to put a chain in, or for its chains
+    # beside), a chain may take its slot, and put its own rivals' chains beside it:
+    # here each chain beside a first guess's big part starts only once the main
+    # thread lends its slot (at most 10 s), and two chains beside then compute at
+    # once, which one slot alone never allows. A thread that waits computes
+    # nothing, and takes its slot back only once one is free: never more threads
+    # compute than there are jobs. The answer is one job's.
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
-    waiting = threading.Event()
-    lock, running, peak = threading.Lock(), [0], [0]
-    real_lent, real_settle = search_races.BesideSlots.lent, search.Solver._settle_beside
+    lends = _MainLends(monkeypatch)
+    lock, chains, idle, reclaims = threading.Lock(), set(), set(), set()
+    peak = {"beside": 0, "all": 0}
+    real_settle, real_take = search.Solver._settle_beside, search_races.BesideSlots.take_waiting
+    real_lent = search_races.BesideSlots.lent  # (the one _MainLends put in)
+    main = threading.main_thread().ident
+
+    def count():  # under the lock: the threads that compute now
+        beside = len(chains - idle)
+        peak["beside"] = max(peak["beside"], beside)
+        peak["all"] = max(peak["all"], beside + (main not in idle))
 
     @contextlib.contextmanager
-    def lent(self):
-        main = threading.current_thread() is threading.main_thread()
+    def lent(self):  # a thread's slot lent: it computes nothing until it has it back
+        me = threading.get_ident()
         with real_lent(self):
-            if main:
-                waiting.set()
+            with lock:
+                idle.add(me)
             try:
                 yield
             finally:
-                if main:
-                    waiting.clear()
+                with lock:
+                    reclaims.add(me)  # its next wait for a slot is for its own
+
+    def take_waiting(self):  # a thread waits for a slot (a chain's, or its own back)
+        me = threading.get_ident()
+        with lock:
+            was_idle = me in idle
+            idle.add(me)
+        try:
+            return real_take(self)
+        finally:
+            with lock:
+                if me in reclaims:
+                    reclaims.discard(me)
+                    idle.discard(me)
+                elif not was_idle:
+                    idle.discard(me)
+                count()
 
     def counted(self, settle, k, args):
         if len(args[0]) == 1:  # a rival of a first guess's big part
-            waiting.wait(10.0)
+            lends.hold(10.0)
+        me = threading.get_ident()
         with lock:
-            running[0] += 1
-            peak[0] = max(peak[0], running[0])
+            chains.add(me)
+            count()
         try:
             return real_settle(self, settle, k, args)
         finally:
             with lock:
-                running[0] -= 1
+                chains.discard(me)
 
     monkeypatch.setattr(search_races.BesideSlots, "lent", lent)
+    monkeypatch.setattr(search_races.BesideSlots, "take_waiting", take_waiting)
     monkeypatch.setattr(search.Solver, "_settle_beside", counted)
     game = Game.from_spec("p4c5nb")
     alone = Solver(game, jobs=1, chain_secrets=4).solve("fewest-at-worst")
     two = Solver(game, jobs=2, chain_secrets=4, checkpoint=tmp_path)
     sol = two.solve("fewest-at-worst")
-    assert peak[0] == 2
-    assert two._beside.free == 1  # every slot back, the lent one taken back
+    assert peak == {"beside": 2, "all": 2}
+    assert two._beside.free == 1  # every slot back, the lent ones taken back
+    assert sol.value == alone.value
+    assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
+
+
+def test_a_race_never_searches_a_chain_in_its_own_thread_beside_free_workers(
+        tmp_path, monkeypatch):
+    # Where chains may run beside (2 jobs, a checkpoint), the race's thread waits for
+    # a slot rather than search a chain itself: searched there, a chain held up
+    # every draw after it while the chain beside ended, one worker idle (p6c7n's
+    # race of 1,590 secrets: 214567's chain ran alone, the one beside done in 2 s).
+    # A chain read back from the checkpoint is still settled there (tested above).
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    in_main, beside = [], []
+    real = search.Solver._chain_of
+
+    def spy(self, task):
+        (in_main if threading.current_thread() is threading.main_thread()
+         else beside).append(task[1])
+        return real(self, task)
+
+    monkeypatch.setattr(search.Solver, "_chain_of", spy)
+    game = Game.from_spec("p4c5nb")
+    alone = Solver(game, jobs=1, chain_secrets=4).solve("fewest-at-worst")
+    assert in_main and not beside  # one job: every chain in the race's own thread
+    in_main.clear()
+    two = Solver(game, jobs=2, chain_secrets=4, checkpoint=tmp_path)
+    sol = two.solve("fewest-at-worst")
+    assert beside and not in_main
+    assert two._beside.free == 1
     assert sol.value == alone.value
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
 
