@@ -389,9 +389,8 @@ class RivalRaces:
         (:meth:`_chained`) is searched in a thread beside this one
         (:meth:`optimal_mm.runner.TaskRunner.beside`, one per job beyond the first)
         with the best total when drawn, while the race goes on; while every such
-        thread is busy, this one lends its own (:meth:`BesideSlots.lent`), draws the
-        chain under the best total once a slot is free, and waits for its own slot
-        back before it goes on.
+        thread is busy, this one lends the chain its own (:meth:`BesideSlots.lent`)
+        and waits for a slot back before it draws the next rival.
         Its answer is kept as a task's would be, so the earliest guess with the
         least total still wins, and comes back exact (every guess drawn before it is
         worse), whatever ran beside it. Where no chain may run beside (one job, a
@@ -571,10 +570,10 @@ class RivalRaces:
                         continue
                     # Every slot held: this thread lends its own to the chain rather
                     # than search it here, where it would hold up every draw after it,
-                    # whatever ended beside it; then waits for its slot back
+                    # whatever ended beside it; then waits for a slot back
                     with self._beside.lent():
-                        self._beside.take_waiting()
-                        with lock:  # drawn again, under the best total the wait left
+                        self._beside.take_waiting()  # (the one just lent)
+                        with lock:  # drawn again, under the best total now
                             if plan[k][1] >= race["best"] or (
                                     enough is not None and race["best"] <= enough):
                                 self._beside.give()
