@@ -11,8 +11,8 @@ had been made here:
   table's as a run's result is (``table_entries.merged_entry``: a timeout keeps the
   best bounds of both, an error never wipes a proof), under the table's lock;
 * the runs that checkout recorded and this table lacks are added to its run
-  paragraphs (a run of the same command replaces the older one, as
-  ``optimal_tables.py`` does), with ``--note`` as the note of the one run brought;
+  paragraphs, in their order, each ``--note`` given as the note of one of them, in
+  the same order;
 * the cell's upper tree (``results/upper_trees.json`` and ``trees/upper/``), where
   the other checkout's differs from this one's and is the tree of its merged ``≤``;
 * the checkpoint's task files that this checkout lacks, under
@@ -106,20 +106,24 @@ def check_no_proof_lost(ours: dict, theirs: dict) -> None:
                          f"{' '.join(lost)}")
 
 
-def new_runs(ours: list, theirs: list, note: str | None) -> list:
-    """The runs of the other checkout this table lacks, in its order; ``note`` replaces
-    the note of the one run brought (refused where there are several, or none). A run
-    here that differs from one there by its note alone is the same run, its note
-    rewritten by an earlier merge: it is not brought again."""
+def new_runs(ours: list, theirs: list, notes: list[str] | None) -> list:
+    """The runs of the other checkout this table lacks, in its order; ``notes``, if
+    given, replace their notes one by one (refused unless there are as many runs to
+    bring as notes). A run here that differs from one there by its note alone is the
+    same run, its note rewritten by an earlier merge: it is not brought again. (Two
+    runs of one command differ by when they began, ``started``, recorded since
+    2026-12-06; two older ones of one command were one run, the later replacing the
+    earlier.)"""
     def bare(run):
         return {k: v for k, v in run.items() if k != "note"}
 
     brought = [dict(r) for r in theirs if bare(r) not in map(bare, ours)]
-    if note is not None:
-        if len(brought) != 1:
-            raise MergeError(f"--note needs exactly one run to bring; there are "
-                             f"{len(brought)}")
-        brought[0]["note"] = note
+    if notes:
+        if len(brought) != len(notes):
+            raise MergeError(f"{len(notes)} --note for {len(brought)} run(s) to bring "
+                             f"(one each, in their order)")
+        for run, note in zip(brought, notes):
+            run["note"] = note
     return brought
 
 
@@ -145,7 +149,7 @@ def copy_tasks(source: Path, target: Path) -> int:
     return copied
 
 
-def merge(source: Path, keys: list[str], note: str | None = None,
+def merge(source: Path, keys: list[str], notes: list[str] | None = None,
           results: Path | None = None) -> list[str]:
     """Merge cells ``keys`` of the checkout at ``source`` into the table, upper trees
     and checkpoints under ``results`` (this checkout's by default); returns the lines
@@ -164,7 +168,7 @@ def merge(source: Path, keys: list[str], note: str | None = None,
     except ValueError as exc:
         raise MergeError(f"cannot read {str(table_store.JSON_PATH)!r}: {exc}") from None
     check_no_proof_lost(here.get("entries", {}), theirs)
-    new_runs(here.get("meta", {}).get("runs", []), their_runs, note)
+    new_runs(here.get("meta", {}).get("runs", []), their_runs, notes)
     trees, said, kept = {}, [], rows(results)
     for row in their_upper:  # each replayed for every secret before anything is written
         if row["key"] in theirs and row not in kept:
@@ -183,12 +187,10 @@ def merge(source: Path, keys: list[str], note: str | None = None,
 
     def change(entries, meta):
         check_no_proof_lost(entries, theirs)  # again, under the lock
-        runs = new_runs(meta.get("runs", []), their_runs, note)
+        runs = new_runs(meta.get("runs", []), their_runs, notes)
         for key, entry in theirs.items():
             entries[key] = merged_entry(entries.get(key), entry)
-        for run in runs:
-            meta["runs"] = [r for r in meta.get("runs", [])
-                            if r["command"] != run["command"]] + [run]
+        meta["runs"] = meta.get("runs", []) + runs
         said.append(f"table: {', '.join(keys)}; {len(runs)} run(s) added")
 
     entries, _ = table_store.update_table(change)
@@ -210,11 +212,12 @@ def main(argv=None) -> int:
     parser.add_argument("source", type=Path, help="the other checkout's folder")
     parser.add_argument("--only", nargs="+", required=True, metavar="SPEC/GUESSES/OBJECTIVE",
                         help="the cells to bring, e.g. p6c7n/any/expected")
-    parser.add_argument("--note", help="the note of the run brought (its paragraph in "
-                                       "the table's runs)")
+    parser.add_argument("--note", action="append", dest="notes", metavar="NOTE",
+                        help="the note of a run brought (its paragraph in the table's "
+                             "runs): once for each run, in their order")
     args = parser.parse_args(argv)
     try:
-        for line in merge(args.source, args.only, args.note):
+        for line in merge(args.source, args.only, args.notes):
             print(line)
     except (OSError, ValueError) as exc:  # the project's errors subclass ValueError
         print(f"merge_table_run.py: {exc}", file=sys.stderr)

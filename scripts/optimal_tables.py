@@ -603,7 +603,9 @@ def main(argv=None) -> int:
 
     # The first run describes the table (time limit, command, games); each later run
     # (other columns, bigger games, retries) adds its own paragraph, so that every
-    # entry's limit stays on record.
+    # entry's limit stays on record. A run of the same command again (a long cell
+    # resumed, sitting after sitting) adds its own too, told apart by when it began:
+    # it replaced the older one's until 2026-12-06, and with it that run's note.
     run = {"time_limit": args.time_limit, "parallel": args.parallel,
            "command": _command(argv or sys.argv[1:])}
     if args.jobs != 1:  # the runs before this option all had one
@@ -614,8 +616,9 @@ def main(argv=None) -> int:
             meta.update(run, machine=f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
                         max_codes=args.max_codes)
         else:
-            runs = [r for r in meta.get("runs", []) if r["command"] != run["command"]]
-            meta["runs"] = runs + [{**run, "note": args.run_note}]
+            began = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            meta["runs"] = meta.get("runs", []) + [
+                {**run, "started": began, "note": args.run_note}]
         if args.note is not None or "note" not in meta:
             meta["note"] = args.note
 

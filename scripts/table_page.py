@@ -329,7 +329,10 @@ def _floor_why(key: str, source: str) -> str:
 
 
 def _run_text(run) -> str:
-    """The paragraph on a run after the first (its own command, limit and remark)."""
-    text = (f"Then `{run['command']}`: one process per entry (jobs {run.get('jobs', 1)}; "
-            f"{run['parallel']} at a time), time limit {run['time_limit']} s each.")
+    """The paragraph on a run after the first (its own command, limit, when it began
+    where recorded, and remark)."""
+    began = f" (begun {run['started']})" if run.get("started") else ""
+    text = (f"Then `{run['command']}`{began}: one process per entry (jobs "
+            f"{run.get('jobs', 1)}; {run['parallel']} at a time), time limit "
+            f"{run['time_limit']} s each.")
     return text + (f" {run['note']}" if run.get("note") else "")

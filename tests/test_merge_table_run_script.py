@@ -63,7 +63,7 @@ def checkouts(tmp_path, monkeypatch):
 
 def test_a_cell_comes_with_its_run_tree_and_tasks(checkouts):
     script, here, there, total = checkouts
-    said = script.merge(there, [KEY], note="2026-12-06, 09:29 to 11:34 UTC: its run")
+    said = script.merge(there, [KEY], notes=["2026-12-06, 09:29 to 11:34 UTC: its run"])
     doc = json.loads((here / "optimal_table.json").read_text())
     entry = doc["entries"][KEY]
     assert (entry["bound"], entry["best"], entry["seconds"]) == (190, total, 90.0)
@@ -93,6 +93,24 @@ def test_a_cell_comes_with_its_run_tree_and_tasks(checkouts):
                     f"table: {KEY}; 0 run(s) added"]
 
 
+def test_runs_of_one_command_come_each_with_its_note(checkouts):
+    # A long cell resumed by the same command, sitting after sitting: each run has
+    # its paragraph, told apart by when it began (a run here of that command stays)
+    script, here, there, _ = checkouts
+    doc = json.loads((there / "results" / "optimal_table.json").read_text())
+    doc["meta"]["runs"] = [RUN, {**RUN, "started": "2026-12-06T12:11:44Z", "note": "B"},
+                           {**RUN, "started": "2026-12-06T13:07:15Z", "note": "C"}]
+    (there / "results" / "optimal_table.json").write_text(json.dumps(doc))
+    said = script.merge(there, [KEY], notes=["the first of the two", "the second"])
+    runs = json.loads((here / "optimal_table.json").read_text())["meta"]["runs"]
+    assert runs == [RUN, {**RUN, "started": "2026-12-06T12:11:44Z",
+                          "note": "the first of the two"},
+                    {**RUN, "started": "2026-12-06T13:07:15Z", "note": "the second"}]
+    assert f"table: {KEY}; 2 run(s) added" in said
+    page = (here / "optimal_table.md").read_text()
+    assert "(begun 2026-12-06T13:07:15Z): one process per entry" in page
+
+
 def _untouched(here: Path):
     """Every file under ``here`` with its bytes, but the table's lock (empty)."""
     return {p.name: p.read_bytes() for p in here.rglob("*")
@@ -104,7 +122,7 @@ def _untouched(here: Path):
 def test_a_merge_that_cannot_be_made_writes_nothing(checkouts, case):
     script, here, there, _ = checkouts
     before = _untouched(here)
-    keys, note, source = [KEY], None, there
+    keys, notes, source = [KEY], None, there
     if case == "missing cell":
         keys = [KEY, "p3c4/consistent/expected"]
     elif case == "solved here":
@@ -120,7 +138,7 @@ def test_a_merge_that_cannot_be_made_writes_nothing(checkouts, case):
         doc = json.loads((there / "results" / "optimal_table.json").read_text())
         doc["meta"]["runs"].append({**LATER, "command": LATER["command"] + " --jobs 2"})
         (there / "results" / "optimal_table.json").write_text(json.dumps(doc))
-        note = "which of the two?"
+        notes = ["which of the two?"]
     elif case == "damaged entry":
         doc = json.loads((there / "results" / "optimal_table.json").read_text())
         del doc["entries"][KEY]["seconds"]
@@ -129,9 +147,9 @@ def test_a_merge_that_cannot_be_made_writes_nothing(checkouts, case):
         tree = there / "results" / "trees" / "upper" / "p3c4-any-expected.json.gz"
         tree.write_bytes(tree.read_bytes()[:40])
     with pytest.raises(ValueError) as error:  # MergeError, or the tree's own error
-        script.merge(source, keys, note=note)
+        script.merge(source, keys, notes=notes)
     words = {"missing cell": "not in", "solved here": "solved here, open there",
-             "itself": "is this checkout", "two runs": "exactly one run",
+             "itself": "is this checkout", "two runs": "1 --note for 2 run(s) to bring",
              "damaged entry": "is not a table entry", "damaged tree": "damaged gzip"}[case]
     assert words in str(error.value) and "\n" not in str(error.value)
     assert _untouched(here) == before

@@ -667,6 +667,13 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
     assert set(doc["entries"]) == {"p2c2/any/worst-case", "p2c3/any/worst-case"}
     assert doc["entries"]["p2c2/any/worst-case"] == other
     assert [r["note"] for r in doc["meta"]["runs"]] == ["mine", None]
+    assert doc["meta"]["runs"][0]["started"].endswith("Z")  # when it began, UTC
+    # The same command again: a paragraph of its own, the first one's note kept
+    assert script.main(["--only", "p2c3", "--guesses", "any", "--objectives",
+                        "worst-case", "--run-note", "again"]) == 0
+    runs = json.loads(table.read_text())["meta"]["runs"]
+    assert [r["note"] for r in runs] == ["mine", None, "again"]
+    assert runs[0]["command"] == runs[2]["command"]
     assert "| p2c2 |" in (tmp_path / "optimal_table.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "optimal_table.json", "optimal_table.lock", "optimal_table.md"]  # no temp left
