@@ -99,13 +99,14 @@ def _left_text(left: int, best: int, weight: int, still: bool = False) -> str:
     return f"{rest} {'still ' if still else ''}to draw {below}"
 
 
-def _beside_wait_text(race: str, running, moving_on: bool = False) -> str:
-    """The log's line for a race of rivals whose own thread has drawn every rival and
-    waits for the chains still running beside it (``running``: ``(guess, seconds
-    since drawn)``): their phases are not shown, so without it the log would go
-    quiet until each says its answer (33 minutes in p5c6b's fewest at 9). With
-    ``moving_on``, the race does not wait for them yet: the next big part's race
-    begins beside them (:meth:`InFlight.moving_on`).
+def _beside_wait_text(race: str, running, state: str = "waiting") -> str:
+    """The log's line for a race of rivals whose own thread waits while chains run
+    beside it (``running``: ``(guess, seconds since drawn)``): their phases are not
+    shown, so without it the log would go quiet until each says its answer (33
+    minutes in p5c6b's fewest at 9). ``state``: ``"waiting"``, every rival drawn, the
+    race waits for them; ``"moving_on"``, every rival drawn, the next big part's race
+    begins beside them (:meth:`InFlight.moving_on`); ``"drawing"``, the race waits
+    for a chain to end before it draws its next rival (every slot held).
 
     >>> race = "expected: rivals of 1213 (90 secrets after 1122)"
     >>> print(_beside_wait_text(race, [("1345", 75.2)]))
@@ -114,9 +115,12 @@ def _beside_wait_text(race: str, running, moving_on: bool = False) -> str:
     >>> print(_beside_wait_text(race, [("1345", 75.2), ("2345", 3.0)]))
     expected: rivals of 1213 (90 secrets after 1122): every rival drawn; waiting for \
 2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
-    >>> print(_beside_wait_text(race, [("1345", 75.2)], moving_on=True))
+    >>> print(_beside_wait_text(race, [("1345", 75.2)], "moving_on"))
     expected: rivals of 1213 (90 secrets after 1122): every rival drawn; the next \
 part's race begins beside 1345, a chain beside, drawn 0:01:15 ago
+    >>> print(_beside_wait_text(race, [("1345", 75.2), ("2345", 3.0)], "drawing"))
+    expected: rivals of 1213 (90 secrets after 1122): the next rival waits for a \
+slot beside 2 chains beside: 1345, drawn 0:01:15 ago; 2345, drawn 0:00:03 ago
     """
     if len(running) == 1:
         guess, seconds = running[0]
@@ -124,8 +128,10 @@ part's race begins beside 1345, a chain beside, drawn 0:01:15 ago
     else:
         waits = f"{len(running)} chains beside: " + "; ".join(
             f"{guess}, drawn {_clock_text(seconds)} ago" for guess, seconds in running)
-    then = "the next part's race begins beside" if moving_on else "waiting for"
-    return f"{race}: every rival drawn; {then} {waits}"
+    then = {"waiting": "every rival drawn; waiting for",
+            "moving_on": "every rival drawn; the next part's race begins beside",
+            "drawing": "the next rival waits for a slot beside"}[state]
+    return f"{race}: {then} {waits}"
 
 
 class InFlight:
@@ -157,7 +163,7 @@ class InFlight:
         race begins (:func:`_beside_wait_text`), for a race whose log names its
         chains (a first guess's big part's)."""
         if self._tell is not None:
-            self._tell(True)
+            self._tell("moving_on")
 
     def result(self):
         """The race's answer: the chains beside it joined first (their exceptions
@@ -214,13 +220,29 @@ class BesideSlots:
                 return True
             return False
 
-    def take_waiting(self) -> None:
+    def take_waiting(self, waiting=None) -> None:
         """A slot, waited for as long as every slot is held (a chain beside gives
-        its own back as it ends, :meth:`give`)."""
-        with self._lock:
-            while self._free <= 0:
-                self._lock.wait(1.0)
-            self._free -= 1
+        its own back as it ends, :meth:`give`). ``waiting(seconds)``, if given, is
+        called as the wait begins and about every second of it, with the seconds
+        waited so far (outside the lock: it may log).
+
+        >>> slots, told = BesideSlots(0), []
+        >>> threading.Timer(1.5, slots.give).start()  # a chain ends in 1.5 s
+        >>> slots.take_waiting(told.append)
+        >>> told[0] < 0.5, len(told) >= 2, slots.free
+        (True, True, 0)
+        """
+        start = time.monotonic()
+        while True:
+            with self._lock:
+                if self._free > 0:
+                    self._free -= 1
+                    return
+            if waiting is not None:
+                waiting(time.monotonic() - start)
+            with self._lock:
+                if self._free <= 0:
+                    self._lock.wait(1.0)
 
     def give(self) -> None:
         """A chain beside has ended: its slot back, to a thread waiting for one if
@@ -230,14 +252,14 @@ class BesideSlots:
             self._lock.notify_all()
 
     @contextlib.contextmanager
-    def lent(self):
+    def lent(self, waiting=None):
         """While the calling thread waits, its slot to the chains beside; taken back
-        after, once one is free (:meth:`take_waiting`)."""
+        after, once one is free (:meth:`take_waiting`, told to ``waiting``)."""
         self.give()
         try:
             yield
         finally:
-            self.take_waiting()
+            self.take_waiting(waiting)
 
 
 class RivalRaces:
@@ -544,6 +566,27 @@ class RivalRaces:
         def put_beside(k, args):  # a chain in a thread beside, its slot taken
             beside.append((k, time.monotonic(), self._runner.beside(
                 lambda: self._settle_beside(settle, k, args))))
+
+        def tell_running(state="waiting"):  # the chains beside not yet answered, if any
+            # (one that has told its answer may still be building its lead's tree)
+            with lock:
+                running = [(self.game.code_str(plan[k][0]), time.monotonic() - drawn)
+                           for k, drawn, chain in beside
+                           if chain.running and k not in answered]
+            if told and running:
+                self.progress.message(_beside_wait_text(race_label, running, state))
+
+        def waiting_for_slot():  # the log, while this thread waits to draw again:
+            # once as it begins, then every --progress-interval (the chains' phases
+            # are hidden, and the log would say nothing until one answers)
+            every, said = getattr(self.progress, "interval", None), []
+
+            def tell(seconds):
+                if not said or every is not None and seconds - said[-1] >= every:
+                    said.append(seconds)
+                    tell_running("drawing")
+            return tell
+
         while True:
             with lock:
                 taken = take(chains=True)
@@ -571,7 +614,7 @@ class RivalRaces:
                     # Every slot held: this thread lends its own to the chain rather
                     # than search it here, where it would hold up every draw after it,
                     # whatever ended beside it; then waits for a slot back
-                    with self._beside.lent():
+                    with self._beside.lent(waiting_for_slot()):
                         self._beside.take_waiting()  # (the one just lent)
                         with lock:  # drawn again, under the best total now
                             if plan[k][1] >= race["best"] or (
@@ -588,15 +631,6 @@ class RivalRaces:
                 continue
             self.progress.phase(label, left)
             self._runner.stream(_exp_guess_task, draws(taken), sink)
-
-        def tell_running(moving_on=False):  # the chains beside not yet answered, if any
-            # (one that has told its answer may still be building its lead's tree)
-            with lock:
-                running = [(self.game.code_str(plan[k][0]), time.monotonic() - drawn)
-                           for k, drawn, chain in beside
-                           if chain.running and k not in answered]
-            if told and running:
-                self.progress.message(_beside_wait_text(race_label, running, moving_on))
 
         def finish():
             tell_running()

@@ -96,13 +96,29 @@ def test_a_resumed_race_reads_its_chains_back_before_the_next_draw(tmp_path,
 
 
 class _Messages(Progress):
-    def __init__(self, drawn: threading.Event):
-        self.lines, self.drawn = [], drawn
+    """The log's messages; :meth:`hold` waits for the next one that says the race's
+    thread waits (for a slot to draw its next rival, or for its chains)."""
+
+    WAITS = (": the next rival waits for a slot beside ", ": every rival drawn; waiting for ")
+
+    def __init__(self):
+        self.lines, self.waits, self._cond = [], 0, threading.Condition()
 
     def message(self, text):
-        self.lines.append(text)
-        if ": every rival drawn; waiting for " in text:
-            self.drawn.set()
+        with self._cond:
+            self.lines.append(text)
+            if any(w in text for w in self.WAITS):
+                self.waits += 1
+                self._cond.notify_all()
+
+    def hold(self, seconds: float) -> None:
+        """Wait until the log says, after now, that the race's thread waits: at most
+        ``seconds``."""
+        deadline = time.monotonic() + seconds
+        with self._cond:
+            since = self.waits
+            while self.waits == since and time.monotonic() < deadline:
+                self._cond.wait(min(0.01, max(0.0, deadline - time.monotonic())))
 
 
 class _MainLends:
@@ -115,8 +131,8 @@ class _MainLends:
         real_lent = search_races.BesideSlots.lent
 
         @contextlib.contextmanager
-        def lent(slots):
-            with real_lent(slots):
+        def lent(slots, waiting=None):
+            with real_lent(slots, waiting):
                 if threading.current_thread() is threading.main_thread():
                     with self._cond:
                         self.count += 1
@@ -148,32 +164,37 @@ def _named_chains(text: str, after: str) -> list[str]:
 
 
 def test_the_log_names_the_chains_beside_the_race_waits_for(tmp_path, monkeypatch):
-    # Each chain beside a first guess's big part waits (at most 5 s) until the main
-    # thread next lends its slot (to put the next chain beside, or to wait for its
-    # chains once every rival is drawn), so that the last race's thread waits for
-    # its last chain: their phases are hidden, and the log must say which rivals it
-    # waits for or leaves running (p5c6b's went quiet for 33 minutes), each named
-    # again once its answer comes, never one that has answered.
+    # Each chain beside a first guess's big part waits (at most 5 s) until the log
+    # next says that the race's thread waits, for a slot to draw its next rival or
+    # for its chains once every rival is drawn: the chains' phases are hidden, and
+    # the log must say which rivals the race waits for or leaves running (p5c6b's
+    # went quiet for 33 minutes), each named again once its answer comes, never one
+    # that has answered.
     monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
-    drawn, lends = threading.Event(), _MainLends(monkeypatch)
+    log = _Messages()
     real = search.Solver._settle_beside
 
     def slow(self, settle, k, args):
         if len(args[0]) == 1:
-            lends.hold(5.0)
+            log.hold(5.0)
         return real(self, settle, k, args)
 
     monkeypatch.setattr(search.Solver, "_settle_beside", slow)
-    log = _Messages(drawn)
     Solver(Game.from_spec("p4c5nb"), jobs=2, chain_secrets=4, checkpoint=tmp_path,
            progress=log).expected()
-    told = [i for i, x in enumerate(log.lines) if ": every rival drawn; " in x]
-    assert any(": every rival drawn; waiting for " in log.lines[i] for i in told), log.lines
-    for i in told:
-        race, rest = log.lines[i].split(": every rival drawn; ")
+    kinds = {": every rival drawn; waiting for ": "waiting for ",
+             ": every rival drawn; the next part's race begins beside ": "begins beside ",
+             ": the next rival waits for a slot beside ": "slot beside "}
+    told = [(i, kind) for i, x in enumerate(log.lines) for kind in kinds if kind in x]
+    # (each waits for a slot right after it puts a chain beside: the held chains
+    # hold every slot. Whether the last race's thread then waits for its chains,
+    # or a race moves on beside them, depends on which the log's lines released)
+    assert ": the next rival waits for a slot beside " in {kind for _, kind in told}, (
+        log.lines)
+    for i, kind in told:
+        race, rest = log.lines[i].split(kind)
         assert race.startswith("expected: rivals of ") and " secrets after " in race
-        after = "waiting for " if rest.startswith("waiting for ") else "begins beside "
-        for g in _named_chains(rest, after):
+        for g in _named_chains(kind + rest, kinds[kind]):
             assert not any(x.startswith(f"{race}: {g}, a chain, ")
                            for x in log.lines[:i]), (g, log.lines)
             assert any(x.startswith(f"{race}: {g}, a chain, ") for x in log.lines[i + 1:]), (
@@ -252,9 +273,9 @@ def test_a_waiting_race_lends_its_slot_to_the_chains_beside(tmp_path, monkeypatc
         peak["all"] = max(peak["all"], beside + (main not in idle))
 
     @contextlib.contextmanager
-    def lent(self):  # a thread's slot lent: it computes nothing until it has it back
-        me = threading.get_ident()
-        with real_lent(self):
+    def lent(self, waiting=None):  # a thread's slot lent: it computes nothing until
+        me = threading.get_ident()  # it has one back
+        with real_lent(self, waiting):
             with lock:
                 idle.add(me)
             try:
@@ -263,13 +284,13 @@ def test_a_waiting_race_lends_its_slot_to_the_chains_beside(tmp_path, monkeypatc
                 with lock:
                     reclaims.add(me)  # its next wait for a slot is for its own
 
-    def take_waiting(self):  # a thread waits for a slot (a chain's, or its own back)
-        me = threading.get_ident()
+    def take_waiting(self, waiting=None):  # a thread waits for a slot (a chain's, or
+        me = threading.get_ident()  # its own back)
         with lock:
             was_idle = me in idle
             idle.add(me)
         try:
-            return real_take(self)
+            return real_take(self, waiting)
         finally:
             with lock:
                 if me in reclaims:
