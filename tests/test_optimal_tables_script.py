@@ -1065,12 +1065,20 @@ def test_a_worker_stopped_at_its_deadline_writes_its_best_tree(tmp_path):
     from optimal_mm import Strategy
 
     script = _script()
-    queue, out = _Queue(), tmp_path / "best.json.gz"
-    # p4c8's expected case: a first tree within seconds, the optimum in minutes
-    script._worker("p4c8", "expected", "any", None, queue, deadline=time.time() + 6,
-                   best_tree=str(out))
-    (result,) = _final(queue)
-    best = [item["best"] for item in queue.items if item.get("partial") and item["best"]]
+    out = tmp_path / "best.json.gz"
+    # p4c8's expected case: a first tree in about 3 s, the optimum proven in about
+    # 30 s (one process, idle). A machine under load (two test tiers at once on 2
+    # cores) built no tree within 6 s: the worker then has none to write, and says
+    # so; the limit doubles until it has one.
+    for seconds in (6, 12, 24):
+        queue = _Queue()
+        script._worker("p4c8", "expected", "any", None, queue,
+                       deadline=time.time() + seconds, best_tree=str(out))
+        (result,) = _final(queue)
+        best = [item["best"] for item in queue.items if item.get("partial") and item["best"]]
+        if best:
+            break
+        assert result == {"status": "timeout"} and not out.exists()
     assert result == {"status": "timeout", "best": best[-1], "best_tree": str(out)}
     tree = Strategy.load(out)
     stats = tree.validate()
