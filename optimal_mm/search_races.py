@@ -233,11 +233,7 @@ class BesideSlots:
         (True, True, 0)
         """
         start = time.monotonic()
-        while True:
-            with self._lock:
-                if self._free > 0:
-                    self._free -= 1
-                    return
+        while not self.take():
             if waiting is not None:
                 waiting(time.monotonic() - start)
             with self._lock:
