@@ -92,6 +92,11 @@ TREES_TO_MAKE = {
     # About ten hours of wall time over twelve runs of the optimal table (docs/RUNS.md),
     # read back from its committed checkpoint.
     "p5c6b-fewest-at-worst": ("p5c6b", "fewest-at-worst", "any", None, None, None),
+    # 19.9 h of processor time over the optimal table's runs of 2026-12-03 to
+    # 2026-12-06 (docs/RUNS.md), read back from its committed checkpoint in seconds; its
+    # subtrees bound the parts of p6c7n's total within 7 guesses (table_entries.py,
+    # floor_tree).
+    "p6c7n-expected": ("p6c7n", "expected", "any", None, None, None),
     # The optimal worst cases of the games whose capped cells (fewest-at-worst,
     # worst-then-expected) are open, several from the table's committed checkpoints:
     # each tree keeps within t*, so it bounds those cells from above until their own
@@ -114,6 +119,9 @@ OPTIONS["p5c6b-worst-then-expected"] = {**TABLE_OPTIONS, "checkpoint_min_seconds
 OPTIONS["p4c9-fewest-at-worst"] = {"split_secrets": 500, "wc_tree": "first",
                                    "checkpoint_min_seconds": 0.5}
 OPTIONS["p5c6b-fewest-at-worst"] = {**TABLE_OPTIONS, "checkpoint_min_seconds": 0.5}
+# As the table's runs that solved it searched (two jobs, chains of 250 secrets)
+OPTIONS["p6c7n-expected"] = {"chain_secrets": 250, "checkpoint_min_seconds": 0.5,
+                             "table_entries": 64000000}
 # The worst cases as the table's runs that solved them split their tasks (their
 # checkpoints then read back whole), each with the first feasible guess's tree, far
 # faster to build than the small-total one
