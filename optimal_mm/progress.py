@@ -86,6 +86,12 @@ def _clock_text(seconds: float) -> str:
 class Progress:
     """Silent progress: the interface, every method a no-op (``--quiet``)."""
 
+    #: How often, in seconds, this display wants a long wait told again (a race
+    #: waiting for a slot while its chains run beside, their phases hidden:
+    #: :mod:`optimal_mm.search_races`); None: told once. A display that writes lines
+    #: every so many seconds (:class:`LogProgress`) says its own.
+    interval: float | None = None
+
     def phase(self, label: str, total: int, done: int = 0) -> None:
         """A phase of ``total`` tasks starts, ``done`` of them already known (resumed)."""
 
@@ -133,6 +139,11 @@ class PhasesHidden(Progress):
 
     def __init__(self, shown: Progress):
         self.shown = shown
+
+    @property
+    def interval(self) -> float | None:
+        """The shown display's (:attr:`Progress.interval`)."""
+        return self.shown.interval
 
     def update(self, best=None, bound=None) -> None:
         self.shown.update(best=best, bound=bound)
@@ -316,6 +327,21 @@ class TeeProgress(Progress):
 
     def __init__(self, *displays: Progress):
         self.displays = displays
+
+    @property
+    def interval(self) -> float | None:
+        """The least of its displays' (:attr:`Progress.interval`), None if none has
+        one: the optimal table's log, a :class:`LogProgress` teed with the display
+        that keeps the bounds, retells a race's long wait as often as the log alone
+        would (it told it once, then nothing for an hour, before).
+
+        >>> TeeProgress(QuietProgress(), LogProgress(interval=120)).interval
+        120.0
+        >>> TeeProgress(QuietProgress()).interval is None
+        True
+        """
+        intervals = [d.interval for d in self.displays if d.interval is not None]
+        return min(intervals, default=None)
 
     def phase(self, label, total, done=0):
         for display in self.displays:

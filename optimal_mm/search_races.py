@@ -575,7 +575,7 @@ class RivalRaces:
         def waiting_for_slot():  # the log, while this thread waits to draw again:
             # once as it begins, then every --progress-interval (the chains' phases
             # are hidden, and the log would say nothing until one answers)
-            every, said = getattr(self.progress, "interval", None), []
+            every, said = self.progress.interval, []
 
             def tell(seconds):
                 if not said or every is not None and seconds - said[-1] >= every:

@@ -13,7 +13,9 @@ total), only the work may differ.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
+import re
 import threading
 import time
 
@@ -21,7 +23,7 @@ import pytest
 
 from optimal_mm import Game, search, search_parts, search_races
 from optimal_mm import runner as runner_module
-from optimal_mm.progress import Progress
+from optimal_mm.progress import LogProgress, Progress, QuietProgress, TeeProgress
 from optimal_mm.runner import SessionHalted, TaskRunner
 from optimal_mm.search import Solver
 
@@ -353,6 +355,36 @@ def test_a_race_never_searches_a_chain_in_its_own_thread_beside_free_workers(
     assert two._beside.free == 1
     assert sol.value == alone.value
     assert sol.strategy.root.to_dict() == alone.strategy.root.to_dict()
+
+
+def test_a_long_wait_for_a_slot_is_told_again_through_the_tables_tee(tmp_path,
+                                                                     monkeypatch):
+    # The optimal table logs through a TeeProgress (the display that keeps its
+    # bounds, and a LogProgress): the race's wait for a slot must be told again
+    # every interval through it, as through the log alone. It was told once: p6c7n's
+    # capped run said "the next rival waits for a slot beside" and then nothing
+    # while both chains ran beside, their phases hidden.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    real, slow = search.Solver._settle_beside, []
+
+    def settle(self, settle_fn, k, args):
+        if len(args[0]) == 1 and len(slow) < 2:  # the first two chains beside: 2.5 s
+            slow.append(k)
+            time.sleep(2.5)
+        return real(self, settle_fn, k, args)
+
+    monkeypatch.setattr(search.Solver, "_settle_beside", settle)
+    out = io.StringIO()
+    tee = TeeProgress(QuietProgress(), LogProgress(out, interval=0.2))
+    Solver(Game.from_spec("p4c5nb"), jobs=2, chain_secrets=4, checkpoint=tmp_path,
+           progress=tee).expected()
+    waits = [line.split(" beside ", 1)[1] for line in out.getvalue().splitlines()
+             if ": the next rival waits for a slot beside " in line]
+    assert len(slow) == 2 and waits, out.getvalue()
+    # Told again: the same chains named twice in a row, drawn longer ago (a new
+    # wait follows a new chain put beside, so it names another set of chains)
+    names = [re.sub(r"drawn \d+:\d\d:\d\d ago", "", w) for w in waits]
+    assert any(a == b for a, b in zip(names, names[1:])), waits
 
 
 def test_no_chain_beside_where_tasks_may_run_here(tmp_path):
