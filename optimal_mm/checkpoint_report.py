@@ -37,6 +37,14 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     timed apart (:data:`~optimal_mm.checkpoint_summary.CHAIN_PIECE`): a piece's time
     does not price a rival left.
 
+A lower bound's tree
+    A run given one (``solve --lower-bound-tree``, the optimal table's capped cells)
+    takes each part on the tree's path whose subtree keeps to its cap unsearched,
+    with no task, and starts each part it splits from the tree's guess there
+    (:meth:`~optimal_mm.search.Solver.floor_of`). The checkpoint does not say so: read
+    with the same tree (``floor``), the report counts those parts as solved and those
+    guesses as first, as the run did; read without it, it counts them as left.
+
 Time
     Entries written since 2026-11-26 carry their task's timing: the report counts
     them and prices the work left at the mean processor time of the finished tasks of
@@ -76,7 +84,7 @@ def _counters(result) -> np.ndarray | None:
 
 
 def report(directory, classes: bool = True,
-           skipped: list | None = None) -> list[RunReport]:
+           skipped: list | None = None, floor=None) -> list[RunReport]:
     """One :class:`~optimal_mm.checkpoint_summary.RunReport` per run found in the
     checkpoint ``directory``.
 
@@ -84,7 +92,10 @@ def report(directory, classes: bool = True,
     answer table and the search's order for that part: seconds for a game of
     thousands of codes); False leaves them unknown. ``skipped``: a list to which the
     names of the entry files refused (damaged, foreign or unreadable: no run of
-    theirs can be told) are appended.
+    theirs can be told) are appended. ``floor``: ``(strategy, source)``, the
+    optimal tree without a cap that the runs were given as their lower bound (module
+    docstring), applied to each run of its game that takes one (the totals of any
+    guesses, or of the tree's guess rule); with ``classes`` only.
 
     Raises :class:`InvalidOptionError` if ``directory`` is not a directory.
     """
@@ -101,7 +112,8 @@ def report(directory, classes: bool = True,
     # guesses raced below a rival second guess, keyed ((first, second), third, ...);
     # "thirds_d": their parts' guesses left; "d", "weight"; "chains": rival first
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
-    # second guesses' guesses left;
+    # second guesses' guesses left; "floor_given": the (first, part hash) of the parts
+    # a lower bound's tree settled (:func:`_floor_parts`);
     # "subs_cpu": the processor seconds of each "subs" task (None: untimed);
     # "rival_trees": the rivals whose entry keeps the trees of their parts (those that
     # proved better, since 2026-11-28); "split": first guess -> its parts split by
@@ -109,7 +121,8 @@ def report(directory, classes: bool = True,
     exp_raw = defaultdict(lambda: {"subs": {}, "subs_cpu": {}, "rivals": {},
                                    "thirds_d": None, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
-                                   "first_parts": set(), "weight": 0, "split": {}})
+                                   "first_parts": set(), "weight": 0, "split": {},
+                                   "floor_given": set()})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path, skipped):
         rid = repr(sorted(run.items()))
@@ -248,6 +261,8 @@ def report(directory, classes: bool = True,
             if rep.stale or rid not in games:
                 continue
             solver = _LazySolver(games[rid], rep.run)  # one answer table per run
+            if rid in exp_raw and floor is not None:
+                _floor_parts(rep, games[rid], solver, exp_raw[rid], floor)
             if rep.worst:
                 _count_classes(rep, games[rid], solver, split_args.get(rid, []))
             if rid in exp_raw and exp_raw[rid]["subs"]:
@@ -464,6 +479,8 @@ def _split_parts(solver, first: int, raw: dict) -> list:
     seconds = {g for f, g, _ in raw["subs"] if f == first}
     found = raw["split"][first] = []
     for _, part in solver.first_guess_parts(first):
+        if (first, _digest(part)) in raw["floor_given"]:
+            continue  # the lower bound's subtree, taken unsplit
         if len(part) >= SPLIT_SECRETS:
             found.append((part, False))
         elif seconds and (first, _digest(part)) not in raw["first_parts"] and any(
@@ -471,6 +488,74 @@ def _split_parts(solver, first: int, raw: dict) -> list:
                 for g in seconds for _, sub in solver.split(g, part)):
             found.append((part, True))
     return found
+
+
+def _second_plan(solver, first: int, part, d: int, weight: int) -> list:
+    """The second guesses of ``part`` (after ``first``, ``d`` guesses left) in the
+    order the run tries them (:meth:`Solver.exp_second_guesses`), a lower bound's
+    tree's guess there first, as the run's search puts it (:meth:`Solver.floor_of`)."""
+    from .search_tasks import _first_by
+
+    plan = solver.exp_second_guesses((first,), part, d, weight)
+    known = solver.floor_of((first,), part, d)
+    return plan if known is None else _first_by(plan, known.guess)
+
+
+def _floor_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict, floor) -> None:
+    """Count as solved the parts a run given the lower bound's tree ``floor``
+    (``(strategy, source)``) took from it, unsearched (:func:`report`): each part of
+    the tree's first guess whose subtree keeps to the run's cap and guess rule, and,
+    of a part the run splits (as big, or as chained: its least chained part's size,
+    :attr:`RunReport.least_chained`), each part that the tree's second guess leaves
+    and whose subtree keeps to them. Each joins the parts solved, as its task would
+    have (``raw``'s "first_parts", "subs"), timed at nothing; ``rep.floor`` names the
+    tree and counts them. A run of another game, objective (a floor bounds totals
+    only) or guess rule is left as it is, and so is one whose guesses left the
+    checkpoint does not tell."""
+    from ._search_arrays import NO_CAP
+    from .search_costs import FLOOR_OBJECTIVES, LowerBound
+    from .search_parts import SPLIT_SECRETS
+
+    strategy, source = floor
+    run = rep.run
+    if (run.get("objective") not in FLOOR_OBJECTIVES or rep.weight
+            or strategy.game.spec != game.spec or strategy.game.alphabet != game.alphabet
+            or strategy.guesses not in ("any", run.get("guesses"))):
+        return
+    d = _first_d(raw)
+    if d is None:
+        return
+    solver = lazy()
+    solver.bound_below(LowerBound.from_tree(strategy, source, game, run.get("guesses")))
+    first = game.code_index(strategy.root.guess)
+    d2 = d if d >= NO_CAP else d - 1
+    given = [0, 0]
+    for _, part in solver.first_guess_parts(first):
+        key = (first, _digest(part))
+        known = solver.floor_of((first,), part, d)
+        if known is None or key in raw["first_parts"]:
+            continue
+        if known.tree is not None:
+            raw["first_parts"].add(key)
+            raw["floor_given"].add(key)
+            rep.expected.setdefault(game.code_str(first), {}).setdefault("parts", []).append(
+                (len(part), int(known.cost), True))
+            given[0] += 1
+            continue
+        least = rep.least_chained if rep.least_chained is not None else SPLIT_SECRETS
+        if len(part) < min(least, SPLIT_SECRETS):
+            continue  # one task, not split: none of its parts is taken apart
+        for _, sub in solver.split(known.guess, part):
+            below = solver.floor_of((first, known.guess), sub, d2)
+            sub_key = (first, known.guess, _digest(sub))
+            if below is None or below.tree is None or sub_key in raw["subs"]:
+                continue
+            row = (len(sub), int(below.cost), True)
+            raw["subs"][sub_key], raw["subs_cpu"][sub_key] = row, 0.0
+            rep.expected.setdefault(game.code_str(first), {}).setdefault(
+                "seconds", {}).setdefault(game.code_str(known.guess), []).append(row)
+            given[1] += 1
+    rep.floor = (source, given[0], given[1])
 
 
 def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
@@ -499,7 +584,7 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
                 if (first, _digest(part)) not in raw["first_parts"]:
                     missing.append(len(part))
                 continue
-            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+            plan = _second_plan(solver, first, part, d, raw["weight"])
             if plan:
                 g2 = plan[0][0]
                 missing += [len(sub) for _, sub in solver.split(g2, part)
@@ -584,7 +669,7 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
         for part, chained in _split_parts(solver, first, raw):
             if chained:
                 rep.note_chained(len(part))
-            plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
+            plan = _second_plan(solver, first, part, d, raw["weight"])
             if plan:
                 found.append((part, plan, _rival_answers(solver, (first,), part, plan[1:],
                                                          raw)))
@@ -593,7 +678,8 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
         # race over, the report had no rival timed left to price the others by)
         done = []
         for _, part in solver.first_guess_parts(first) if found else ():
-            if len(part) > 1 and (first, _digest(part)) in raw["first_parts"]:
+            if len(part) > 1 and (first, _digest(part)) in raw["first_parts"] and (
+                    first, _digest(part)) not in raw["floor_given"]:
                 plan = solver.exp_second_guesses((first,), part, d, raw["weight"])
                 answers = _rival_answers(solver, (first,), part, plan[1:], raw)
                 done.append((part, answers))
@@ -621,8 +707,14 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
             better = [c for c in rivals.values() if c is not None]
             best = min([c for c in (incumbent, *better) if c is not None], default=None)
             below = [h for h, b in plan[1:] if best is None or b < best]
+            known = solver.floor_of((first,), part, d)
+            at_floor = (known.cost if known is not None and best is not None
+                        and best <= known.cost else None)
+            if at_floor is not None:  # the lower bound's subtree's cost: the run's race
+                below = []  # there stops (PartSolving._solve_parts, ``enough``)
             big = BigPart(len(part), game.code_str(g2), incumbent, best, len(below),
-                          sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond)
+                          sum(h in rivals for h in below), tree_cpu, cpu, beyond=beyond,
+                          at_floor=at_floor)
             for h in below:  # the rivals still in the race, and those begun
                 if h in rivals:
                     continue

@@ -126,6 +126,10 @@ class BigPart:
     # took 27,173 s here, 27,305 s at their time there), where the rivals of one
     # part differ more (those 11, 163 s to 9,329 s).
     pending: dict = field(default_factory=dict)
+    # Read with a lower bound's tree (checkpoint_report._floor_parts): the part's cost
+    # there, the least any tree has, where its best meets it (its race stops, no rival
+    # left); else None
+    at_floor: int | None = None
 
     @property
     def solved(self) -> bool:
@@ -176,6 +180,9 @@ class BigPart:
         if self.winner is not None:
             line += (f"; a rival does better: {self.winner}, {cost_text(self.best)} "
                      f"(its tree {'built' if self.tree_built else 'not yet built'})")
+        if self.at_floor is not None:
+            return line + (f"; at its floor, the lower bound's subtree's "
+                           f"{cost_text(self.at_floor)}: no rival left to race")
         return (line + f"; {self.settled:,} of {self.below:,} rival second guesses with a "
                 f"bound below the best settled" + self._racing_text(cost_text))
 
@@ -348,6 +355,10 @@ class RunReport:
     # and of those, the parts of ``least_chained`` secrets or more: chains of pieces
     batch_left: dict = field(default_factory=dict)
     batch_chained: dict = field(default_factory=dict)
+    # The lower bound's tree the report read the run with, and the parts it took from
+    # it, unsearched: (its source, parts below the first guess, parts below a big
+    # part's second guess); None: read without one (checkpoint_report._floor_parts)
+    floor: tuple | None = None
 
     def searches(self, first: str) -> bool:
         """Whether ``first`` is one of the first guesses this version's search tries
@@ -531,6 +542,12 @@ class RunReport:
                 verdict = f" ({', '.join(notes)})" if notes else ""
                 out.append(f"    first guess {first}{verdict}: " + "; ".join(bits))
                 out += _deep_lines(found.get("deep", {}))
+        if self.floor is not None:
+            source, firsts, seconds = self.floor
+            out.append(f"  read with the lower bound's tree {source}: {firsts:,} parts "
+                       f"below the first guess and {seconds:,} below a part's second "
+                       f"guess keep to the run's cap and guesses there, taken from it "
+                       f"unsearched (counted as solved below)")
         for first, found in self.expected.items():
             own = found.get("parts", [])
             out.append(f"  first guess {first}"
@@ -619,6 +636,9 @@ class RunReport:
                 "rival_first_guesses_not_begun": self.not_begun,
                 "rivals_exact": self.rivals_exact,
                 "probes": self.probes,
+                "lower_bound_tree": None if self.floor is None else {
+                    "source": self.floor[0], "parts_below_first_guess": self.floor[1],
+                    "parts_below_second_guess": self.floor[2]},
                 "chains": [c.to_dict() for c in self.chains],
                 "big_parts": {first: [b.to_dict() for b in bigs]
                               for first, bigs in self.big_parts.items()},

@@ -371,7 +371,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         # when it was found), the UpperBound's tree given to it (a Strategy) while
         # it has built none better, or None (best_so_far)
         self._best = None
-        self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (_floor_of)
+        self._floor, self._floor_cache = None, {}  # a LowerBound with a tree (floor_of)
         self._nodes = {}  # the split parts solved in this expected search (_solve_node)
         self._opened = {}  # those whose first guess's parts are solved, their race to run
         # Chains of rivals that may run beside the race's own thread

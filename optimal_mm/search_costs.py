@@ -96,7 +96,7 @@ class LowerBound:
     its path (:meth:`at`). Where the search's first guess is ``first``, a big part
     starts from that guess and its race stops once it meets its own floor, whatever
     the others do; a part whose subtree keeps to the cap takes it unsearched, and so
-    on down the path (:meth:`Solver._floor_of`). p4c8nb's total within 9 with any
+    on down the path (:meth:`Solver.floor_of`). p4c8nb's total within 9 with any
     guesses: 2.7 s from nothing, its 1,001-secret part's subtree within the cap; its
     536-secret part's optimum under the cap is the uncapped tree's 1356, the 18th
     second guess in the search's own order.
@@ -156,7 +156,7 @@ class LowerBound:
         (indices) that ``secret`` (an index, not yet found) answered, or None where
         this bound's tree did not play those guesses. Below the first guess,
         ``cost`` is the part's as ``parts`` gives it; deeper, None (the caller
-        walks ``node``, the subtree, for it: :meth:`Solver._floor_of`). ``guess``:
+        walks ``node``, the subtree, for it: :meth:`Solver.floor_of`). ``guess``:
         the tree's next guess (index); ``node``: None for a bound without its tree.
 
         >>> from optimal_mm import Game
@@ -192,7 +192,7 @@ class LowerBound:
 
 class PartFloor(NamedTuple):
     """What a :class:`LowerBound`'s tree says of a part on its path (the secrets left
-    after guesses it played: :meth:`Solver._floor_of`): the part's least ``cost``
+    after guesses it played: :meth:`Solver.floor_of`): the part's least ``cost``
     (guesses from there on, summed over its secrets), the ``guess`` (index) that
     attains it without a cap, and ``tree``: the subtree as the search's own tree
     where it keeps to the search's cap and guess rule (then it *is* an optimal tree

@@ -117,15 +117,15 @@ class ExpectedSearch(PartSolving, RivalRaces):
         lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost).
         ``floor``: a :class:`LowerBound` on the total (no weight), met by a tree
         found, ends the search there (:meth:`_solve_parts`; no rival first guess);
-        its tree, if it has one, bounds each part on its path (:meth:`_floor_of`).
+        its tree, if it has one, bounds each part on its path (:meth:`floor_of`).
         ``ceiling``: an :class:`UpperBound`, the best tree (``self._best``) until a
         tree of the search's own costs less; the optimum may not exceed its cost."""
         start = time.perf_counter()
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        self._floor = floor if not weight else None
-        self._floor_cache, self._nodes, self._opened = {}, {}, {}
+        self.bound_below(floor if not weight else None)
+        self._nodes, self._opened = {}, {}
         d = NO_CAP if max_guesses is None else int(max_guesses)
         child_d = d if d >= NO_CAP else d - 1
 

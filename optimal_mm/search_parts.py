@@ -16,7 +16,7 @@ for one task is split by its own guesses instead:
   under its first guess (:meth:`PartSolving._node_start`): a complete tree, an upper
   bound that a run stopped in its race still has.
 
-A lower bound's tree (:meth:`PartSolving._floor_of`) settles each part whose subtree
+A lower bound's tree (:meth:`PartSolving.floor_of`) settles each part whose subtree
 keeps to the search's cap and guess rule, and bounds the others from below.
 
 These are methods of :class:`~optimal_mm.search.Solver`, in a mixin of
@@ -34,7 +34,7 @@ import numpy as np
 
 from ._search_arrays import INF, NO_CAP, new_stats
 from .errors import FloorError, InvalidOptionError
-from .search_costs import PartFloor
+from .search_costs import LowerBound, PartFloor
 from .search_tasks import _exp_part_task, _first_by, _part_size
 
 #: Parts of the first guess solved exactly with at least this many secrets are split
@@ -105,7 +105,7 @@ class PartSolving:
         to reach (their first second guess, or a rival the checkpoint already holds:
         a resumed run), which their own searches can only lower. Once the parts meet
         the floor they cannot cost less, so each is at its optimum. A lower bound's
-        tree (:meth:`_floor_of`) bounds each part from below too: its big part's
+        tree (:meth:`floor_of`) bounds each part from below too: its big part's
         race stops at that part's own floor, whatever the others do, and tries the
         tree's guess first; a part whose subtree there keeps to the cap and the
         guess rule is settled by it, no task run. ``notes``, a list, is told each
@@ -119,7 +119,7 @@ class PartSolving:
         for the hour a chain may take. Its best tree so far counts for the floor
         meanwhile.
         """
-        part_floors = [self._floor_of((g,), part, d) for _, part in parts]
+        part_floors = [self.floor_of((g,), part, d) for _, part in parts]
         settled = {}
         for i, (a, part) in enumerate(parts):
             known = part_floors[i]
@@ -228,7 +228,7 @@ class PartSolving:
         (``plans[i][0]``), whose parts are solved exactly. ``settled[i]``, a part's
         ``(value, tree)`` known already, is taken as it is; ``hints[i]``, a lower
         bound's tree's guess at big part ``i``, goes first instead (its parts are on
-        the tree's path: :meth:`_floor_of`), the others after it in their order.
+        the tree's path: :meth:`floor_of`), the others after it in their order.
 
         Returns ``(values, trees, plans, incumbents, pending)``: ``values[i]`` and
         ``trees[i]`` for the small parts (0 and None at the big ones), ``plans[i]`` the
@@ -251,7 +251,7 @@ class PartSolving:
             if plan:
                 plans[i] = plan
                 for a, sub in self._ctx.split(plan[0][0], part):
-                    known = self._floor_of((g, plan[0][0]), sub, d2)
+                    known = self.floor_of((g, plan[0][0]), sub, d2)
                     if known is not None and known.tree is not None:
                         incumbents.setdefault(i, {})[a] = (known.cost, known.tree)
                         continue
@@ -314,7 +314,14 @@ class PartSolving:
             if on_part is not None:
                 on_part(i)
 
-    def _floor_of(self, history, part, d) -> "PartFloor | None":
+    def bound_below(self, floor: LowerBound | None) -> None:
+        """Take ``floor``'s tree as the bound of each part on its path
+        (:meth:`floor_of`), as an expected-case search given it does; None: no
+        floor. :mod:`optimal_mm.checkpoint_report` reads a run with it so, to count
+        the parts that the run took from the tree, unsearched."""
+        self._floor, self._floor_cache = floor, {}
+
+    def floor_of(self, history, part, d) -> "PartFloor | None":
         """What the lower bound's tree says of ``part``, the secrets left after the
         guesses ``history`` (``d`` guesses left): None unless the tree played those
         guesses (``self._floor``, :meth:`LowerBound.at`), else its
@@ -414,11 +421,11 @@ class PartSolving:
         kept the first batch's 33941). Their races' leads are not told: they
         would build a tree per lead, work the exact solve does not need.
 
-        On a lower bound's tree's path (:meth:`_floor_of`), a part its subtree settles
+        On a lower bound's tree's path (:meth:`floor_of`), a part its subtree settles
         takes that subtree; else it is split by the tree's guess there first (its
         parts are on the path too), and its race stops at its floor
         (:meth:`_split_part`)."""
-        known = self._floor_of(history, part, d)
+        known = self.floor_of(history, part, d)
         if known is not None and known.tree is not None:
             return known.cost, known.tree
         task = (tuple(history), part, INF, d, True, weight)
@@ -476,7 +483,7 @@ class PartSolving:
         under their own first guess again, all the way down (p6c7nb's first batch
         raced 1,805 and 4,366 guesses in parts three guesses deep before any tree);
         :meth:`_solve_node` solves those exactly first, then runs this part's race."""
-        known = self._floor_of(history, part, d)
+        known = self.floor_of(history, part, d)
         key = _node_key(history, part, d, weight)
         if ((known is not None and known.tree is not None) or key in self._nodes
                 or not self._splits(part, d)):
@@ -539,7 +546,7 @@ class PartSolving:
             out = {a: found for (a, sub), found in zip(subs, known)
                    if not self._splits(sub, d)}
         for a, sub in subs:  # the parts a lower bound's tree settles
-            floor = self._floor_of(history, sub, d)
+            floor = self.floor_of(history, sub, d)
             if a not in out and floor is not None and floor.tree is not None:
                 out[a] = (floor.cost, floor.tree)
         whole = [(a, sub) for a, sub in subs if a not in out and not self._splits(sub, d)]

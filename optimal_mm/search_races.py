@@ -311,7 +311,7 @@ class RivalRaces:
         ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
         ``on_better(total, subtree)`` told the rival's subtree of the part; without
         ``enough``, a part on a lower bound's tree's path takes its own floor
-        (:meth:`_floor_of`).
+        (:meth:`floor_of`).
 
         Returns the race as it stands once its own thread has drawn every rival
         (:class:`InFlight`, :meth:`_race_started`): its ``(value, subtree)`` once the
@@ -321,7 +321,7 @@ class RivalRaces:
         history = tuple(history)
         best = len(part) + sum(v for v, _ in incumbent.values())
         best = INF if best >= INF else best
-        floor = self._floor_of(history, part, d) if enough is None else None
+        floor = self.floor_of(history, part, d) if enough is None else None
         if floor is not None:  # a part on a lower bound's tree's path, deeper down
             enough = floor.cost
 

@@ -144,7 +144,7 @@ def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, b
 def _first_by(plan, guess) -> list:
     """The guesses ``plan`` (``(guess, bound)`` in the search's order) with ``guess``
     first, where it is among them (a lower bound's tree's guess:
-    :meth:`Solver._floor_of`), the others after it in their order: the rivals that
+    :meth:`Solver.floor_of`), the others after it in their order: the rivals that
     race it stay ordered by bound.
 
     >>> _first_by([(5, 10), (7, 11), (2, 12)], 2)

@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 from optimal_mm.checkpoint_report import report  # noqa: E402
 from optimal_mm.checkpoint_summary import duration_text, left_text  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
+from optimal_mm.tree import Strategy  # noqa: E402
 from table_entries import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
                            floor_tree, shown)
 from table_page import open_cell  # noqa: E402
@@ -73,7 +74,10 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path, runs=()) -> dict:
              "resume": resume_command(runs, spec, guesses, objective)}
     if not folder.is_dir():
         return state
-    mine = [r for r in report(folder)
+    floor = state["floor"]
+    tree = floor and floor["tree"] and (Strategy.load(ROOT / floor["tree"]),
+                                        f"the optimal tree {floor['tree']}")
+    mine = [r for r in report(folder, floor=tree or None)
             if r.run.get("objective") == objective and r.run.get("guesses") == guesses]
     used = [r for r in mine if not r.stale]
     timed = [e for r in used for e in r.timed]
@@ -92,8 +96,9 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path, runs=()) -> dict:
 def _floor(entries: dict, spec: str, guesses: str, objective: str) -> dict | None:
     """The lower bound the table's run of this cell takes from another solved entry
     (scripts/table_entries.py, ``floor_for``), with that entry's tree where
-    results/trees/ has one: the search stops where it meets it, which the checkpoint
-    report, reading no floor, cannot count."""
+    results/trees/ has one: the search stops where it meets it, and takes the parts
+    the tree settles unsearched, which the checkpoint report counts when it reads
+    the checkpoint with that tree (:func:`cell_state`)."""
     floor = floor_for(entries, spec, guesses, objective)
     if floor is None:
         return None
@@ -105,10 +110,10 @@ def _floor_text(floor: dict) -> str:
     """The ``left`` column's word on a floor: what it may leave unsearched."""
     text = f"a floor applies ({floor['entry']}'s {floor['value']}"
     if floor["tree"]:
-        return (text + f", with its tree `{floor['tree']}`): the search stops where it "
-                "meets it, takes the tree's subtrees where they keep to the cap and starts "
-                "each big part from the tree's guess, so it may leave much of this "
-                "unsearched")
+        return (text + f", with its tree `{floor['tree']}`, which this count reads the "
+                "checkpoint with: the parts its subtrees settle are solved, each big part "
+                "starts from its guess and stops at its subtree's cost): the search stops "
+                "where the whole meets it, so it may leave some of this unsearched")
     return text + ("): the search stops where it meets it, so it may leave some of this "
                    "unsearched")
 

@@ -1053,3 +1053,84 @@ def test_a_first_second_guess_beyond_the_cap_leaves_its_rivals_racing(tmp_path,
     assert row["tasks"] == sum(b.below - b.settled for b in others) >= again.below
     assert row["estimate_seconds"] == pytest.approx(
         sum((b.below - b.settled) * b.tree_cpu for b in others), abs=2e-3)
+
+
+@pytest.fixture(scope="module")
+def floored_capped_run(tmp_path_factory):
+    """Mastermind's total within 5, its parts of 60 secrets or more split, run to the
+    end with the uncapped optimal tree as its lower bound: the parts whose subtree
+    keeps to 5 guesses are taken from the tree, with no task, and each split part
+    starts from the tree's guess there."""
+    from optimal_mm.search import LowerBound
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(search_parts, "SPLIT_SECRETS", 60)
+    try:
+        game = Game.from_spec("mastermind")
+        tree = Solver(game, jobs=1, table_entries=50_141).expected().strategy
+        folder = tmp_path_factory.mktemp("floored")
+        floor = LowerBound.from_tree(tree, "mastermind's tree")
+        sol = Solver(game, jobs=1, checkpoint=folder, table_entries=50_142,
+                     checkpoint_min_seconds=0).worst_then_expected(floor=floor)
+        given = sum("not searched" in line for line in sol.proof)
+        yield folder, tree, sol, given, patch
+    finally:
+        patch.undo()
+
+
+def test_a_run_read_with_its_lower_bound_tree_counts_what_the_tree_settled(
+        floored_capped_run, monkeypatch):
+    # Read with the tree it was given, the finished run has nothing left: the parts
+    # the tree settled are solved, each big part starts from the tree's guess. Read
+    # without it, those parts are missing (tasks never run) and the report counts
+    # them as left, though the search will never run them.
+    folder, tree, sol, given, _ = floored_capped_run
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
+    assert sol.value == 5626 and given >= 1
+    (plain,) = report(folder)
+    (read,) = report(folder, floor=(tree, "mastermind's tree"))
+    assert read.floor is not None and read.floor[0] == "mastermind's tree"
+    assert read.floor[1] + read.floor[2] >= given  # (some below the second guess)
+    assert plain.floor is None and plain.left()
+    assert read.left() == [], read.lines()
+    first = sol.strategy.root.guess
+    bigs = read.big_parts[first]
+    assert bigs and all(b.settled == b.below for b in bigs)
+    # ... and each split part starts from the run's own second guess there: the
+    # tree's, where its part is on the tree's path
+    for big in bigs:
+        node = next(n for a, n in tree.root.next.items()
+                    if sum(1 for _ in _secrets_of(tree.game, first, a)) == big.secrets)
+        assert big.first == node.guess
+    small = sum(v for n, v, e in read.expected[first]["parts"] if e)
+    assert tree.game.n_codes + small + sum(b.best for b in bigs) == sol.value
+    assert "read with the lower bound's tree mastermind's tree: " in "\n".join(read.lines())
+
+
+def _secrets_of(game, first: str, answer: str):
+    """The secrets that answer ``answer`` to the guess ``first`` (code strings)."""
+    return (c for c in map(game.code_str, range(game.n_codes))
+            if game.answer_str(game.score(first, c)) == answer)
+
+
+def test_the_cli_reads_a_run_with_its_lower_bound_tree(floored_capped_run, tmp_path):
+    folder, tree, *_ = floored_capped_run
+    path = tmp_path / "floor.json.gz"
+    tree.save(path)
+    base = [sys.executable, "-m", "optimal_mm", "checkpoint", str(folder)]
+    run = subprocess.run(base + ["--lower-bound-tree", str(path), "--json"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    (found,) = json.loads(run.stdout)["runs"]
+    assert found["lower_bound_tree"]["source"] == f"the optimal tree {path}"
+    for argv, words in ((["--lower-bound-tree", str(path), "--no-classes"], "--no-classes"),
+                        (["--lower-bound-tree", str(tmp_path / "none.json")], "cannot read")):
+        run = subprocess.run(base + argv, capture_output=True, text=True)
+        assert run.returncode == 2 and words in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1
+    other = tmp_path / "p3c4.json.gz"
+    Solver(Game.from_spec("p3c4"), jobs=1).expected().strategy.save(other)
+    run = subprocess.run(base + ["--lower-bound-tree", str(other)], capture_output=True,
+                         text=True)
+    assert run.returncode == 2 and "bounds no run in" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

@@ -393,7 +393,7 @@ def test_a_floor_tree_bounds_each_position_on_its_path():
     tree = solve(game, "expected", jobs=1).strategy
     floor = LowerBound.from_tree(tree, "t")
     solver = Solver(game, jobs=1, table_entries=0)
-    solver._floor = floor
+    solver.bound_below(floor)
     advisor = Advisor(game, time_limit=None, strategy=None)
     first = game.code_index(floor.first)
     checked = 0
@@ -401,7 +401,7 @@ def test_a_floor_tree_bounds_each_position_on_its_path():
         node = tree.root.next[game.answer_str(a)]
         second = game.code_index(node.guess)
         for b, sub in solver.split(second, part):
-            found = solver._floor_of((first, second), sub, NO_CAP)
+            found = solver.floor_of((first, second), sub, NO_CAP)
             turns = [Turn(floor.first, a), Turn(node.guess, b)]
             assert found.cost == advisor.advise(turns, "expected").value
             assert found.guess == game.code_index(node.next[game.answer_str(b)].guess)
@@ -409,7 +409,7 @@ def test_a_floor_tree_bounds_each_position_on_its_path():
             checked += 1
         # Off the tree's path: another second guess says nothing
         other = next(c for c in range(game.n_codes) if c != second)
-        assert solver._floor_of((first, other), part[:1], NO_CAP) is None
+        assert solver.floor_of((first, other), part[:1], NO_CAP) is None
     assert checked >= 10
 
 
@@ -436,7 +436,7 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
     original = Solver._split_part_started
 
     def spy(self, history, part, plan, incumbent, d, weight, enough=None, on_better=None):
-        floor = self._floor_of(history, part, d)
+        floor = self.floor_of(history, part, d)
         if len(history) >= 2 and floor is not None:
             deep.append(plan[0][0] == floor.guess)
         return original(self, history, part, plan, incumbent, d, weight, enough, on_better)

@@ -29,6 +29,11 @@ def register(sub) -> None:
                    help="do not count a split part's second-guess classes, nor the rivals "
                         "left to an expected run's big parts (both build "
                         "the game's answer table)")
+    p.add_argument("--lower-bound-tree", metavar="FILE",
+                   help="the optimal tree without a cap that the run was given as its "
+                        "lower bound (solve --lower-bound-tree): the parts it settled "
+                        "unsearched count as solved, and its guesses as first, as in the "
+                        "run")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run_checkpoint)
 
@@ -36,8 +41,24 @@ def register(sub) -> None:
 def run_checkpoint(args) -> int:
     from ..checkpoint_report import report
 
+    from ..errors import InvalidOptionError
+    from ..tree import Strategy
+
+    floor = None
+    if args.lower_bound_tree is not None:
+        if args.no_classes:
+            raise InvalidOptionError("--lower-bound-tree needs the game's parts: drop "
+                                     "--no-classes")
+        floor = (Strategy.load(args.lower_bound_tree),
+                 f"the optimal tree {args.lower_bound_tree}")
     skipped: list[str] = []
-    reports = report(args.directory, classes=not args.no_classes, skipped=skipped)
+    reports = report(args.directory, classes=not args.no_classes, skipped=skipped,
+                     floor=floor)
+    if floor is not None and not any(r.floor for r in reports):
+        raise InvalidOptionError(
+            f"the lower-bound tree {args.lower_bound_tree} (of {floor[0].game.spec}) bounds "
+            f"no run in {args.directory}: a floor bounds the expected case and the total "
+            f"within t* of its own game, for any guesses or the tree's rule")
     if args.json:
         print(json.dumps({"directory": args.directory,
                           "runs": [r.to_dict() for r in reports],
