@@ -334,8 +334,16 @@ class Checkpoint:
     result (a subtree: a few kilobytes to a few megabytes).
     """
 
-    def __init__(self, directory, run: dict):
-        self.directory = check_checkpoint_dir(directory)
+    def __init__(self, directory, run: dict, writable: bool = True):
+        """``writable`` False: a directory only read (another search's: :meth:`get`
+        and :meth:`reuse`), which must exist, and is neither created nor probed."""
+        if writable:
+            self.directory = check_checkpoint_dir(directory)
+        elif not Path(directory).is_dir():
+            raise InvalidOptionError(f"the checkpoint {str(directory)!r} to read is not a "
+                                     f"directory")
+        else:
+            self.directory = Path(directory)
         self.run = json.loads(_dumps(run))  # tuples become lists, as they will read back
         self._run_digest = _digest(self.run)
         self.stored = self.rejected = self.unsaved = 0

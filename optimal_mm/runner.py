@@ -283,6 +283,10 @@ class TaskRunner:
         self._progress = progress
         self.common: tuple = ()
         self.checkpoint: Checkpoint | None = None
+        # The checkpoint of the search without the cap, read as lower bounds (bound_by),
+        # and the tasks it settled this session
+        self.below: Checkpoint | None = None
+        self.bounded = 0
         self.resumed = 0
         self._client = self._cluster = None
         self._solo = None  # the one-worker pool of an isolated one-job session
@@ -405,7 +409,8 @@ class TaskRunner:
         self.resumed = 0
         self._halt = threading.Event()
         self.common = tuple(common)
-        self.checkpoint = None
+        self.checkpoint = self.below = None
+        self.bounded = 0
         if checkpoint_dir is not None:
             from .checkpoint import Checkpoint
 
@@ -542,9 +547,36 @@ class TaskRunner:
                         keys[i], index,
                         lambda result, ran, wanted=args[index]: adapt(result, ran, wanted),
                         count)
+        # The same task without the cap, in the search without it: a lower bound
+        # (bound_by)
+        below = getattr(fn, "checkpoint_below", None)
+        if below is not None and self.below is not None:
+            index, uncapped, adapt = below
+            for i, args in enumerate(arg_lists):
+                mapped = None if results[i] is not None else uncapped(args)
+                if mapped is not None:
+                    results[i] = self.below.reuse(
+                        task_key(fn.__name__, mapped), index,
+                        lambda result, ran, wanted=args[index]: adapt(result, ran, wanted),
+                        count=False)
+                    if results[i] is not None:  # kept as this run's own, untimed: a
+                        # resumed run and a report need no other directory for it
+                        self.checkpoint.put(keys[i], results[i])
+                        self.bounded += count
         if count:
             self.resumed += sum(r is not None for r in results)
         return keys, results
+
+    def bound_by(self, checkpoint) -> None:
+        """Read the answers of ``checkpoint`` (a :class:`~optimal_mm.checkpoint.Checkpoint`
+        of the same search without the cap; None: none) as lower bounds of this
+        session's tasks, where a task function says how
+        (``fn.checkpoint_below = (budget index, arguments without the cap, rule)``:
+        :func:`~optimal_mm.search_tasks._uncapped_guess_under`). Only read, never
+        written; an answer it gives is saved in this session's own checkpoint, without
+        a timing (none was computed). :attr:`bounded` counts the tasks it settled,
+        which also count as resumed (read, not computed)."""
+        self.below = checkpoint
 
     def clock(self) -> tuple[float, float]:
         """A mark to give :meth:`record` when a task's answer is begun in pieces: the

@@ -11,6 +11,7 @@ the tree's path (:class:`PartFloor`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -101,6 +102,16 @@ class LowerBound:
     536-secret part's optimum under the cap is the uncapped tree's 1356, the 18th
     second guess in the search's own order.
 
+    ``checkpoint``, the checkpoint directory of the search of the same game and guess
+    rule without the cap, bounds each rival guess of a capped search (weight 0) from
+    below: the same rival without the cap costs no more, so one that the search
+    without the cap found to cost at least the capped budget (its exact total, or
+    "not below" a budget as high) is not better here, unsearched
+    (:func:`~optimal_mm.search_tasks._uncapped_guess_under`). p6c7n's part of 1,590
+    secrets within 7 guesses races its rivals against 7890, one more than without the
+    cap: 8 of its 28 rivals were refuted there against 7902 or more, 4.8 of the race's
+    8.9 hours.
+
     >>> LowerBound(24220, "the optimum without the cap").value
     24220
     """
@@ -110,6 +121,7 @@ class LowerBound:
     parts: tuple = ()
     #: Each part's subtree in the tree (:meth:`from_tree`), in the order of ``parts``
     subtrees: tuple = field(default=(), compare=False, repr=False)
+    checkpoint: str | None = None
 
     def __post_init__(self):
         if isinstance(self.value, bool) or not isinstance(self.value, (int, np.integer)) \
@@ -117,10 +129,13 @@ class LowerBound:
             raise InvalidOptionError(f"a lower bound must be a whole number of guesses "
                                      f"of 0 or more, got {self.value!r}")
         object.__setattr__(self, "value", int(self.value))
+        if self.checkpoint is not None and not Path(self.checkpoint).is_dir():
+            raise InvalidOptionError(f"the checkpoint of the search without the cap, "
+                                     f"{str(self.checkpoint)!r}, is not a directory")
 
     @classmethod
     def from_tree(cls, strategy: Strategy, source: str, game: Game | None = None,
-                  guesses: str | None = None) -> "LowerBound":
+                  guesses: str | None = None, checkpoint: str | None = None) -> "LowerBound":
         """The bounds that an optimal tree without a cap proves: its total, and each
         part below its first guess at its subtree's cost (a subtree of an optimal
         tree is optimal for its part, else the whole would do better), with the
@@ -129,6 +144,8 @@ class LowerBound:
         ``guesses`` of the search it is to bound, the tree must say that it is an
         optimal expected-case tree of that game without a cap, of any guesses or of
         that rule (the optimum of any guesses bounds the consistent one).
+        ``checkpoint``: that search's checkpoint directory (the class's
+        ``checkpoint``).
 
         >>> from optimal_mm import Game
         >>> from optimal_mm.search import solve
@@ -149,7 +166,7 @@ class LowerBound:
                 costs[answer] = costs.get(answer, 0) + len(path) - 1
         parts = tuple((a, cost, root.next[a].guess) for a, cost in sorted(costs.items()))
         subtrees = tuple(root.next[a] for a, _, _ in parts)
-        return cls(total, source, root.guess, parts, subtrees)
+        return cls(total, source, root.guess, parts, subtrees, checkpoint)
 
     def at(self, game: Game, history, secret: int):
         """``(cost, guess, node)`` of the position after the guesses ``history``

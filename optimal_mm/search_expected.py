@@ -112,6 +112,19 @@ class ExpectedSearch(PartSolving, RivalRaces):
             raise InfeasibleError("no first guess splits the secrets")
         return bounds, order
 
+    def _uncapped_checkpoint(self, floor, d: int, weight: int):
+        """The checkpoint of the search without the cap that ``floor`` names
+        (:attr:`LowerBound.checkpoint`), read as the lower bounds of this search's
+        rivals (:meth:`TaskRunner.bound_by`); None where it bounds nothing: no such
+        directory, no cap, a cap weight (costs that are not totals), or no
+        checkpoint of this search's own (the runner looks tasks up in it first)."""
+        if (floor is None or floor.checkpoint is None or weight or d >= NO_CAP
+                or self.checkpoint_dir is None):
+            return None
+        from .checkpoint import Checkpoint
+
+        return Checkpoint(floor.checkpoint, self.run_key("expected", None), writable=False)
+
     def _expected(self, max_guesses, weight=0, floor=None, ceiling=None):
         """The expected case under the cap ``max_guesses``; with a ``weight``, the
         lexicographic cost of ``fewest-at-worst`` (the Solution's value is that cost).
@@ -127,6 +140,7 @@ class ExpectedSearch(PartSolving, RivalRaces):
         self.bound_below(floor if not weight else None)
         self._nodes, self._opened = {}, {}
         d = NO_CAP if max_guesses is None else int(max_guesses)
+        self._runner.bound_by(self._uncapped_checkpoint(floor, d, weight))
         child_d = d if d >= NO_CAP else d - 1
 
         def shown(value):  # for messages and proof lines
@@ -279,6 +293,10 @@ class ExpectedSearch(PartSolving, RivalRaces):
         cost = _tree_cost(strategy.declared, d, weight)
         if cost != best_value:  # a broken invariant, never user input
             raise AssertionError(f"tree {shown(cost)} != value {shown(best_value)}")
+        if self._runner.bounded:
+            proof.append(f"{self._runner.bounded:,} rival guesses not better, read from "
+                         f"the search without the cap ({floor.checkpoint}): a total "
+                         f"within the cap is at least the total without it")
         return Solution(game, "expected", self.guesses, max_guesses, best_value, strategy,
                         self.stats, seconds, proof, self._runner.resumed)
 

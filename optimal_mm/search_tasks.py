@@ -18,6 +18,9 @@ they were (:mod:`optimal_mm.runner`, ``min_save_seconds``).
 
 from __future__ import annotations
 
+import numpy as np
+
+from ._search_arrays import NO_CAP
 from .search_context import _context, _part_guesses
 
 # Tasks run in worker processes: module-level functions of plain arguments.
@@ -179,6 +182,45 @@ def _guess_result_under(result, ran, wanted):
 # rivals before it in its round, hence on the number of jobs: a checkpoint answers
 # the same rival under another budget when it can (optimal_mm.checkpoint).
 _exp_guess_task.checkpoint_reuse = (5, _guess_result_under)
+
+
+def _uncapped_guess(args):
+    """The arguments of :func:`_exp_guess_task` (after the common ones) for the same
+    rival without the cap, or None where that bounds nothing: no cap, or a cap
+    weight (``fewest-at-worst``'s costs are not totals)."""
+    history, first, parts, lbs, n, bound, d, weight = args
+    if weight or d >= NO_CAP:
+        return None
+    return history, first, parts, lbs, n, bound, NO_CAP, weight
+
+
+def _uncapped_guess_under(result, ran, wanted):
+    """The capped :func:`_exp_guess_task`'s answer under budget ``wanted`` from the
+    same rival's answer without the cap under budget ``ran`` (:func:`_uncapped_guess`),
+    or None when that does not settle it. A tree within the cap is a tree, so the
+    capped total is at least the uncapped one: at least its exact total, or at least
+    ``ran`` where it was "not below ``ran``". Where that reaches ``wanted``, the rival
+    is not better here either (no work counted: none was done).
+
+    >>> counters = np.arange(4)
+    >>> _uncapped_guess_under((7911, None, counters), 7889, 7890)[0] is None
+    True
+    >>> _uncapped_guess_under((None, None, counters), 7902, 7890)[2].tolist()
+    [0, 0, 0, 0]
+    >>> _uncapped_guess_under((None, None, counters), 7889, 7890) is None
+    True
+    """
+    value, _, counters = _guess_answer(result)
+    least = ran if value is None else value
+    if least < wanted:
+        return None
+    return None, None, np.zeros_like(np.asarray(counters))
+
+
+# A capped search reads the search without the cap's answers as lower bounds
+# (LowerBound.checkpoint, TaskRunner.bound_by): which argument is the budget, the
+# arguments without the cap, and the rule.
+_exp_guess_task.checkpoint_below = (5, _uncapped_guess, _uncapped_guess_under)
 
 
 def _tree_arg(rule: str):

@@ -179,7 +179,10 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     (None: ``solve``'s default); ``ceiling``: :func:`table_entries.ceiling_for`'s
     ``(path, figure)``, the tree the search starts from as its best so far. The
     tuning options left None take ``solve``'s defaults
-    (:mod:`optimal_mm.cli.search_options`).
+    (:mod:`optimal_mm.cli.search_options`). ``floor``: :func:`table_entries.floor_for`'s
+    ``(value, key)``, with that entry's tree where it has one; with a ``checkpoint``,
+    that entry's directory there too, if it has one under the same guess rule: its
+    rivals' answers bound this capped entry's from below (``LowerBound.checkpoint``).
 
     ``deadline`` (a :func:`time.time`): the search stops itself then, as ``solve
     --time-limit`` does, or on SIGTERM (:meth:`Entry.halt`), and the result is
@@ -212,12 +215,18 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     if table_entries is not None:
         options["table_entries"] = table_entries
     source = f"the optimum of {floor[1]} in results/optimal_table.json" if floor else None
+    below = None  # that entry's checkpoint: its rivals' answers bound this one's
+    if floor is not None and checkpoint:
+        f_spec, f_guesses, f_objective = floor[1].split("/")
+        folder = checkpoint_dir(checkpoint, f_spec, f_guesses, f_objective)
+        if f_guesses == guesses and Path(folder).is_dir():
+            below = folder
     if floor is not None and len(floor) > 2:  # with that entry's optimal tree
         bound = LowerBound.from_tree(Strategy.load(floor[2]), f"{source}, its tree "
                                      f"{shown(floor[2])}",
-                                     Game.from_spec(spec), guesses)
+                                     Game.from_spec(spec), guesses, checkpoint=below)
     else:
-        bound = None if floor is None else LowerBound(floor[0], source)
+        bound = None if floor is None else LowerBound(floor[0], source, checkpoint=below)
     given = (None if ceiling is None
              else UpperBound(Strategy.load(ceiling[0]), shown(ceiling[0])))
     solver = Solver(Game.from_spec(spec), guesses, **options)

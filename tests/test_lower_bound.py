@@ -450,3 +450,61 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
     assert sol.strategy.validate().max <= 5
     assert deep and all(deep)  # parts two guesses deep, split by the tree's guess first
     assert sol.stats.states < plain.stats.states
+
+
+def test_a_capped_search_reads_the_uncapped_runs_answers_as_lower_bounds(split_at_60,
+                                                                         tmp_path):
+    # A rival that the search without the cap found to cost at least the capped
+    # budget is not better under the cap either (a tree within the cap is a tree):
+    # read from that run's checkpoint, unsearched. The same value and tree, less work,
+    # with the floor's tree and with its value alone; the directory is only read.
+    import dataclasses
+
+    uncapped_dir = tmp_path / "uncapped"
+    uncapped = _mastermind(50_131, checkpoint=uncapped_dir).expected()
+    before = sorted(p.name for p in uncapped_dir.iterdir())
+    tree_floor = LowerBound.from_tree(uncapped.strategy, "mastermind's tree")
+    for k, floor in enumerate((tree_floor, LowerBound(uncapped.value, "its total"))):
+        plain_solver = _mastermind(50_132 + 2 * k, checkpoint=tmp_path / f"plain{k}")
+        plain = plain_solver.worst_then_expected(floor=floor)
+        solver = _mastermind(50_133 + 2 * k, checkpoint=tmp_path / f"read{k}")
+        sol = solver.worst_then_expected(
+            floor=dataclasses.replace(floor, checkpoint=str(uncapped_dir)))
+        assert sol.value == plain.value == 5626 == sol.strategy.validate().total
+        assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
+        assert plain_solver._runner.bounded == 0 < solver._runner.bounded
+        assert sol.stats.states < plain.stats.states
+        assert f"{solver._runner.bounded:,} rival guesses not better, read from the " \
+               f"search without the cap ({uncapped_dir})" in sol.proof[-1]
+    assert sorted(p.name for p in uncapped_dir.iterdir()) == before
+
+
+def test_the_uncapped_runs_answers_bound_nothing_without_a_cap_or_with_a_weight(
+        split_at_60, tmp_path):
+    # Without a cap the run would read its own search; fewest-at-worst's costs are
+    # not totals: neither reads the directory.
+    uncapped_dir = tmp_path / "uncapped"
+    uncapped = _mastermind(50_137, checkpoint=uncapped_dir).expected()
+    floor = LowerBound(uncapped.value, "its total", checkpoint=str(uncapped_dir))
+    solver = _mastermind(50_138, checkpoint=tmp_path / "again")
+    assert solver.expected(floor=floor).value == uncapped.value
+    assert solver._runner.bounded == 0
+    with pytest.raises(InvalidOptionError, match="is not a directory"):
+        LowerBound(5625, "x", checkpoint=str(tmp_path / "nowhere"))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--lower-bound-checkpoint", "DIR", "--checkpoint", "C"], "needs --lower-bound or"),
+    (["--lower-bound", "5625", "--lower-bound-checkpoint", "DIR"], "needs --checkpoint"),
+    (["--lower-bound", "5625", "--lower-bound-checkpoint", "NOWHERE", "--checkpoint", "C"],
+     "is not a directory")])
+def test_a_bad_lower_bound_checkpoint_is_one_line(tmp_path, capsys, argv, message):
+    from optimal_mm.cli import main
+
+    (tmp_path / "DIR").mkdir()
+    argv = [str(tmp_path / a) if a in ("DIR", "NOWHERE", "C") else a for a in argv]
+    assert main(["solve", "p2c3", "--objective", "worst-then-expected",
+                 "-o", str(tmp_path / "t.json"), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "t.json").exists()

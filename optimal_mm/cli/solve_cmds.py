@@ -99,6 +99,13 @@ def register(sub) -> None:
                            "and its subtree below each answer to its first guess bounds "
                            "that part, whose search stops there, trying the tree's guess "
                            "first")
+    long.add_argument("--lower-bound-checkpoint", metavar="DIR",
+                      help="with --lower-bound or --lower-bound-tree, a search under a cap "
+                           "(worst-then-expected, expected with --max-guesses) and "
+                           "--checkpoint: the checkpoint of the same game's expected case "
+                           "without the cap (same --guesses). Its answers bound the capped "
+                           "search's rivals from below: a rival it found to cost at least "
+                           "the capped budget is not better here, unsearched. Only read")
     long.add_argument("--upper-bound-tree", metavar="FILE",
                       help="expected-case objectives: a complete tree of the game known "
                            "before (an earlier run's --best-so-far, a tree within the cap "
@@ -138,18 +145,28 @@ def _write_best_so_far(solver, path) -> None:
 
 
 def _floor(args, game: Game) -> "LowerBound | None":
-    """The lower bound that --lower-bound or --lower-bound-tree gives, or None."""
+    """The lower bound that --lower-bound or --lower-bound-tree gives (with
+    --lower-bound-checkpoint's directory), or None."""
     if args.lower_bound is not None and args.lower_bound_tree is not None:
         raise InvalidOptionError("give --lower-bound or --lower-bound-tree, not both")
+    below = args.lower_bound_checkpoint
+    if below is not None:
+        if args.lower_bound is None and args.lower_bound_tree is None:
+            raise InvalidOptionError("--lower-bound-checkpoint needs --lower-bound or "
+                                     "--lower-bound-tree")
+        if args.checkpoint is None:
+            raise InvalidOptionError("--lower-bound-checkpoint needs --checkpoint (the "
+                                     "search looks its own tasks up first)")
     if args.lower_bound is not None:
         return check_floor(args.objective,
-                           LowerBound(args.lower_bound, "given on the command line"))
+                           LowerBound(args.lower_bound, "given on the command line",
+                                      checkpoint=below))
     if args.lower_bound_tree is None:
         return None
     check_floor(args.objective, 0)  # the objective takes one, before the file is read
     tree = Strategy.load(args.lower_bound_tree)
     return LowerBound.from_tree(tree, f"the optimal tree {args.lower_bound_tree}", game,
-                                args.guesses)
+                                args.guesses, checkpoint=below)
 
 
 def _ceiling(args) -> "UpperBound | None":
@@ -182,6 +199,8 @@ def run_solve(args) -> int:
                                ("--best-so-far", args.best_so_far is None),
                                ("--lower-bound", args.lower_bound is None),
                                ("--lower-bound-tree", args.lower_bound_tree is None),
+                               ("--lower-bound-checkpoint",
+                                args.lower_bound_checkpoint is None),
                                ("--upper-bound-tree", args.upper_bound_tree is None),
                                ("--checkpoint", args.checkpoint is None)):
             if not unused:
