@@ -551,14 +551,9 @@ class TaskRunner:
         # (bound_by)
         below = getattr(fn, "checkpoint_below", None)
         if below is not None and self.below is not None:
-            index, uncapped, adapt = below
             for i, args in enumerate(arg_lists):
-                mapped = None if results[i] is not None else uncapped(args)
-                if mapped is not None:
-                    results[i] = self.below.reuse(
-                        task_key(fn.__name__, mapped), index,
-                        lambda result, ran, wanted=args[index]: adapt(result, ran, wanted),
-                        count=False)
+                if results[i] is None:
+                    results[i] = below(args, self.below)
                     if results[i] is not None:  # kept as this run's own, untimed: a
                         # resumed run and a report need no other directory for it
                         self.checkpoint.put(keys[i], results[i])
@@ -570,9 +565,9 @@ class TaskRunner:
     def bound_by(self, checkpoint) -> None:
         """Read the answers of ``checkpoint`` (a :class:`~optimal_mm.checkpoint.Checkpoint`
         of the same search without the cap; None: none) as lower bounds of this
-        session's tasks, where a task function says how
-        (``fn.checkpoint_below = (budget index, arguments without the cap, rule)``:
-        :func:`~optimal_mm.search_tasks._uncapped_guess_under`). Only read, never
+        session's tasks, where a task function says how (``fn.checkpoint_below(args,
+        checkpoint)``, its answer or None: :func:`~optimal_mm.search_tasks._guess_below`).
+        Only read, never
         written; an answer it gives is saved in this session's own checkpoint, without
         a timing (none was computed). :attr:`bounded` counts the tasks it settled,
         which also count as resumed (read, not computed)."""

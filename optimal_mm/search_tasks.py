@@ -18,9 +18,8 @@ they were (:mod:`optimal_mm.runner`, ``min_save_seconds``).
 
 from __future__ import annotations
 
-import numpy as np
-
-from ._search_arrays import NO_CAP
+from ._search_arrays import INF, NO_CAP, new_stats
+from .checkpoint import task_key
 from .search_context import _context, _part_guesses
 
 # Tasks run in worker processes: module-level functions of plain arguments.
@@ -202,25 +201,59 @@ def _uncapped_guess_under(result, ran, wanted):
     ``ran`` where it was "not below ``ran``". Where that reaches ``wanted``, the rival
     is not better here either (no work counted: none was done).
 
-    >>> counters = np.arange(4)
-    >>> _uncapped_guess_under((7911, None, counters), 7889, 7890)[0] is None
+    >>> _uncapped_guess_under((7911, None, None), 7889, 7890)[0] is None
     True
-    >>> _uncapped_guess_under((None, None, counters), 7902, 7890)[2].tolist()
-    [0, 0, 0, 0]
-    >>> _uncapped_guess_under((None, None, counters), 7889, 7890) is None
+    >>> bool(_uncapped_guess_under((None, None, None), 7902, 7890)[2].any())
+    False
+    >>> _uncapped_guess_under((None, None, None), 7889, 7890) is None
     True
     """
-    value, _, counters = _guess_answer(result)
+    value, _, _ = _guess_answer(result)
     least = ran if value is None else value
-    if least < wanted:
+    return (None, None, new_stats()) if least >= wanted else None
+
+
+def _guess_below(args, below):
+    """The answer of the capped :func:`_exp_guess_task` of ``args`` (after the common
+    ones) that ``below``, the :class:`~optimal_mm.checkpoint.Checkpoint` of the search
+    without the cap, settles: "not better" where the rival costs at least its budget
+    there; else None (and always without a cap, or with a cap weight:
+    :func:`_uncapped_guess`). A tree within the cap is a tree, so the rival costs at
+    least what the search without the cap found:
+
+    * the same rival's answer there (:func:`_uncapped_guess_under`), under any budget;
+    * else its parts' exact optima there, where that search solved them (the parts of
+      a guess it raced as its first, not as a rival: p6c7n's 124367, 7911 over its
+      1,590 secrets, against 7890 within 7), each part it did not at its lower bound
+      ``lbs``, as the rival's own search starts.
+
+    Read only; the caller keeps what it settles (:meth:`TaskRunner.bound_by`)."""
+    mapped = _uncapped_guess(args)
+    if mapped is None:
         return None
-    return None, None, np.zeros_like(np.asarray(counters))
+    history, first, parts, lbs, n, wanted = mapped[:6]
+    found = below.reuse(task_key(_exp_guess_task.__name__, mapped), 5,
+                        lambda result, ran: _uncapped_guess_under(result, ran, wanted),
+                        count=False)
+    if found is not None:
+        return found
+    after = (*history, first)
+    least = int(n)
+    for k, (part, lb) in enumerate(zip(parts, lbs)):
+        if least + sum(int(x) for x in lbs[k:]) >= wanted:
+            break  # the lower bounds of the parts left are enough
+        solved = below.get(task_key(_exp_part_task.__name__,
+                                    (after, part, INF, NO_CAP, True, 0)), count=False)
+        least += int(lb) if solved is None else max(int(lb), int(solved[0]))
+    else:
+        if least < wanted:
+            return None
+    return None, None, new_stats()
 
 
 # A capped search reads the search without the cap's answers as lower bounds
-# (LowerBound.checkpoint, TaskRunner.bound_by): which argument is the budget, the
-# arguments without the cap, and the rule.
-_exp_guess_task.checkpoint_below = (5, _uncapped_guess, _uncapped_guess_under)
+# (LowerBound.checkpoint, TaskRunner.bound_by).
+_exp_guess_task.checkpoint_below = _guess_below
 
 
 def _tree_arg(rule: str):

@@ -508,3 +508,43 @@ def test_a_bad_lower_bound_checkpoint_is_one_line(tmp_path, capsys, argv, messag
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "t.json").exists()
+
+
+def test_a_capped_rival_is_bounded_by_what_the_search_without_the_cap_saved(tmp_path):
+    # The rule itself, on a checkpoint written by hand: the same rival's answer
+    # without the cap under any budget, else its parts' exact optima there (a guess
+    # that search raced first, solved by its parts), each other part at its bound.
+    import numpy as np
+
+    from optimal_mm.checkpoint import Checkpoint, task_key
+    from optimal_mm.search import INF, NO_CAP
+    from optimal_mm.search_tasks import _guess_below
+
+    def stats():
+        return np.zeros(4, dtype=np.int64)
+
+    below = Checkpoint(tmp_path, {"game": "p2c3", "objective": "expected"})
+    parts = [np.arange(3, dtype=np.int64), np.arange(3, 8, dtype=np.int64)]
+    lbs, n = [3, 7], 9
+
+    def rival(bound, d=4, weight=0, first=7):
+        return (5,), first, parts, lbs, n, bound, d, weight
+
+    assert _guess_below(rival(20), below) is None  # nothing saved
+    below.put(task_key("_exp_part_task", ((5, 7), parts[1], INF, NO_CAP, True, 0)),
+              (9, None, stats()))
+    assert _guess_below(rival(21), below)[0] is None  # 9 + 3 + 9
+    assert _guess_below(rival(22), below) is None
+    below.put(task_key("_exp_part_task", ((5, 7), parts[0], INF, NO_CAP, True, 0)),
+              (4, None, stats()))
+    refuted = _guess_below(rival(22), below)  # 9 + 4 + 9
+    assert refuted[0] is None and not refuted[2].any()
+    assert _guess_below(rival(23), below) is None
+    # Without a cap, or with a cap weight (not totals): nothing
+    assert _guess_below(rival(22, d=NO_CAP), below) is None
+    assert _guess_below(rival(22, weight=1000), below) is None
+    # The rival's own answer without the cap: refuted against 30, so at least 30
+    below.put(task_key("_exp_guess_task", rival(30, d=NO_CAP, first=6)),
+              (None, None, stats()))
+    assert _guess_below(rival(30, first=6), below)[0] is None
+    assert _guess_below(rival(31, first=6), below) is None
