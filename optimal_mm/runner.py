@@ -284,9 +284,9 @@ class TaskRunner:
         self.common: tuple = ()
         self.checkpoint: Checkpoint | None = None
         # The checkpoint of the search without the cap, read as lower bounds (bound_by),
-        # and the tasks it settled this session
+        # and the entries of the tasks it settled this session
         self.below: Checkpoint | None = None
-        self.bounded = 0
+        self._from_below: set[str] = set()
         self.resumed = 0
         self._client = self._cluster = None
         self._solo = None  # the one-worker pool of an isolated one-job session
@@ -410,7 +410,7 @@ class TaskRunner:
         self._halt = threading.Event()
         self.common = tuple(common)
         self.checkpoint = self.below = None
-        self.bounded = 0
+        self._from_below = set()
         if checkpoint_dir is not None:
             from .checkpoint import Checkpoint
 
@@ -557,7 +557,7 @@ class TaskRunner:
                     if results[i] is not None:  # kept as this run's own, untimed: a
                         # resumed run and a report need no other directory for it
                         self.checkpoint.put(keys[i], results[i])
-                        self.bounded += count
+                        self._from_below.add(self.checkpoint.path(keys[i]).name)
         if count:
             self.resumed += sum(r is not None for r in results)
         return keys, results
@@ -567,11 +567,15 @@ class TaskRunner:
         of the same search without the cap; None: none) as lower bounds of this
         session's tasks, where a task function says how (``fn.checkpoint_below(args,
         checkpoint)``, its answer or None: :func:`~optimal_mm.search_tasks._guess_below`).
-        Only read, never
-        written; an answer it gives is saved in this session's own checkpoint, without
-        a timing (none was computed). :attr:`bounded` counts the tasks it settled,
-        which also count as resumed (read, not computed)."""
+        Only read, never written; an answer it gives is saved in this session's own
+        checkpoint, without a timing (none was computed), and counts as resumed
+        (read, not computed), and in :attr:`bounded`."""
         self.below = checkpoint
+
+    @property
+    def bounded(self) -> int:
+        """How many tasks :meth:`bound_by`'s checkpoint settled this session."""
+        return len(self._from_below)
 
     def clock(self) -> tuple[float, float]:
         """A mark to give :meth:`record` when a task's answer is begun in pieces: the
