@@ -95,7 +95,10 @@ def report(directory, classes: bool = True,
     theirs can be told) are appended. ``floor``: ``(strategy, source)``, the
     optimal tree without a cap that the runs were given as their lower bound (module
     docstring), applied to each run of its game that takes one (the totals of any
-    guesses, or of the tree's guess rule); with ``classes`` only.
+    guesses, or of the tree's guess rule); with ``classes`` only. A third item, the
+    checkpoint directory of the search without the cap that the runs read as lower
+    bounds too (``LowerBound.checkpoint``), prices each rival second guess still in
+    a capped race at that rival's own time there (:attr:`BigPart.uncapped`).
 
     Raises :class:`InvalidOptionError` if ``directory`` is not a directory.
     """
@@ -113,7 +116,9 @@ def report(directory, classes: bool = True,
     # "thirds_d": their parts' guesses left; "d", "weight"; "chains": rival first
     # guess -> its small parts' answer (a total, None: refuted); "seconds_d": the
     # second guesses' guesses left; "floor_given": the (first, part hash) of the parts
-    # a lower bound's tree settled (:func:`_floor_parts`);
+    # a lower bound's tree settled (:func:`_floor_parts`); "uncapped_cpu": the rival
+    # second guesses of the search without the cap, keyed as "rivals", with their
+    # processor seconds there (:func:`_uncapped_times`);
     # "subs_cpu": the processor seconds of each "subs" task (None: untimed);
     # "rival_trees": the rivals whose entry keeps the trees of their parts (those that
     # proved better, since 2026-11-28); "split": first guess -> its parts split by
@@ -122,7 +127,7 @@ def report(directory, classes: bool = True,
                                    "thirds_d": None, "chains": {}, "rival_trees": set(),
                                    "d": None, "seconds_d": None, "first_d": None,
                                    "first_parts": set(), "weight": 0, "split": {},
-                                   "floor_given": set()})
+                                   "floor_given": set(), "uncapped_cpu": {}})
     games: dict[str, Game] = {}
     for run, task, result, timing in read_entries(path, skipped):
         rid = repr(sorted(run.items()))
@@ -516,7 +521,7 @@ def _floor_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict, floor
     from .search_costs import FLOOR_OBJECTIVES, LowerBound
     from .search_parts import SPLIT_SECRETS
 
-    strategy, source = floor
+    strategy, source, *uncapped = floor
     run = rep.run
     if (run.get("objective") not in FLOOR_OBJECTIVES or rep.weight
             or strategy.game.spec != game.spec or strategy.game.alphabet != game.alphabet
@@ -556,6 +561,30 @@ def _floor_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict, floor
                 "seconds", {}).setdefault(game.code_str(known.guess), []).append(row)
             given[1] += 1
     rep.floor = (source, given[0], given[1])
+    if uncapped and uncapped[0] is not None and d < NO_CAP:
+        raw["uncapped_cpu"] = _uncapped_times(uncapped[0], run)
+
+
+def _uncapped_times(directory, run: dict) -> dict:
+    """``{((first,), second, its parts' hashes): processor seconds}`` of each rival
+    second guess that the search without the cap of ``run``'s game and guess rule
+    answered in ``directory`` (timed entries only): the same rival under the cap is
+    the same search against a budget as high or one more (p6c7n within 7: 7890
+    against 7889), so it prices the rival left in a capped race."""
+    wanted = {**run, "objective": "expected", "max_guesses": None}
+    times = {}
+    for entry_run, task, _, timing in read_entries(directory):
+        if entry_run != wanted or task.get("function") != "_exp_guess_task":
+            continue
+        args = task.get("args", [])
+        try:
+            if len(args[0]) != 1 or timing is None:
+                continue
+            key = ((args[0][0],), args[1], frozenset(p["array"] for p in args[2]))
+            times[key] = float(timing["cpu_seconds"])
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue
+    return times
 
 
 def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:
@@ -722,6 +751,10 @@ def _big_parts(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None
                          if other is not part and h in a and a[h][2] is not None
                          and _alike_in_size(len(other), len(part))]
                 big.pending[game.code_str(h)] = sum(there) / len(there) if there else None
+                uncapped = raw["uncapped_cpu"].get(
+                    ((first,), h, frozenset(_digest(sub) for _, sub in solver.split(h, part))))
+                if uncapped is not None and not there:
+                    big.uncapped[game.code_str(h)] = uncapped
                 if (first, h) in begun:  # its big parts raced by third guesses
                     raced, waiting = _raced(solver, first, h, part, rep.least_chained, raw)
                     if raced:

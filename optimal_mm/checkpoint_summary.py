@@ -130,6 +130,10 @@ class BigPart:
     # there, the least any tree has, where its best meets it (its race stops, no rival
     # left); else None
     at_floor: int | None = None
+    # Of the rivals in ``pending`` with no time there, those that the search without
+    # the cap answered, with their processor seconds there: the price of the same
+    # rival in a capped race, against a budget as high or one more
+    uncapped: dict = field(default_factory=dict)
 
     @property
     def solved(self) -> bool:
@@ -667,8 +671,10 @@ def _price_rivals(row: dict, open_parts: list) -> None:
     (:meth:`BigPart.rival_share`). Leaves the row unpriced where a part is."""
     elsewhere = [(b, rival, cpu) for b in open_parts for rival, cpu in b.pending.items()
                  if cpu is not None]
+    uncapped = [(b, rival, b.uncapped[rival]) for b in open_parts
+                for rival, cpu in b.pending.items() if cpu is None and rival in b.uncapped]
     rest = [(b, sum(1 - b.rival_share(rival) for rival, cpu in b.pending.items()
-                    if cpu is None)) for b in open_parts]
+                    if cpu is None and rival not in b.uncapped)) for b in open_parts]
     rest = [(b, left) for b, left in rest if left > 0]
     basis = []
     if rest:
@@ -676,7 +682,7 @@ def _price_rivals(row: dict, open_parts: list) -> None:
             return
         basis.append(row["price_basis"])
     row["estimate_seconds"] = round((row["estimate_seconds"] if rest else 0.0) + sum(
-        cpu * (1 - b.rival_share(rival)) for b, rival, cpu in elsewhere), 3)
+        cpu * (1 - b.rival_share(rival)) for b, rival, cpu in elsewhere + uncapped), 3)
     if elsewhere:  # named where they are few
         basis.append("those answered in another big part of their first guess, at their "
                      "processor time there (" + (", ".join(
@@ -684,6 +690,13 @@ def _price_rivals(row: dict, open_parts: list) -> None:
                          if len(elsewhere) <= NAMED else
                          f"{len(elsewhere):,} of them, "
                          f"{duration_text(sum(cpu for _, _, cpu in elsewhere))} in all") + ")")
+    if uncapped:
+        basis.append("those the search without the cap answered, at their processor "
+                     "time there (" + (", ".join(
+                         f"{rival}: {duration_text(cpu)}" for _, rival, cpu in uncapped)
+                         if len(uncapped) <= NAMED else
+                         f"{len(uncapped):,} of them, "
+                         f"{duration_text(sum(cpu for _, _, cpu in uncapped))} in all") + ")")
     begun = [(rival, parts) for b in open_parts for rival, parts, _ in b.racing]
     if begun:
         basis.append("those begun, less the share of their third guesses in the "

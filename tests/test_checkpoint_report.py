@@ -1134,3 +1134,53 @@ def test_the_cli_reads_a_run_with_its_lower_bound_tree(floored_capped_run, tmp_p
                          text=True)
     assert run.returncode == 2 and "bounds no run in" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_capped_rival_left_is_priced_at_its_time_without_the_cap(tmp_path, monkeypatch):
+    # A capped run that read the search without the cap as lower bounds: a rival
+    # second guess still in its race is the same search as there against a budget as
+    # high or one more, so it is priced at its processor time there.
+    from optimal_mm.checkpoint_report import _uncapped_times
+    from optimal_mm.search import LowerBound
+
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
+    game = Game.from_spec("mastermind")
+    uncapped_dir, capped_dir = tmp_path / "uncapped", tmp_path / "capped"
+    tree = Solver(game, jobs=1, checkpoint=uncapped_dir, table_entries=50_151,
+                  checkpoint_min_seconds=0).expected().strategy
+    Solver(game, jobs=1, checkpoint=capped_dir, table_entries=50_152,
+           checkpoint_min_seconds=0).worst_then_expected(
+        floor=LowerBound.from_tree(tree, "mastermind's tree"))
+    (run,) = report(capped_dir)
+    times = _uncapped_times(uncapped_dir, run.run)
+    assert times  # the rival second guesses without the cap, timed
+    # As a run stopped in its races: the rival second guesses that the search
+    # without the cap answered too taken out
+    dropped = []
+
+    def keep(function, args):
+        key = ((args[0][0],), args[1], frozenset(p["array"] for p in args[2])) \
+            if function == "_exp_guess_task" and len(args[0]) == 1 else None
+        if key in times:
+            dropped.append(key)
+            return False
+        return True
+
+    drop_entries(capped_dir, keep)
+    assert dropped
+    floor = (tree, "mastermind's tree", str(uncapped_dir))
+    (read,) = report(capped_dir, floor=floor)
+    (row,) = [r for r in read.left() if r["what"].startswith("rival second guesses")]
+    bigs = [b for bigs in read.big_parts.values() for b in bigs]
+    priced_there = {rival: cpu for b in bigs for rival, cpu in b.uncapped.items()}
+    assert priced_there and row["tasks"] >= len(priced_there), (row, read.lines())
+    assert "those the search without the cap answered, at their processor time there" \
+        in row["price_basis"]
+    if row["tasks"] == len(priced_there):  # every rival left priced so
+        assert row["estimate_seconds"] == pytest.approx(sum(priced_there.values()),
+                                                        abs=0.01)
+    # Each price is the rival's own entry there
+    assert set(priced_there.values()) <= set(times.values())
+    # Read without that directory, the same rivals are priced otherwise
+    (plain,) = report(capped_dir, floor=floor[:2])
+    assert all(not b.uncapped for bigs in plain.big_parts.values() for b in bigs)

@@ -13,6 +13,7 @@ first line.
 from __future__ import annotations
 
 import json
+import os
 
 
 def register(sub) -> None:
@@ -34,6 +35,11 @@ def register(sub) -> None:
                         "lower bound (solve --lower-bound-tree): the parts it settled "
                         "unsearched count as solved, and its guesses as first, as in the "
                         "run")
+    p.add_argument("--lower-bound-checkpoint", metavar="DIR",
+                   help="with --lower-bound-tree, the checkpoint of the search without "
+                        "the cap that the capped run read as lower bounds too (solve "
+                        "--lower-bound-checkpoint): each rival it answered is priced at "
+                        "its time there")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run_checkpoint)
 
@@ -45,12 +51,17 @@ def run_checkpoint(args) -> int:
     from ..tree import Strategy
 
     floor = None
+    below = args.lower_bound_checkpoint
+    if below is not None and args.lower_bound_tree is None:
+        raise InvalidOptionError("--lower-bound-checkpoint needs --lower-bound-tree")
+    if below is not None and not os.path.isdir(below):
+        raise InvalidOptionError(f"--lower-bound-checkpoint {below!r} is not a directory")
     if args.lower_bound_tree is not None:
         if args.no_classes:
             raise InvalidOptionError("--lower-bound-tree needs the game's parts: drop "
                                      "--no-classes")
         floor = (Strategy.load(args.lower_bound_tree),
-                 f"the optimal tree {args.lower_bound_tree}")
+                 f"the optimal tree {args.lower_bound_tree}", below)
     skipped: list[str] = []
     reports = report(args.directory, classes=not args.no_classes, skipped=skipped,
                      floor=floor)
