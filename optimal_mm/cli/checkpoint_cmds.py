@@ -46,7 +46,6 @@ def register(sub) -> None:
 
 def run_checkpoint(args) -> int:
     from ..checkpoint_report import report
-
     from ..errors import InvalidOptionError
     from ..tree import Strategy
 
