@@ -19,7 +19,6 @@ they were (:mod:`optimal_mm.runner`, ``min_save_seconds``).
 from __future__ import annotations
 
 from ._search_arrays import INF, NO_CAP, new_stats
-from .checkpoint import task_key
 from .search_context import _context, _part_guesses
 
 # Tasks run in worker processes: module-level functions of plain arguments.
@@ -228,6 +227,8 @@ def _guess_below(args, below):
       ``lbs``, as the rival's own search starts.
 
     Read only; the caller keeps what it settles (:meth:`TaskRunner.bound_by`)."""
+    from .checkpoint import task_key  # (hashlib: not for a search without checkpoint)
+
     mapped = _uncapped_guess(args)
     if mapped is None:
         return None
