@@ -683,20 +683,11 @@ def _price_rivals(row: dict, open_parts: list) -> None:
         basis.append(row["price_basis"])
     row["estimate_seconds"] = round((row["estimate_seconds"] if rest else 0.0) + sum(
         cpu * (1 - b.rival_share(rival)) for b, rival, cpu in elsewhere + uncapped), 3)
-    if elsewhere:  # named where they are few
-        basis.append("those answered in another big part of their first guess, at their "
-                     "processor time there (" + (", ".join(
-                         f"{rival}: {duration_text(cpu)}" for _, rival, cpu in elsewhere)
-                         if len(elsewhere) <= NAMED else
-                         f"{len(elsewhere):,} of them, "
-                         f"{duration_text(sum(cpu for _, _, cpu in elsewhere))} in all") + ")")
-    if uncapped:
-        basis.append("those the search without the cap answered, at their processor "
-                     "time there (" + (", ".join(
-                         f"{rival}: {duration_text(cpu)}" for _, rival, cpu in uncapped)
-                         if len(uncapped) <= NAMED else
-                         f"{len(uncapped):,} of them, "
-                         f"{duration_text(sum(cpu for _, _, cpu in uncapped))} in all") + ")")
+    for priced, where in ((elsewhere, "answered in another big part of their first guess"),
+                          (uncapped, "the search without the cap answered")):
+        if priced:  # named where they are few
+            basis.append(f"those {where}, at their processor time there ("
+                         + _prices_text([(rival, cpu) for _, rival, cpu in priced]) + ")")
     begun = [(rival, parts) for b in open_parts for rival, parts, _ in b.racing]
     if begun:
         basis.append("those begun, less the share of their third guesses in the "
@@ -704,6 +695,20 @@ def _price_rivals(row: dict, open_parts: list) -> None:
                          f"{rival}: {sum(p.searched for p in parts):,} of "
                          f"{sum(p.below for p in parts):,}" for rival, parts in begun) + ")")
     row["price_basis"] = "; ".join(basis)
+
+
+def _prices_text(prices: list) -> str:
+    """The rivals ``prices`` (``(rival, processor seconds)``) named with their times
+    where they are few (:data:`NAMED`), else counted.
+
+    >>> _prices_text([("1234", 90.0)])
+    '1234: 90 s'
+    >>> _prices_text([(str(k), 60.0) for k in range(9)])
+    '9 of them, 9 min in all'
+    """
+    if len(prices) <= NAMED:
+        return ", ".join(f"{rival}: {duration_text(cpu)}" for rival, cpu in prices)
+    return f"{len(prices):,} of them, {duration_text(sum(cpu for _, cpu in prices))} in all"
 
 
 def _price_by_part(row: dict, parts, what: str, own=None) -> bool:

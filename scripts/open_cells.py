@@ -51,8 +51,8 @@ from optimal_mm.checkpoint_report import report  # noqa: E402
 from optimal_mm.checkpoint_summary import duration_text, left_text  # noqa: E402
 from optimal_mm.outputs import atomic_write_text  # noqa: E402
 from optimal_mm.tree import Strategy  # noqa: E402
-from table_entries import (OBJECTIVES, checkpoint_dir, eligible, floor_for,  # noqa: E402
-                           floor_tree, shown)
+from table_entries import (OBJECTIVES, checkpoint_dir, eligible,  # noqa: E402
+                           floor_checkpoint, floor_for, floor_tree, shown)
 from table_page import open_cell  # noqa: E402
 from optimal_tables import resume_command  # noqa: E402
 
@@ -77,7 +77,8 @@ def cell_state(entries: dict, entry: dict, checkpoints: Path, runs=()) -> dict:
     floor = state["floor"]
     tree = floor and floor["tree"] and (Strategy.load(ROOT / floor["tree"]),
                                         f"the optimal tree {floor['tree']}",
-                                        _floor_checkpoint(checkpoints, floor, guesses))
+                                        floor_checkpoint(checkpoints, floor["entry"],
+                                                         guesses))
     mine = [r for r in report(folder, floor=tree or None)
             if r.run.get("objective") == objective and r.run.get("guesses") == guesses]
     used = [r for r in mine if not r.stale]
@@ -105,16 +106,6 @@ def _floor(entries: dict, spec: str, guesses: str, objective: str) -> dict | Non
         return None
     tree = floor_tree(floor[1], floor[0])
     return {"value": floor[0], "entry": floor[1], "tree": tree and shown(Path(tree))}
-
-
-def _floor_checkpoint(checkpoints: Path, floor: dict, guesses: str) -> str | None:
-    """The checkpoint directory of the floor's entry, where it has one under the same
-    guess rule: the table's run reads its rivals' answers as lower bounds
-    (``optimal_tables._worker``), and the report prices the rivals left by their
-    time there."""
-    spec, f_guesses, objective = floor["entry"].split("/")
-    folder = Path(checkpoint_dir(checkpoints, spec, f_guesses, objective))
-    return str(folder) if f_guesses == guesses and folder.is_dir() else None
 
 
 def _floor_text(floor: dict) -> str:

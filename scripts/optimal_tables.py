@@ -76,8 +76,8 @@ from pathlib import Path
 from queue import Empty
 
 from table_entries import (OBJECTIVES, cap_for, ceiling_for, ceiling_record,
-                           checkpoint_dir, eligible, floor_for, floor_tree, games,
-                           merged_entry, published, shown)
+                           checkpoint_dir, eligible, floor_checkpoint, floor_for,
+                           floor_tree, games, merged_entry, published, shown)
 import table_store
 from table_store import read_entries, update_table
 from upper_index import TREE_OBJECTIVES, keep_run_tree, tree_name
@@ -215,12 +215,8 @@ def _worker(spec, objective, guesses, checkpoint, queue, split_secrets=None, wc_
     if table_entries is not None:
         options["table_entries"] = table_entries
     source = f"the optimum of {floor[1]} in results/optimal_table.json" if floor else None
-    below = None  # that entry's checkpoint: its rivals' answers bound this one's
-    if floor is not None and checkpoint:
-        f_spec, f_guesses, f_objective = floor[1].split("/")
-        folder = checkpoint_dir(checkpoint, f_spec, f_guesses, f_objective)
-        if f_guesses == guesses and Path(folder).is_dir():
-            below = folder
+    below = (floor_checkpoint(checkpoint, floor[1], guesses)  # its answers bound this
+             if floor is not None and checkpoint else None)      # entry's rivals
     if floor is not None and len(floor) > 2:  # with that entry's optimal tree
         bound = LowerBound.from_tree(Strategy.load(floor[2]), f"{source}, its tree "
                                      f"{shown(floor[2])}",

@@ -169,6 +169,20 @@ def merged_entry(old, result) -> dict:
     return result
 
 
+def floor_checkpoint(root, floor_key: str, guesses: str) -> str | None:
+    """The checkpoint directory under ``root`` of the entry ``floor_key`` that bounds
+    an entry of ``guesses`` from below (:func:`floor_for`), where it has one under the
+    same guess rule: that search's answers bound the capped entry's rivals
+    (``optimal_mm.search.LowerBound.checkpoint``), and price those left in its report.
+
+    >>> floor_checkpoint("/nowhere", "p4c6/any/expected", "any") is None
+    True
+    """
+    spec, f_guesses, objective = floor_key.split("/")
+    folder = checkpoint_dir(root, spec, f_guesses, objective)
+    return folder if f_guesses == guesses and Path(folder).is_dir() else None
+
+
 def floor_for(entries, spec, guesses, objective):
     """``(value, key)``: the best lower bound on the total of an entry that another
     solved entry proves (``key``), or None. A tree within t* guesses is a tree, so
