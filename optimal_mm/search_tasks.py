@@ -239,17 +239,15 @@ def _guess_below(args, below):
     if found is not None:
         return found
     after = (*history, first)
-    least = int(n)
-    for k, (part, lb) in enumerate(zip(parts, lbs)):
-        if least + sum(int(x) for x in lbs[k:]) >= wanted:
-            break  # the lower bounds of the parts left are enough
+    least = int(n) + sum(int(lb) for lb in lbs)  # each part at its bound, then raised
+    for part, lb in zip(parts, lbs):
+        if least >= wanted:
+            break
         solved = below.get(task_key(_exp_part_task.__name__,
                                     (after, part, INF, NO_CAP, True, 0)), count=False)
-        least += int(lb) if solved is None else max(int(lb), int(solved[0]))
-    else:
-        if least < wanted:
-            return None
-    return None, None, new_stats()
+        if solved is not None:
+            least += max(0, int(solved[0]) - int(lb))
+    return (None, None, new_stats()) if least >= wanted else None
 
 
 # A capped search reads the search without the cap's answers as lower bounds
