@@ -35,7 +35,7 @@ import numpy as np
 from ._search_arrays import INF, NO_CAP, new_stats
 from .errors import FloorError, InvalidOptionError
 from .search_costs import LowerBound, PartFloor
-from .search_tasks import _exp_part_task, _first_by, _part_size
+from .search_tasks import _exp_part_task, _first_by, _part_size, part_task
 
 #: Parts of the first guess solved exactly with at least this many secrets are split
 #: by their own guesses into separate tasks (:meth:`PartSolving._solve_parts`).
@@ -258,12 +258,12 @@ class PartSolving:
                     if self._splits(sub, d2):  # solved after the batch, split in turn
                         deferred.append((i, a, (g, plan[0][0]), sub))
                         continue
-                    args.append(((g, plan[0][0]), sub, INF, d2, True, weight))
+                    args.append(part_task((g, plan[0][0]), sub, d2, weight))
                     owners.append((i, a))
             elif self._splits(part, d):  # below SPLIT_SECRETS, split with chain_secrets
                 deferred.append((i, None, (g,), part))
             else:
-                args.append(((g,), part, INF, d, True, weight))
+                args.append(part_task((g,), part, d, weight))
                 owners.append((i, None))
         results = self._runner.run(_exp_part_task, args, label, cost=_part_size)
         values, trees = [0] * len(parts), [None] * len(parts)
@@ -428,7 +428,7 @@ class PartSolving:
         known = self.floor_of(history, part, d)
         if known is not None and known.tree is not None:
             return known.cost, known.tree
-        task = (tuple(history), part, INF, d, True, weight)
+        task = part_task(history, part, d, weight)
         key = _node_key(history, part, d, weight)
         opened = self._opened.get(key)
         plan = self._node_plan(history, part, d, weight, known) if opened is None \
@@ -489,7 +489,7 @@ class PartSolving:
                 or not self._splits(part, d)):
             return (*self._solve_node(history, part, d, weight), True)
         _, (found,) = self._runner.known(_exp_part_task,
-                                         [(tuple(history), part, INF, d, True, weight)])
+                                         [part_task(history, part, d, weight)])
         if found is not None:
             self._nodes[key] = found[0], found[1]
             return found[0], found[1], True
@@ -551,8 +551,7 @@ class PartSolving:
                 out[a] = (floor.cost, floor.tree)
         whole = [(a, sub) for a, sub in subs if a not in out and not self._splits(sub, d)]
         results = self._runner.run(_exp_part_task,
-                                   [(tuple(history), sub, INF, d, True, weight)
-                                    for _, sub in whole],
+                                   [part_task(history, sub, d, weight) for _, sub in whole],
                                    label, cost=_part_size) if whole else []
         for (a, _), (value, tree, counters) in zip(whole, results):
             self.stats.add(counters)

@@ -41,7 +41,7 @@ from .search_context import _part_guesses
 from .search_costs import _cost_text
 from .search_parts import _phase
 from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_trees_task,
-                           _guess_answer, _part_size)
+                           _guess_answer, _part_size, part_task, probe_task)
 
 
 def _chain_answer_text(race: str, guess: str, value, budget: int, lead: bool,
@@ -344,8 +344,7 @@ class RivalRaces:
                     # Its parts' own tasks, where the checkpoint holds them all (an
                     # earlier version's, or a run with --chain-secrets), else one task
                     # for them all
-                    tasks = [((*history, best_g), sub, INF, d2, True, weight)
-                             for _, sub in subs]
+                    tasks = [part_task((*history, best_g), sub, d2, weight) for _, sub in subs]
                     if None in self._runner.known(_exp_part_task, tasks, count=False)[1]:
                         trees = self._rival_trees(history, best_g, part, subs, best, d2,
                                                   weight)
@@ -856,7 +855,7 @@ class RivalRaces:
         for i in which:
             for p in images(i):
                 _, (found,) = self._runner.known(
-                    _exp_part_task, [(tuple(history), p, INF, d, True, weight)],
+                    _exp_part_task, [part_task(history, p, d, weight)],
                     count=False)  # another search's answer: no time of this one
                 if found is not None:
                     lbs[i] = int(found[0])
@@ -890,7 +889,7 @@ class RivalRaces:
             if not open_:
                 break
             results = self._runner.run(
-                _exp_part_task, [(tuple(history), parts[i], lbs[i] + 1, d, False, weight)
+                _exp_part_task, [probe_task(history, parts[i], lbs[i], d, weight)
                                  for i in open_], label, cost=_part_size)
             for i, (value, _, counters) in zip(open_, results):
                 self.stats.add(counters)

@@ -36,6 +36,25 @@ def _exp_part_task(game, consistent, entries, symmetry, history, part, budget, d
     return int(value), tree, ctx.counters - before
 
 
+def part_task(history, part, d, weight) -> tuple:
+    """The arguments (after the common ones) of the :func:`_exp_part_task` that solves
+    ``part`` exactly after the guesses ``history``, within ``d`` more guesses (or
+    :data:`NO_CAP`), and builds its tree: no budget. Every search that solves a part,
+    and every reader that looks for one solved in a checkpoint, keys it so.
+
+    >>> part_task([0, 5], "part", NO_CAP, 0)[::2] == ((0, 5), INF, True)
+    True
+    """
+    return tuple(history), part, INF, d, True, weight
+
+
+def probe_task(history, part, lb, d, weight) -> tuple:
+    """The arguments of a *null-window probe* of ``part`` above its lower bound ``lb``
+    (:func:`_exp_part_task` with budget ``lb + 1`` and no tree): its value is at most
+    ``lb`` where the part costs exactly that, else a bound above ``lb``."""
+    return tuple(history), part, int(lb) + 1, d, False, weight
+
+
 def _part_size(args) -> int:
     """How many secrets an :func:`_exp_part_task` searches (arguments after the common
     ones): its cost grows steeply with it, so a batch dispatches the largest first."""
@@ -244,7 +263,7 @@ def _guess_below(args, below):
         if least >= wanted:
             break
         solved = below.get(task_key(_exp_part_task.__name__,
-                                    (after, part, INF, NO_CAP, True, 0)), count=False)
+                                    part_task(after, part, NO_CAP, 0)), count=False)
         if solved is not None:
             least += max(0, int(solved[0]) - int(lb))
     return (None, None, new_stats()) if least >= wanted else None

@@ -54,11 +54,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
 
-from optimal_mm._search_arrays import INF, NO_CAP  # noqa: E402
+from optimal_mm._search_arrays import NO_CAP  # noqa: E402
 from optimal_mm.outputs import atomic_write_text, check_output_path  # noqa: E402
 from optimal_mm.search import DEFAULT_TABLE_ENTRIES, Solver  # noqa: E402
 from optimal_mm.search_parts import SPLIT_SECRETS  # noqa: E402
-from optimal_mm.search_tasks import _exp_guess_task, _exp_part_task  # noqa: E402
+from optimal_mm.search_tasks import _exp_guess_task, _exp_part_task, part_task  # noqa: E402
 from forked_timing import seconds, start_sampler, time_forked  # noqa: E402  (beside this script)
 from optimal_mm.cli import at_least  # noqa: E402
 
@@ -119,7 +119,7 @@ def time_part(solver, history, part, limit):
 
     def run():
         value, _, counters = _exp_part_task(game, solver.consistent, entries, solver.symmetry,
-                                            history, part, INF, NO_CAP, True, 0)
+                                            *part_task(history, part, NO_CAP, 0))
         return value, counters
     return time_forked(run, limit)
 
