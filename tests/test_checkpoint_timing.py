@@ -295,7 +295,7 @@ def test_rivals_answered_in_pieces_price_a_part_with_none_timed(tmp_path, monkey
     assert basis[-1].startswith("those begun, ")
 
 
-@pytest.mark.parametrize("chain", [20, 8])
+@pytest.mark.parametrize("chain", [20, pytest.param(8, marks=pytest.mark.slow)])  # 8: 24 s
 def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp_path,
                                                                              monkeypatch,
                                                                              chain):
