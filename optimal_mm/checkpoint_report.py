@@ -30,7 +30,10 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     small parts fit its budget, and for each big part begun, how many of its second
     guesses with a bound below the part's budget are searched and the best found;
     the same of a rival second guess begun as a chain (its big parts raced by third
-    guesses), until it is settled.
+    guesses), until it is settled. A chain's small parts are pieces too (their
+    probes' task, then each part's value alone: ``_exp_probe_task``,
+    ``search_tasks.value_task``), counted on a line of their own; their answer is
+    read as the one task's that searched them all before 2026-12-06.
     With ``--chain-secrets`` the chains and split parts below the first guess leave
     their answers as the one tasks' (read as above) and pieces, counted on lines of
     their own (rivals below the second guess, probes, parts below the third) and
@@ -63,6 +66,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._search_arrays import INF
 from .checkpoint import read_entries, task_key
 from .checkpoint_summary import (
     CHAIN_PIECE, DEEP_WORST, BigPart, ChainPart, ChainRival, RunReport, SplitPart, Timed)
@@ -181,8 +185,14 @@ def report(directory, classes: bool = True,
                 first_of_task = game.code_str(history[0])
                 rep.begun.add(first_of_task)
                 row = (part["shape"][0], int(result[0]), bool(result[0] < budget))
-                found = rep.expected.setdefault(game.code_str(history[0]), {})
-                if not args[4]:  # a probe of a chain's big part: a bound, no tree
+                # A chain's small part, its value alone (search_tasks.value_task): not
+                # a part of the guess it follows, which it would mark as solved
+                small = not args[4] and budget >= INF
+                found = {} if small else rep.expected.setdefault(first_of_task, {})
+                if small:
+                    rep.small_parts += 1
+                    kind = CHAIN_PIECE
+                elif not args[4]:  # a probe of a chain's big part: a bound, no tree
                     rep.probes += 1
                     n = int(part["shape"][0])
                     rep.note_chained(n)
@@ -201,6 +211,11 @@ def report(directory, classes: bool = True,
                     raw["subs"][(history[0], history[1], part["array"])] = row
                     raw["subs_cpu"][(history[0], history[1], part["array"])] = _cpu(timing)
                     raw["d"], raw["weight"] = d, int(weight)
+            elif fn == "_exp_probe_task":  # the probes of a chain's small parts
+                history = args[0]
+                first_of_task = game.code_str(history[0] if history else args[1])
+                rep.small_parts += 1
+                kind = CHAIN_PIECE
             elif fn == "_exp_trees_task":  # the tree of a rival that proved better
                 history, first, parts = args[0], args[1], args[2]
                 first_of_task = game.code_str(history[0])

@@ -338,6 +338,9 @@ class RunReport:
     # at most this, so a part of this many secrets or more was solved as a chain
     least_chained: int | None = None
     chain_pieces: int = 0  # small-part tasks of rivals searched as chains of tasks
+    # The tasks of those small parts since 2026-12-06: the probes of a chain's small
+    # parts (one task) and each part solved exactly (a task of its own)
+    small_parts: int = 0
     chains: list = field(default_factory=list)  # [ChainRival], found again from the game
     # Expected case, big parts split by second guess: first guess -> [BigPart]
     big_parts: dict = field(default_factory=dict)
@@ -592,6 +595,9 @@ class RunReport:
             out.append(f"  rivals with big parts, searched as chains: {self.chain_pieces:,} "
                        f"tasks of their small parts (the big parts are split by second "
                        f"guess, above)")
+        if self.small_parts:
+            out.append(f"  pieces of those small parts' tasks (their probes, then each "
+                       f"part solved exactly): {self.small_parts:,}")
         out += [chain.text(self.cost_text) + ("" if self.searches(chain.guess) else
                                               f" ({_EARLIER_CLASS})")
                 for chain in self.chains]
@@ -633,7 +639,8 @@ class RunReport:
                                         for g, c, b in self.seconds_rivals],
                 "deeper_rivals": [{"guesses": g, "value": c, "budget": b}
                                   for g, c, b in self.deep_rivals],
-                "chain_pieces": self.chain_pieces, "deeper_parts": self.deep_parts,
+                "chain_pieces": self.chain_pieces, "small_part_pieces": self.small_parts,
+                "deeper_parts": self.deep_parts,
                 "deep_worst": {"refuted": self.deep_worst[0], "feasible": self.deep_worst[1]},
                 "first_batch_left": self.batch_left,
                 "first_batch_chained": self.batch_chained,

@@ -10,9 +10,10 @@ total wins, whatever the number of workers and the order in which tasks finish.
 
 A rival with parts too big for one task is a *chain* of tasks instead
 (:meth:`RivalRaces._guess_by_parts`: probes of its big parts, its small parts
-together, then each big part raced by its own guesses with the budget the others
-leave it), searched in the race's thread or in one beside it; the rival first
-guesses are chains the same way. A rival that takes the lead has its tree built
+probed together and then solved one task each (:meth:`RivalRaces._small_parts`),
+then each big part raced by its own guesses with the budget the others leave it),
+searched in the race's thread or in one beside it; the rival first guesses are
+chains the same way. A rival that takes the lead has its tree built
 (:meth:`RivalRaces._rival_trees`, :meth:`RivalRaces._lead_trees`), so that a run
 stopped mid-race keeps the best tree it found, and a run resumed from its checkpoint
 reads those trees back (:meth:`RivalRaces._saved_lead_trees`). A race whose own thread is done
@@ -40,8 +41,9 @@ from .runner import NotSaved
 from .search_context import _part_guesses
 from .search_costs import _cost_text
 from .search_parts import _phase
-from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_trees_task,
-                           _guess_answer, _part_size, part_task, probe_task)
+from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_probe_task,
+                           _exp_trees_task, _guess_answer, _part_size, part_task, probe_task,
+                           value_task)
 
 
 def _chain_answer_text(race: str, guess: str, value, budget: int, lead: bool,
@@ -747,11 +749,13 @@ class RivalRaces:
         As one task, such a rival would run for hours (Logik: one to five hours each,
         longer than a session, and lost whole when the run is killed). Here it is a
         chain of tasks, each saved when done: below the first guess, probes that
-        raise the big parts' bounds (:meth:`_probe_parts`); one for its small parts
-        together (the big ones counted at their bounds), then each big part, smallest
-        first, split by its second guesses (:meth:`_second_guess_rounds`) with the
-        budget that the parts known so far leave it; the first part that reaches its
-        budget refutes the guess.
+        raise the big parts' bounds (:meth:`_probe_parts`); its small parts, the big
+        ones counted at their bounds (:meth:`_small_parts`: probed in one task, then
+        one task each; their answer is saved as that of the one task that searched
+        them all before 2026-12-06, so a checkpoint of then still answers it); then
+        each big part, smallest first, split by its second guesses
+        (:meth:`_second_guess_rounds`) with the budget that the parts known so far
+        leave it; the first part that reaches its budget refutes the guess.
         """
         least = self._chain_secrets(history)
         least = search_parts.SPLIT_SECRETS if least is None else least
@@ -777,12 +781,11 @@ class RivalRaces:
                 return None
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
         if small:
-            (result,) = self._runner.run(
-                _exp_guess_task,
-                [(tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
-                  known, bound, d, weight)],
-                f"{_phase(weight)}: rival {line}, its {len(small)} small parts")
-            value, _, counters = _guess_answer(result)
+            task = (tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
+                    known, bound, d, weight)
+            label = f"{_phase(weight)}: rival {line}, its {len(small)} small parts"
+            value, _, counters = _guess_answer(self._saved_or(
+                _exp_guess_task, task, lambda: self._small_parts(*task, label)))
             self.stats.add(counters)
             if value is None:
                 return None
@@ -802,6 +805,41 @@ class RivalRaces:
                 return None
             known += value - lbs[i]
         return known
+
+    def _small_parts(self, history, g, parts, lbs, known, bound, d, weight, label) -> tuple:
+        """:func:`_exp_guess_task`'s answer for a chain's small ``parts`` (those of the
+        guess ``g`` after ``history`` below the chain's threshold, lower bounds ``lbs``,
+        ``d`` guesses left in each), ``known`` the secrets plus the big parts' bounds:
+        ``(total, None, zero counters)`` if the total is below ``bound``, else
+        ``(None, None, zero counters)``; the tasks hold the work (:meth:`_saved_or`,
+        which saves this as that one task's answer).
+
+        The parts are probed first, in one task (:func:`_exp_probe_task`, the
+        probes one task of them all would begin with), and the chain ends there if
+        their bounds reach ``bound``; each part the probes did not solve is then
+        solved exactly, a task of its own (:func:`~optimal_mm.search_tasks.value_task`:
+        no budget, so a run under another bound reads it back), all of them in one
+        batch on every worker. As one task (the search until 2026-12-06), p6c7n's
+        rival 234567's small parts ran 65 minutes on one worker, and a run stopped
+        meanwhile kept nothing of them."""
+        after = (*history, g)
+        (probed,) = self._runner.run(
+            _exp_probe_task, [(tuple(history), g, parts, [int(b) for b in lbs], known,
+                               bound, d, weight)], f"{label}, probes")
+        lbs, exact, counters = probed
+        self.stats.add(counters)
+        lbs = [int(b) for b in lbs]
+        if known + sum(lbs) >= bound:
+            return None, None, new_stats()
+        todo = [i for i in range(len(parts)) if not exact[i]]
+        results = self._runner.run(_exp_part_task,
+                                   [value_task(after, parts[i], d, weight) for i in todo],
+                                   label, cost=_part_size)
+        for i, (value, _, counters) in zip(todo, results):
+            self.stats.add(counters)
+            lbs[i] = int(value)
+        total = known + sum(lbs)
+        return (total if total < bound else None), None, new_stats()
 
     def _images(self, history, part, parts) -> list:
         """The other parts that hold the secrets of ``part`` (a big part of the guesses

@@ -55,6 +55,19 @@ def probe_task(history, part, lb, d, weight) -> tuple:
     return tuple(history), part, int(lb) + 1, d, False, weight
 
 
+def value_task(history, part, d, weight) -> tuple:
+    """The arguments of the :func:`_exp_part_task` that finds ``part``'s exact value
+    after the guesses ``history`` (``d`` guesses left, or :data:`NO_CAP`) and builds
+    no tree: no budget, so its answer holds under any bound a search asks of it.
+    A chain's small parts are solved so, each its own task
+    (:meth:`~optimal_mm.search_races.RivalRaces._small_parts`).
+
+    >>> value_task([0, 5], "part", NO_CAP, 0)[2:5] == (INF, NO_CAP, False)
+    True
+    """
+    return tuple(history), part, INF, d, False, weight
+
+
 def _part_size(args) -> int:
     """How many secrets an :func:`_exp_part_task` searches (arguments after the common
     ones): its cost grows steeply with it, so a batch dispatches the largest first."""
@@ -135,16 +148,9 @@ def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, b
     cur = [int(lbs[i]) for i in order]
     tops = [_part_guesses(game, (*history, first), part, consistent, symmetry)
             for part in parts]
-    exact = [False] * len(parts)
-    for _ in range(PROBE_ROUNDS):
-        for i, part in enumerate(parts):
-            if exact[i]:
-                continue
-            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i], weight)
-            exact[i] = value <= cur[i]
-            cur[i] = max(cur[i], int(value))
-            if n + sum(cur) >= bound:
-                return None, None, ctx.counters - before
+    _probe_rounds(ctx, parts, cur, tops, n, bound, d, weight)
+    if n + sum(cur) >= bound:
+        return None, None, ctx.counters - before
     acc, rem, values = n, sum(cur), []
     for i, part in enumerate(parts):
         rem -= cur[i]
@@ -159,6 +165,48 @@ def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, b
         for i, part in enumerate(parts):
             trees[order[i]] = (values[i], ctx.exp_tree(part, d, tops[i], weight, values[i]))
     return acc, trees, ctx.counters - before
+
+
+def _probe_rounds(ctx, parts, cur, tops, n, bound, d, weight) -> list:
+    """Raise the lower bounds ``cur`` of ``parts`` (in place; ``tops`` their guesses,
+    ``d`` guesses left) by :data:`PROBE_ROUNDS` rounds of null-window probes, each
+    a search of one part with budget ``cur[i] + 1``: its fail-soft value is the new
+    bound, and a value within the old one solves the part. Stops as soon as ``n``
+    plus the bounds reach ``bound``. Returns which parts a probe solved."""
+    exact = [False] * len(parts)
+    for _ in range(PROBE_ROUNDS):
+        for i, part in enumerate(parts):
+            if exact[i]:
+                continue
+            value, _ = ctx.exp(part, cur[i] + 1, d, tops[i], weight)
+            exact[i] = value <= cur[i]
+            cur[i] = max(cur[i], int(value))
+            if n + sum(cur) >= bound:
+                return exact
+    return exact
+
+
+def _exp_probe_task(game, consistent, entries, symmetry, history, first, parts, lbs, n,
+                    bound, d, weight):
+    """The probes with which :func:`_rival` begins, alone: the lower bounds ``lbs`` of
+    the ``parts`` of the guess ``first`` (after ``history``, ``d`` guesses left in
+    each) raised by :func:`_probe_rounds`, smallest part first, as ``(bounds,
+    solved, counters)`` in the parts' order (``solved[i]``: part i's bound is its
+    value). They stop once ``n`` plus the bounds reach ``bound``: the guess is
+    refuted. A chain probes its small parts so, in one task, before it solves each
+    exactly (:meth:`~optimal_mm.search_races.RivalRaces._small_parts`): a guess
+    whose small parts fail high together is refuted at the price of probes."""
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
+    cur = [int(lbs[i]) for i in order]
+    tops = [_part_guesses(game, (*history, first), parts[i], consistent, symmetry)
+            for i in order]
+    exact = _probe_rounds(ctx, [parts[i] for i in order], cur, tops, n, bound, d, weight)
+    bounds, solved = [0] * len(parts), [False] * len(parts)
+    for k, i in enumerate(order):
+        bounds[i], solved[i] = cur[k], exact[k]
+    return bounds, solved, ctx.counters - before
 
 
 def _first_by(plan, guess) -> list:
@@ -242,8 +290,9 @@ def _guess_below(args, below):
     * the same rival's answer there (:func:`_uncapped_guess_under`), under any budget;
     * else its parts' exact optima there, where that search solved them (the parts of
       a guess it raced as its first, not as a rival: p6c7n's 124367, 7911 over its
-      1,590 secrets, against 7890 within 7), each part it did not at its lower bound
-      ``lbs``, as the rival's own search starts.
+      1,590 secrets, against 7890 within 7; or a chain's small parts, each its own
+      task: :func:`value_task`), each part it did not at its lower bound ``lbs``, as
+      the rival's own search starts.
 
     Read only; the caller keeps what it settles (:meth:`TaskRunner.bound_by`)."""
     from .checkpoint import task_key  # (hashlib: not for a search without checkpoint)
@@ -262,10 +311,11 @@ def _guess_below(args, below):
     for part, lb in zip(parts, lbs):
         if least >= wanted:
             break
-        solved = below.get(task_key(_exp_part_task.__name__,
-                                    part_task(after, part, NO_CAP, 0)), count=False)
-        if solved is not None:
-            least += max(0, int(solved[0]) - int(lb))
+        for task in (part_task(after, part, NO_CAP, 0), value_task(after, part, NO_CAP, 0)):
+            solved = below.get(task_key(_exp_part_task.__name__, task), count=False)
+            if solved is not None:
+                least += max(0, int(solved[0]) - int(lb))
+                break
     return (None, None, new_stats()) if least >= wanted else None
 
 

@@ -416,6 +416,8 @@ def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, ar
     ("make_charts", ["--results", "{tmp}/no"], "is not a folder"),
     ("time_rival", ["p2c3", "--first", "12", "--rival", "21", "--part", "2", "--budget", "-1"],
      "--budget: must be at least 1"),
+    ("time_small_parts", ["p2c3", "--first", "12", "--below", "1"],
+     "--below: must be at least 2"),
     # Options that ran before (a traceback from each game's process, a division by
     # zero in the page, results written over), refused since 2026-12-04
     ("bench_play", ["--move-time", "nan", "--results", "{tmp}"], "--move-time must be a finite"),

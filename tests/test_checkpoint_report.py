@@ -323,8 +323,8 @@ def test_rival_first_guesses_with_no_task_yet_are_counted_and_priced(tmp_path,
 
     expected_mean = sum(cpu_of(g) for g in kept) / len(kept)
     g = game.code_index(gone)
-    assert drop_entries(tmp_path, lambda fn, args: fn != "_exp_guess_task" or (
-        args[0] != [g] and (args[0] or args[1] != g))) > 1
+    assert drop_entries(tmp_path, lambda fn, args: args[0][:1] != [g] and (
+        args[0] or args[1] != g)) > 1  # every task of the chain: its pieces too
     (rep,) = report(tmp_path)
     assert rep.not_begun == [gone] and gone not in {c.guess for c in rep.chains}
     assert rep.rivals_exact
@@ -349,6 +349,17 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     assert rep.deep_rivals and all(len(g.split()) >= 3 for g, _, _ in rep.deep_rivals)
     assert "rival guesses below the second, in chains: " in "\n".join(rep.lines())
     assert rep.deep_parts > 0  # pieces of parts split below the second guess
+    # The small parts of each chain: their probes' task and each part's value alone,
+    # counted on a line of their own, not as the guess's parts nor as big parts' probes
+    from optimal_mm.checkpoint import read_entries
+
+    small = sum(task["function"] == "_exp_probe_task" or (
+        task["function"] == "_exp_part_task" and task["args"][2] >= INF
+        and not task["args"][4]) for _, task, _, _ in read_entries(tmp_path))
+    assert rep.small_parts == small > 0
+    assert f"  pieces of those small parts' tasks (their probes, then each part solved " \
+           f"exactly): {small:,}" in rep.lines()
+    assert rep.to_dict()["small_part_pieces"] == small
     # Their times are kept apart: a chained rival is many pieces, so a piece's time
     # does not price a rival second guess still to search.
     from optimal_mm.checkpoint_summary import CHAIN_PIECE

@@ -153,7 +153,13 @@ def _chain_answers(folder) -> dict:
     return {(task["args"][0][0], task["args"][1]): timing["cpu_seconds"]
             for _, task, _, timing in read_entries(folder)
             if task["function"] == "_exp_guess_task" and len(task["args"][0]) == 1
-            and timing is not None and timing.get("pieces")}
+            and timing is not None and timing.get("pieces") and _whole(task["args"])}
+
+
+def _whole(args) -> bool:
+    """Whether the :func:`_exp_guess_task` arguments ``args`` are a rival's own: its
+    parts cover its secrets (a chain's small parts, also answered in pieces, do not)."""
+    return sum(p["shape"][0] if isinstance(p, dict) else len(p) for p in args[2]) + 1 >= args[4]
 
 
 def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
@@ -178,7 +184,7 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     def saved_or(self, fn, task, compute, spent=None):
         before = len(saves)
         out = real_saved_or(self, fn, task, compute, spent)
-        if fn.__name__ == "_exp_guess_task" and len(task[0]) == 1:
+        if fn.__name__ == "_exp_guess_task" and len(task[0]) == 1 and _whole(task):
             windows.setdefault((int(task[0][0]), int(task[1])), (before, len(saves)))
         return out
 

@@ -513,7 +513,8 @@ def test_a_bad_lower_bound_checkpoint_is_one_line(tmp_path, capsys, argv, messag
 def test_a_capped_rival_is_bounded_by_what_the_search_without_the_cap_saved(tmp_path):
     # The rule itself, on a checkpoint written by hand: the same rival's answer
     # without the cap under any budget, else its parts' exact optima there (a guess
-    # that search raced first, solved by its parts), each other part at its bound.
+    # that search raced first, solved by its parts, or a chain's small parts, each
+    # solved alone), each other part at its bound.
     import numpy as np
 
     from optimal_mm.checkpoint import Checkpoint, task_key
@@ -535,8 +536,8 @@ def test_a_capped_rival_is_bounded_by_what_the_search_without_the_cap_saved(tmp_
               (9, None, stats()))
     assert _guess_below(rival(21), below)[0] is None  # 9 + 3 + 9
     assert _guess_below(rival(22), below) is None
-    below.put(task_key("_exp_part_task", ((5, 7), parts[0], INF, NO_CAP, True, 0)),
-              (4, None, stats()))
+    below.put(task_key("_exp_part_task", ((5, 7), parts[0], INF, NO_CAP, False, 0)),
+              (4, None, stats()))  # a chain's small part there: its value alone
     refuted = _guess_below(rival(22), below)  # 9 + 4 + 9
     assert refuted[0] is None and not refuted[2].any()
     assert _guess_below(rival(23), below) is None

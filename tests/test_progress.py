@@ -188,7 +188,9 @@ def test_each_rival_of_a_big_part_searched_as_a_chain_is_told_once_answered(tmp_
     answers = {(task["args"][4], game.code_str(task["args"][1]))
                for _, task, _, timing in read_entries(tmp_path)
                if task["function"] == "_exp_guess_task" and len(task["args"][0]) == 1
-               and timing is not None and timing.get("pieces")}
+               and timing is not None and timing.get("pieces")  # a rival's own answer,
+               and sum(p["shape"][0] for p in task["args"][2]) + 1 >= task["args"][4]}
+    # not its small parts' (a chain's piece, found in pieces too)
     assert len(answers) >= 3
 
     def told(display, when):

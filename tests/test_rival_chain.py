@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from optimal_mm import Game, search, search_parts, search_tasks
+from optimal_mm._search_arrays import INF
+from optimal_mm.checkpoint import read_entries
 from optimal_mm.search import NO_CAP, Solver
 
 from script_loader import load_script
@@ -70,6 +72,86 @@ def test_chain_agrees_with_the_single_task(chained):
             assert n + sum(v for v, _ in trees or ()) == (task or n)
 
 
+def _small_of(parts, lbs, n):
+    """A chain's small parts (below :data:`SPLIT` secrets), their bounds, and its
+    secrets plus the big parts' bounds, as :meth:`Solver._guess_by_parts` has them."""
+    small = [i for i, p in enumerate(parts) if len(p) < SPLIT]
+    known = n + sum(lb for p, lb in zip(parts, lbs) if len(p) >= SPLIT)
+    return [parts[i] for i in small], [lbs[i] for i in small], known
+
+
+def test_small_parts_in_pieces_answer_as_the_one_task(chained):
+    # A chain's small parts, probed in one task and then solved one task each, give
+    # the answer of the one task that searched them all (the search until
+    # 2026-12-06): the same total below the bound, None at or above it, whether the
+    # probes refute them (a bound just above their bounds' sum) or the values do.
+    for g, (parts, lbs, n) in _first_guesses(chained).items():
+        small, small_lbs, known = _small_of(parts, lbs, n)
+        assert small
+        exact = known + sum(int(chained._ctx.exp(p, search.INF, NO_CAP, None)[0])
+                            for p in small)
+        for bound in (known + sum(small_lbs) + 1, exact, exact + 1, 10**9):
+            one, _, _ = search_tasks._exp_guess_task(chained.game, False, 60_001, True, (),
+                                                     g, small, small_lbs, known, bound,
+                                                     NO_CAP, 0)
+            pieces, trees, counters = chained._small_parts((), g, small, small_lbs, known,
+                                                           bound, NO_CAP, 0, "small")
+            assert pieces == one == (exact if exact < bound else None)
+            assert trees is None and not counters.any()  # the tasks hold the work
+
+
+def test_a_run_stopped_in_a_chains_small_parts_keeps_those_done(tmp_path, monkeypatch):
+    # The probes of 1122's small parts are one task, and each part they leave is a
+    # task of its own, saved as it ends: stopped after the first of them, the run
+    # resumed computes only the others, and the small parts' answer is saved as the
+    # one task's. A checkpoint holding that answer (as the search before 2026-12-06
+    # saved it, one task) is read back whole: no piece is computed again.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    g = game.code_index("1122")
+    plain = Solver(game, jobs=1, table_entries=60_001)
+    with plain._session("expected", None):
+        parts, lbs, n = _first_guesses(plain)[g]
+    small, small_lbs, known = _small_of(parts, lbs, n)
+    args = ((), g, small, small_lbs, known, 10**9, NO_CAP, 0)
+
+    class StopAt(search.Progress):
+        def __init__(self):
+            self.labels, self.done = [], 0
+
+        def phase(self, label, total, done=0):
+            self.labels.append((label, total))
+
+        def advance(self, n=1, resumed=False):
+            self.done += n
+            if self.done == 2:  # the probes, then one part
+                raise KeyboardInterrupt
+
+    stop = StopAt()
+    solver = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path, progress=stop)
+    with solver._session("expected", None), pytest.raises(KeyboardInterrupt):
+        solver._saved_or(search_tasks._exp_guess_task, args,
+                         lambda: solver._small_parts(*args, "small"))
+    (_, probed), (_, todo) = stop.labels
+    assert probed == 1 and 2 <= todo <= len(small)
+    assert len(list(tmp_path.glob("task-*.json"))) == 2
+    again = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path)
+    with again._session("expected", None):
+        result = again._saved_or(search_tasks._exp_guess_task, args,
+                                 lambda: again._small_parts(*args, "small"))
+    assert again.checkpoint.loaded == 2 and again.checkpoint.stored == todo - 1 + 1
+    one, _, _ = search_tasks._exp_guess_task(game, False, 60_001, True, *args)
+    assert result[0] == one
+    old = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path / "one")
+    with old._session("expected", None):  # computed as one task and saved
+        assert old._runner.run(search_tasks._exp_guess_task, [args])[0][0] == one
+    for folder in (tmp_path, tmp_path / "one"):
+        third = Solver(game, jobs=1, table_entries=60_001, checkpoint=folder)
+        with third._session("expected", None):
+            assert third._saved_or(search_tasks._exp_guess_task, args, None)[0] == one
+        assert third.checkpoint.loaded == 1 and third.checkpoint.stored == 0
+
+
 class StopAfter(search.Progress):
     """Records the phase labels; raises KeyboardInterrupt after ``tasks`` tasks."""
 
@@ -106,12 +188,33 @@ def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
                progress=stop).expected()
     assert "of rival 1122" in stop.labels[-1]  # stopped inside a chain
     saved = len(list(tmp_path.glob("task-*.json")))
+    # Each task done is saved, and so is the small parts' answer of each chain whose
+    # small parts were done, found in pieces: their probes in one task, then each
+    # part's value alone (a chain beside may have begun them too)
+    whole = _small_parts_answered(tmp_path)
+    pieces = [task for _, task, _, _ in read_entries(tmp_path) if (
+        task["function"] == "_exp_probe_task" and task["args"][1] in whole) or (
+        task["function"] == "_exp_part_task" and task["args"][2] >= INF
+        and not task["args"][4] and task["args"][0][0] in whole)]
+    assert saved == watch.done - 50 + len(whole)
+    assert game.code_index("1122") in whole and len(pieces) > len(whole)
     again = Solver(game, jobs=1, table_entries=60_004, checkpoint=tmp_path)
     sol = again.expected()
     assert sol.value == plain.value == 5625
     assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
-    assert again.checkpoint.loaded == saved == watch.done - 50
-    assert again.checkpoint.stored == 50
+    # Read again, the small parts' answer is that one task's: its pieces are not read
+    assert again.checkpoint.loaded == saved - len(pieces)
+    # The 50 tasks left, and the small parts' answers that they completed
+    assert again.checkpoint.stored == 50 + len(_small_parts_answered(tmp_path) - whole)
+
+
+def _small_parts_answered(path) -> set:
+    """The rival first guesses whose chain's small parts have their answer saved in
+    the checkpoint ``path`` as one task's (their parts cover fewer than its secrets)."""
+    return {task["args"][1] for _, task, _, timing in read_entries(path)
+            if task["function"] == "_exp_guess_task" and (timing or {}).get("pieces")
+            and not task["args"][0]
+            and sum(p["shape"][0] for p in task["args"][2]) + 1 < task["args"][4]}
 
 
 def test_later_chains_take_the_best_total_so_far_as_budget(monkeypatch):
@@ -184,6 +287,31 @@ def test_time_rival_script(capsys, mode):
 ])
 def test_time_rival_bad_input(capsys, argv, message):
     assert _time_rival().main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_time_small_parts_script(capsys):
+    # Mastermind's 1122 with parts under 60 secrets small: both ways agree (the
+    # script raises if not), under bounds above the total and below it
+    script = load_script("time_small_parts")
+    assert script.main(["mastermind", "--first", "1122", "--below", "60",
+                        "--table-entries", "100000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("mastermind 1122: 6 small parts [36, 32, 20, 16, 4, 1], total ")
+    total = int(out[0].split("total ")[1].split()[0])
+    assert [line.split(":")[0] for line in out[1:]] == [
+        f"bound {total + 60} (+60)", f"bound {total + 1} (+1)", f"bound {total - 3} (-3)"]
+    assert [line.split("; ")[0].split(": ")[1] for line in out[1:]] == [
+        str(total), str(total), "refuted"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["p9x", "--first", "1", "--below", "60"], "p9x"),
+    (["mastermind", "--first", "1234", "--below", "2"], "no parts under 2 secrets"),
+])
+def test_time_small_parts_bad_input(capsys, argv, message):
+    assert load_script("time_small_parts").main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
