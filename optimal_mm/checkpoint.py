@@ -355,6 +355,7 @@ class Checkpoint:
         # (function, budget index) -> {budget-free digest: [(budget, result)]}: every
         # entry of this run, read on the first :meth:`reuse` of that function.
         self._alike: dict[tuple, dict] = {}
+        self._of: dict[str, list] = {}  # function -> its entries, read by :meth:`tasks_of`
 
     def __repr__(self) -> str:
         return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
@@ -414,6 +415,19 @@ class Checkpoint:
                 self.rejected += 1
             return None
         return body["task"], body["result"], body["timing"]
+
+    def tasks_of(self, function: str) -> list:
+        """``(task key, result)`` of every entry of this run for the task function named
+        ``function``, read once (the files present then: for a directory only read,
+        another search's), for a reader that finds tasks by other arguments than
+        their key (a capped search reading the small parts' answers of the search
+        without the cap: :meth:`~optimal_mm.search_races.RivalRaces._small_floor`)."""
+        found = self._of.get(function)
+        if found is None:
+            found = self._of[function] = [
+                (entry[0], entry[1]) for entry in map(self._read, self.entries())
+                if entry is not None and entry[0].get("function") == function]
+        return found
 
     def reuse(self, key: dict, index: int, adapt, count: bool = True):
         """The result of task ``key`` from an entry of the same task under another value

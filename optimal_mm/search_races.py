@@ -28,6 +28,7 @@ read of the solver) beside :class:`~optimal_mm.search_parts.PartSolving`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 
@@ -44,6 +45,36 @@ from .search_parts import _phase
 from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_probe_task,
                            _exp_trees_task, _guess_answer, _part_size, part_task, probe_task,
                            value_task)
+
+
+def _small_key(history, g, parts) -> tuple:
+    """How :func:`_small_floors` names the small parts ``parts`` of a chain's guess
+    ``g`` after ``history``: by the guesses and the parts' hashes (as a task's key
+    names them), not by their bounds or budget."""
+    from .checkpoint import task_key  # (hashlib: not for a search without checkpoint)
+
+    digests = task_key("", tuple(parts))["args"]
+    return (tuple(int(h) for h in history), int(g),
+            frozenset(a["array"] for a in digests))
+
+
+@functools.lru_cache(maxsize=4)
+def _small_floors(below) -> dict:
+    """``{small parts (_small_key): least total}`` from the entries of the
+    :class:`~optimal_mm.checkpoint.Checkpoint` ``below`` (the search without the
+    cap): each answer of a chain's small parts (an :func:`_exp_guess_task` whose
+    parts hold fewer than its secrets), their total if it was below the budget,
+    else the budget less the rest; the largest where several answer the same
+    parts. Read once per checkpoint."""
+    floors = {}
+    for task, result in below.tasks_of(_exp_guess_task.__name__):
+        history, g, parts, _, known, bound = task["args"][:6]
+        if sum(p["shape"][0] for p in parts) + 1 >= known:
+            continue  # a rival's own parts: not a chain's small parts
+        key = (tuple(history), g, frozenset(p["array"] for p in parts))
+        least = (bound if result[0] is None else result[0]) - known
+        floors[key] = max(least, floors.get(key, least))
+    return floors
 
 
 def _chain_answer_text(race: str, guess: str, value, budget: int, lead: bool,
@@ -755,7 +786,9 @@ class RivalRaces:
         them all before 2026-12-06, so a checkpoint of then still answers it); then
         each big part, smallest first, split by its second guesses
         (:meth:`_second_guess_rounds`) with the budget that the parts known so far
-        leave it; the first part that reaches its budget refutes the guess.
+        leave it; the first part that reaches its budget refutes the guess. A capped
+        search that reads the search without the cap may count the small parts at
+        their total there and solve them last instead (:meth:`_small_floor`).
         """
         least = self._chain_secrets(history)
         least = search_parts.SPLIT_SECRETS if least is None else least
@@ -780,16 +813,19 @@ class RivalRaces:
             if n + sum(lbs) >= bound:
                 return None
         known = n + sum(lbs[i] for i in big)  # the exact total once every part is known
+        task = floor = None
         if small:
             task = (tuple(history), g, [parts[i] for i in small], [lbs[i] for i in small],
                     known, bound, d, weight)
-            label = f"{_phase(weight)}: rival {line}, its {len(small)} small parts"
-            value, _, counters = _guess_answer(self._saved_or(
-                _exp_guess_task, task, lambda: self._small_parts(*task, label)))
-            self.stats.add(counters)
-            if value is None:
-                return None
-            known = value
+            floor = self._small_floor(task)
+            if floor is None:  # the small parts first
+                known = self._small_answer(task, line)
+                if known is None:
+                    return None
+            else:  # counted at their floor until the big parts are done
+                known += floor
+                if known >= bound:
+                    return None
         for i in big:
             if i in exact:  # its bound is its value
                 continue
@@ -804,7 +840,49 @@ class RivalRaces:
             if guess is None:
                 return None
             known += value - lbs[i]
+        if floor is not None:  # the small parts last: their value for their floor
+            value = self._small_answer(task, line)
+            if value is None:
+                return None
+            known += value - task[4] - floor
+            if known >= bound:
+                return None
         return known
+
+    def _small_answer(self, task, line: str) -> int | None:
+        """The answer of the small parts' :func:`_exp_guess_task` ``task`` (a chain's,
+        ``line`` its guesses): read back, or found in pieces (:meth:`_small_parts`)
+        and saved as that task's; the total (its ``known`` plus their values) if
+        below its bound, else None."""
+        label = f"{_phase(task[7])}: rival {line}, its {len(task[2])} small parts"
+        value, _, counters = _guess_answer(self._saved_or(
+            _exp_guess_task, task, lambda: self._small_parts(*task, label)))
+        self.stats.add(counters)
+        return value
+
+    def _small_floor(self, task) -> int | None:
+        """What the small parts of a chain (``task``: their :func:`_exp_guess_task`
+        arguments) cost together at least, by the search without the cap
+        (:meth:`~optimal_mm.runner.TaskRunner.bound_by`), where it is above their
+        bounds and this search does not hold their answer yet; else None.
+
+        A tree within the cap is a tree, so each part costs at least its optimum
+        without the cap, and that search's answer for the same small parts (found by
+        the guesses and the parts, whatever their bounds and budget there) bounds
+        them: their total there, or the budget they reached. The chain then races
+        its big parts first with the small parts at that floor and solves the small
+        parts last, only if no big part refutes it: p6c7n's capped race solved them
+        first, 60 s to 65 min a rival (about 3 h in all for nine rivals), and in all
+        eight rivals with both answers their capped total was the one without the
+        cap, so the big parts' budgets were the same."""
+        history, g, parts, lbs, _, _, d, weight = task
+        below = self._runner.below
+        if below is None or weight or d >= NO_CAP:
+            return None  # a cap weight's costs are not totals (_uncapped_guess)
+        if self._runner.known(_exp_guess_task, [task], count=False)[1][0] is not None:
+            return None  # held here: read back first, as always
+        floor = _small_floors(below).get(_small_key(history, g, parts))
+        return floor if floor is not None and floor > sum(int(b) for b in lbs) else None
 
     def _small_parts(self, history, g, parts, lbs, known, bound, d, weight, label) -> tuple:
         """:func:`_exp_guess_task`'s answer for a chain's small ``parts`` (those of the

@@ -453,13 +453,39 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
 
 
 def test_a_capped_search_reads_the_uncapped_runs_answers_as_lower_bounds(split_at_60,
-                                                                         tmp_path):
+                                                                         tmp_path,
+                                                                         monkeypatch):
     # A rival that the search without the cap found to cost at least the capped
     # budget is not better under the cap either (a tree within the cap is a tree):
     # read from that run's checkpoint, unsearched. The same value and tree, less work,
     # with the floor's tree and with its value alone; the directory is only read.
+    # A chain's small parts cost at least their total there (found by the guesses and
+    # the parts, whatever the bounds there): the capped chain races its big parts
+    # first with the small parts at that floor, and solves them last, only if no big
+    # part refutes it. Each chain asked alike in both searches answers alike.
     import dataclasses
 
+    chains, floors, solved = {}, [], []
+    real_chain, real_floor = Solver._guess_by_parts, Solver._small_floor
+    real_answer = Solver._small_answer
+
+    def chain(self, history, g, parts, lbs, n, bound, d, weight):
+        value = real_chain(self, history, g, parts, lbs, n, bound, d, weight)
+        chains.setdefault(self.checkpoint_dir.name, {})[(tuple(history), g, bound)] = value
+        return value
+
+    def small_floor(self, task):
+        found = real_floor(self, task)
+        floors.append((self.checkpoint_dir.name, task[1], found))
+        return found
+
+    def small_answer(self, task, line):
+        solved.append((self.checkpoint_dir.name, task[1]))
+        return real_answer(self, task, line)
+
+    monkeypatch.setattr(Solver, "_guess_by_parts", chain)
+    monkeypatch.setattr(Solver, "_small_floor", small_floor)
+    monkeypatch.setattr(Solver, "_small_answer", small_answer)
     uncapped_dir = tmp_path / "uncapped"
     uncapped = _mastermind(50_131, checkpoint=uncapped_dir).expected()
     before = sorted(p.name for p in uncapped_dir.iterdir())
@@ -477,6 +503,15 @@ def test_a_capped_search_reads_the_uncapped_runs_answers_as_lower_bounds(split_a
         assert f"{solver._runner.bounded:,} rival guesses not better, read from the " \
                f"search without the cap ({uncapped_dir})" in sol.proof[-1]
     assert sorted(p.name for p in uncapped_dir.iterdir()) == before
+    # The chains' small parts: no floor without the checkpoint below; with it, some
+    # chains of the value floor's search (k = 1) take one, and one of those a big part
+    # refuted before its small parts were solved
+    assert not [f for name, _, f in floors if name.startswith("plain") and f is not None]
+    floored = {g for name, g, f in floors if name == "read1" and f is not None}
+    both = set(chains["plain1"]) & set(chains["read1"])
+    assert floored & {g for _, g, _ in both}
+    assert all(chains["plain1"][key] == chains["read1"][key] for key in both)
+    assert floored - {g for name, g in solved if name == "read1"}
 
 
 def test_the_uncapped_runs_answers_bound_nothing_without_a_cap_or_with_a_weight(
@@ -549,3 +584,4 @@ def test_a_capped_rival_is_bounded_by_what_the_search_without_the_cap_saved(tmp_
               (None, None, stats()))
     assert _guess_below(rival(30, first=6), below)[0] is None
     assert _guess_below(rival(31, first=6), below) is None
+
