@@ -53,8 +53,10 @@ def test_the_capped_trees_agree_with_the_optimal_table():
         if name in script.FLOORS:  # the uncapped optimum bounds the capped one
             floor = summary[script.FLOORS[name]]["value"]
             assert e["value"] >= floor, name
-            # p4c8nb's and p5c7nb's met it; p5c6b's (59528) stays above its 59388
-            assert (e["value"] == floor) == (name != "p5c6b-worst-then-expected"), name
+            # p4c8nb's and p5c7nb's met it; p5c6b's (59528) stays above its 59388, and
+            # p6c7n's (29124) one above its 29123
+            above = {"p5c6b-worst-then-expected", "p6c7n-worst-then-expected"}
+            assert (e["value"] == floor) == (name not in above), name
 
 
 def test_trees_another_run_wrote_meanwhile_stay_in_the_summary(tmp_path, monkeypatch):

@@ -316,6 +316,51 @@ def test_time_small_parts_bad_input(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
+def test_recheck_rivals_script(capsys, tmp_path):
+    # Mastermind within 5, the part of 208 secrets after 1122: each rival searched
+    # again as a chain (parts of 20 secrets or more big), its small parts first,
+    # gives the one task's total under a budget above it and "not below" at it.
+    script = load_script("recheck_rivals")
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, table_entries=100_000)
+    with solver._session("worst-then-expected", None):
+        (part,) = [p for _, p in solver.first_guess_parts(game.code_index("1122"))
+                   if len(p) == 208]
+        totals = {}
+        for rival in ("1234", "1344"):
+            task = solver._rival_task((game.code_index("1122"),), game.code_index(rival),
+                                      part, 10**6, 4, 0)
+            totals[rival] = search_tasks._exp_guess_task(game, False, 100_000, True,
+                                                         *task)[0]
+    for budget, expected in ((10**6, lambda t: f"total {t}"),
+                             (min(totals.values()), None)):
+        assert script.main(["mastermind", "--max-guesses", "5", "--first", "1122",
+                            "--part", "208", "--budget", str(budget), "--chain-secrets",
+                            "20", "--table-entries", "100000", "--jobs", "1",
+                            "--checkpoint", str(tmp_path / str(budget)),
+                            "--rivals", "1234", "1344"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert [line.split(": ")[0] for line in out] == [
+            "1122 1234 (part of 208 secrets)", "1122 1344 (part of 208 secrets)"]
+        for line, rival in zip(out, ("1234", "1344")):
+            want = (expected(totals[rival]) if expected else
+                    f"total {totals[rival]}" if totals[rival] < budget else
+                    f"not below {budget}")
+            assert line.split(": ")[1].startswith(want + " ("), (line, want)
+    assert "not below" in "\n".join(out)  # the budget at the least total refutes it
+
+
+def test_recheck_rivals_bad_input(capsys, tmp_path):
+    script = load_script("recheck_rivals")
+    argv = ["mastermind", "--max-guesses", "5", "--first", "1122", "--budget", "9",
+            "--rivals", "1234", "--checkpoint", str(tmp_path / "c")]
+    assert script.main([*argv, "--part", "25"]) == 2
+    err = capsys.readouterr().err
+    assert "no part of 25 secrets after 1122" in err and err.count("\n") == 1
+    assert script.main([*argv[:-3], "9999", "--part", "208"]) == 2
+    assert "9999" in capsys.readouterr().err
+
+
 # --------------------------------------------------------- chains at every level
 
 
