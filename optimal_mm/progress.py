@@ -69,12 +69,35 @@ Phases that come faster than ``burst`` lines an interval are not told one by one
 [0:00:16] expected: rival 3: 1/1 tasks, phase done in 0:00:02
 [0:00:26] expected: rival 6: 0/1 tasks
 [0:00:28] expected: rival 6: 1/1 tasks, phase done in 0:00:02
+
+Work in threads beside the search's own (a race's chains) keeps its phases off the
+log (:class:`PhasesHidden`); once the log's own phase has ended, their ticks say,
+once an interval, which of them are under way:
+
+>>> out = io.StringIO()
+>>> clock = iter(range(0, 1000, 30)).__next__
+>>> p = LogProgress(out, interval=60, clock=clock)
+>>> p.phase("expected: the parts after 1234567 1235476", total=6, done=6)
+>>> beside = PhasesHidden(p, clock=clock)
+>>> beside.phase("expected: rival 1234567 1235476 1452367, its 9 small parts", total=9)
+>>> for _ in range(4):
+...     beside.tick()
+>>> beside.advance(9)
+>>> for _ in range(4):
+...     beside.tick()
+>>> print(out.getvalue(), end="")
+[0:00:30] expected: the parts after 1234567 1235476: 6/6 tasks (6 from checkpoint)
+[0:02:00] beside it: expected: rival 1234567 1235476 1452367, its 9 small parts: \
+0/9 tasks, phase running 0:00:30
+[0:03:00] beside it: expected: rival 1234567 1235476 1452367, its 9 small parts: \
+0/9 tasks, phase running 0:01:30
 """
 
 from __future__ import annotations
 
 import collections
 import sys
+import threading
 import time
 
 
@@ -117,6 +140,12 @@ class Progress:
         goes on; one task of a big part can take hours, and a log that said nothing
         for them looked like a run that had hung."""
 
+    def tick_hidden(self, hidden: "PhasesHidden") -> None:
+        """A tick from a thread beside the search's own, waiting in ``hidden``'s
+        phase (:class:`PhasesHidden`). Here, as :meth:`tick`; a log says which
+        phases beside are running when its own has ended (:class:`LogProgress`)."""
+        self.tick()
+
     def so_far(self) -> str:
         """The best value and bound last reported, as text (none kept here: ``""``)."""
         return ""
@@ -135,15 +164,42 @@ class PhasesHidden(Progress):
     """``shown``'s messages, best and bound, without phases: the display of work in
     a thread beside the search's own (:meth:`optimal_mm.runner.TaskRunner.beside`),
     whose phases would take the place of the one on show, with counts of another
-    batch's tasks."""
+    batch's tasks.
 
-    def __init__(self, shown: Progress):
+    It keeps its own phase's counts, and hands its ticks to ``shown``
+    (:meth:`Progress.tick_hidden`): a log whose own phase has ended says, once an
+    interval, which phases beside it are still running. Without that, p7c7n's
+    expected run said nothing after its first 7 seconds for 38 minutes, its work all
+    in chains beside.
+    """
+
+    def __init__(self, shown: Progress, clock=time.monotonic):
         self.shown = shown
+        self.clock = clock
+        self.label, self.total, self.done, self.phase_start = "", 0, 0, clock()
 
     @property
     def interval(self) -> float | None:
         """The shown display's (:attr:`Progress.interval`)."""
         return self.shown.interval
+
+    @property
+    def running(self) -> bool:
+        """Whether this display's phase is under way (begun, not every task done)."""
+        return self.done < self.total
+
+    def phase(self, label, total, done=0) -> None:
+        self.label, self.total, self.done = label, int(total), int(done)
+        self.phase_start = self.clock()
+
+    def advance(self, n=1, resumed=False) -> None:
+        self.done += n
+
+    def tick(self) -> None:
+        self.shown.tick_hidden(self)
+
+    def tick_hidden(self, hidden) -> None:
+        self.shown.tick_hidden(hidden)
 
     def update(self, best=None, bound=None) -> None:
         self.shown.update(best=best, bound=bound)
@@ -246,6 +302,8 @@ class LogProgress(_Counting):
         self.last = None  # when this phase's last line was written
         self.recent = collections.deque()  # when the lines of the last interval were
         self.shown = False  # whether this phase's first line was written
+        # The phases beside (PhasesHidden) that ticked, by id: (display, last tick)
+        self.hidden, self._hidden_lock = {}, threading.Lock()
 
     def _write(self, text: str) -> None:
         print(f"{self.prefix}{text}", file=self.stream, flush=True)
@@ -288,6 +346,30 @@ class LogProgress(_Counting):
         now = self.clock()
         if self.done < self.total and self._due(now):
             self._progress_line(now, f"phase running {_clock_text(now - self.phase_start)}")
+
+    def tick_hidden(self, hidden):
+        """A thread beside waits in ``hidden``'s phase: with this display's own phase
+        under way, a tick of it (:meth:`tick`); with it ended, once an ``interval``
+        has passed since the last line, a line for each phase beside that is under
+        way and ticked within the last interval (a thread that has gone stops
+        ticking), labelled "beside it"."""
+        if self.done < self.total:
+            self.tick()
+            return
+        now = self.clock()
+        with self._hidden_lock:
+            self.hidden[id(hidden)] = (hidden, now)
+            if not self._due(now):
+                return
+            self.hidden = {key: (h, at) for key, (h, at) in self.hidden.items()
+                           if h.running and now - at < self.interval}
+            shown = [h for h, _ in self.hidden.values()]
+            self.last = now  # (also when every phase beside has just ended)
+        for h in shown:
+            self._write(f"[{_clock_text(now - self.start)}] beside it: {h.label}: "
+                        f"{h.done}/{h.total} tasks, phase running "
+                        f"{_clock_text(now - h.phase_start)}")
+            self.recent.append(now)
 
     def _due(self, now: float) -> bool:
         """Whether this phase's last line (or its start) is ``interval`` seconds old."""
@@ -366,6 +448,10 @@ class TeeProgress(Progress):
     def tick(self):
         for display in self.displays:
             display.tick()
+
+    def tick_hidden(self, hidden):
+        for display in self.displays:
+            display.tick_hidden(hidden)
 
     def so_far(self) -> str:
         return next((text for text in (d.so_far() for d in self.displays) if text), "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import doctest
 import io
+import time
 
 from optimal_mm import Game, progress, search_parts
 from optimal_mm.progress import LogProgress, Progress, QuietProgress, TeeProgress
@@ -103,6 +104,79 @@ def test_a_tick_redraws_a_bar_and_reaches_every_display_of_a_tee():
     tee.tick()
     assert log_out.getvalue().splitlines()[-1].endswith("0/1 tasks, phase running 0:00:01")
     Progress().tick()  # the silent display: nothing to do
+
+
+def test_phases_beside_are_told_once_the_logs_own_phase_has_ended():
+    # p7c7n's expected run said nothing for 38 minutes after its first 7 seconds: its
+    # own phase had ended (every task read back) and the work went on in chains
+    # beside, whose phases a log does not show. Their ticks now tell, once an
+    # interval, which of them are under way; a phase beside that has ended, or whose
+    # thread stopped ticking, is not told; the log's own phase, while under way, is
+    # told as before, not the phases beside.
+    from optimal_mm.progress import PhasesHidden
+
+    out, clock = io.StringIO(), _Clock()
+    log = LogProgress(out, interval=60, clock=clock)
+    tee = TeeProgress(QuietProgress(), log)
+    tee.phase("expected: its own", total=1)
+    small, big, gone = (PhasesHidden(tee, clock=clock) for _ in range(3))
+    small.phase("expected: rival 1 2, its 4 small parts", total=4)
+    big.phase("expected: 300 secrets after 1 2", total=2)
+    gone.phase("expected: a chain that stops ticking", total=1)
+
+    def lines():
+        return [x.split("] ", 1)[1] for x in out.getvalue().splitlines()]
+
+    for _ in range(30):  # 150 s, own phase under way: its own lines only
+        clock.now += 5
+        for h in (small, big, gone):
+            h.tick()
+    assert lines() == ["expected: its own: 0/1 tasks"] + [
+        f"expected: its own: 0/1 tasks, phase running 0:0{m}:00" for m in (1, 2)]
+    tee.advance()
+    for _ in range(12):  # 60 s more, its phase ended; "gone" ticks no more
+        clock.now += 5
+        for h in (small, big):
+            h.tick()
+    told = lines()[4:]
+    assert told == ["beside it: expected: rival 1 2, its 4 small parts: 0/4 tasks, "
+                    "phase running 0:03:30",
+                    "beside it: expected: 300 secrets after 1 2: 0/2 tasks, "
+                    "phase running 0:03:30"], lines()
+    small.advance(4)
+    big.advance()
+    for _ in range(12):
+        clock.now += 5
+        big.tick()
+    assert lines()[6:] == ["beside it: expected: 300 secrets after 1 2: 1/2 tasks, "
+                           "phase running 0:04:30"], lines()
+    quiet = QuietProgress()
+    PhasesHidden(quiet).tick()  # a display with no log: nothing to do
+    assert quiet.so_far() == ""
+
+
+def test_a_thread_beside_the_search_tells_its_phase_in_the_log(monkeypatch):
+    # The wiring: a thread started by TaskRunner.beside reports to a PhasesHidden of
+    # the runner's display, whose ticks, while it waits on a worker's task, reach
+    # the log.
+    from optimal_mm import runner as runner_module
+    from optimal_mm.runner import TaskRunner
+
+    monkeypatch.setattr(runner_module, "TICK_SECONDS", 0.05)
+    out = io.StringIO()
+    log = LogProgress(out, interval=0.2)
+    runner = TaskRunner(jobs=2, backend="loky", scheduler=None, progress=log,
+                        isolated=True)
+    runner.prepare(())
+    with runner.workers():
+        runner.run(divmod, [(7, 2)], "expected: its own")
+        chain = runner.beside(lambda: runner.run(time.sleep, [(1.5,)],
+                                                 "expected: a chain beside"))
+        chain.join()
+    beside = [x for x in out.getvalue().splitlines() if "] beside it: " in x]
+    assert beside and all(x.endswith(" phase running " + x.rsplit(" ", 1)[1])
+                          and ": expected: a chain beside: 0/1 tasks," in x
+                          for x in beside), out.getvalue()
 
 
 def test_tasks_read_back_during_a_phase_are_not_in_its_eta():
