@@ -72,6 +72,7 @@ from .checkpoint_summary import (
     CHAIN_PIECE, DEEP_WORST, BigPart, ChainPart, ChainRival, RunReport, SplitPart, Timed)
 from .errors import InvalidOptionError
 from .game import Game
+from .search_tasks import saved_small_parts
 
 
 def _cpu(timing) -> float | None:
@@ -231,7 +232,7 @@ def report(directory, classes: bool = True,
                 rep.begun.add(first_of_task)
                 raw = exp_raw[rid]
                 raw["weight"] = int(weight)
-                if sum(p["shape"][0] for p in parts) + 1 < n:
+                if saved_small_parts(args):
                     # The small parts of a rival with big parts, the big ones at their
                     # bounds (Solver._guess_by_parts): a piece of a chain, no total.
                     rep.chain_pieces += 1

@@ -44,7 +44,7 @@ from .search_costs import _cost_text
 from .search_parts import _phase
 from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_probe_task,
                            _exp_trees_task, _guess_answer, _part_size, part_task, probe_task,
-                           value_task)
+                           saved_small_parts, value_task)
 
 
 def _small_key(history, g, parts) -> tuple:
@@ -69,8 +69,8 @@ def _small_floors(below) -> dict:
     floors = {}
     for task, result in below.tasks_of(_exp_guess_task.__name__):
         history, g, parts, _, known, bound = task["args"][:6]
-        if sum(p["shape"][0] for p in parts) + 1 >= known:
-            continue  # a rival's own parts: not a chain's small parts
+        if not saved_small_parts(task["args"]):
+            continue  # a rival's own task
         key = (tuple(history), g, frozenset(p["array"] for p in parts))
         least = (bound if result[0] is None else result[0]) - known
         floors[key] = max(least, floors.get(key, least))

@@ -68,6 +68,25 @@ def value_task(history, part, d, weight) -> tuple:
     return tuple(history), part, INF, d, False, weight
 
 
+def saved_small_parts(args) -> bool:
+    """Whether a saved :func:`_exp_guess_task` (its entry's arguments after the common
+    ones, each part a ``{"shape", "array"}`` record as :mod:`optimal_mm.checkpoint`
+    writes it) is a chain's small parts rather than a rival's own task. A rival's
+    ``n`` is its parts' secrets, plus one if the guess may be the secret; the small
+    parts' ``n`` adds the big parts' lower bounds
+    (:meth:`~optimal_mm.search_races.RivalRaces._guess_by_parts`), and a big part
+    costs more than its secrets. The report of a checkpoint and the capped search's
+    floor (:func:`~optimal_mm.search_races._small_floors`) tell them apart so.
+
+    >>> part = {"shape": [40], "array": "..."}
+    >>> saved_small_parts([[0], 5, [part, part], [50, 50], 81, 9000, 9, 0])
+    False
+    >>> saved_small_parts([[0], 5, [part, part], [50, 50], 412, 9000, 9, 0])
+    True
+    """
+    return sum(p["shape"][0] for p in args[2]) + 1 < args[4]
+
+
 def _part_size(args) -> int:
     """How many secrets an :func:`_exp_part_task` searches (arguments after the common
     ones): its cost grows steeply with it, so a batch dispatches the largest first."""

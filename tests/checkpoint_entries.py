@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from optimal_mm.search_tasks import saved_small_parts
+
 
 def drop_entries(folder, keep) -> int:
     """Remove the checkpoint entries for which ``keep(function, args)`` is false, as a
@@ -64,7 +66,7 @@ def answers_elsewhere(folder, game, first: int, part, bigs) -> dict:
         if (task["function"] == "_exp_guess_task" and args[0] == [first]
                 and args[4] != part.secrets and timing is not None
                 and 2 * min(args[4], part.secrets) >= max(args[4], part.secrets)
-                and sum(p["shape"][0] for p in args[2]) + 1 >= args[4]):
+                and not saved_small_parts(args)):
             times.setdefault(game.code_str(args[1]), []).append(timing["cpu_seconds"])
     return {rival: sum(cpu) / len(cpu) for rival, cpu in times.items()}
 

@@ -214,7 +214,7 @@ def _small_parts_answered(path) -> set:
     return {task["args"][1] for _, task, _, timing in read_entries(path)
             if task["function"] == "_exp_guess_task" and (timing or {}).get("pieces")
             and not task["args"][0]
-            and sum(p["shape"][0] for p in task["args"][2]) + 1 < task["args"][4]}
+            and search_tasks.saved_small_parts(task["args"])}
 
 
 def test_later_chains_take_the_best_total_so_far_as_budget(monkeypatch):
