@@ -638,21 +638,23 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
 
 
 def test_a_chained_part_of_the_first_batch_races_as_a_big_part(tmp_path, monkeypatch):
-    """Mastermind's expected case, parts split from 60 secrets and chained from 20: the
-    first guess's parts of 20 to 59 secrets are solved as chains, a first second guess
+    """p4c6n's expected case, parts split from 80 secrets and chained from 20: the
+    first guess's parts of 20 to 79 secrets are solved as chains, a first second guess
     and the race of its rivals, as a big part is. Solved whole, such a part is one of
     the parts solved exactly. With its own answer and three of its rivals removed, as a
     run stopped in its race leaves it, the report follows it as a big part: its first
     second guess's cost and the three rivals left in the race, priced at the mean of
     its own rivals, where it counted one task of the first batch left (p6c7n's
-    264-secret part, a race of 28 rivals of minutes each, was priced at 2 minutes)."""
+    264-secret part, a race of 28 rivals of minutes each, was priced at 2 minutes).
+    (Mastermind, as this ran until 2026-12-06, took 16 s; p4c6n's 1 s run has one
+    part of 72 secrets, whose race has more than three rivals, as the test needs.)"""
     game, solver, sol, first, rep, batch = _solved_batch_run(
-        tmp_path, monkeypatch, "mastermind", 60, "expected", chain_secrets=20)
+        tmp_path, monkeypatch, "p4c6n", 80, "expected", chain_secrets=20)
     root = sol.strategy.root.guess
     sizes = [len(part) for _, part in solver.first_guess_parts(first)]
-    n = max(k for k in sizes if k < 60)
+    n = max(k for k in sizes if k < 80)
     assert n >= 20 and sizes.count(n) == 1
-    assert all(b.secrets >= 60 for b in rep.big_parts[root])
+    assert all(b.secrets >= 80 for b in rep.big_parts[root])
     assert rep.batch_left == {} and not _left(rep, "rival second guesses")
     removed = {"part": 0, "rivals": 0}
     for path in sorted(tmp_path.glob("task-*.json")):

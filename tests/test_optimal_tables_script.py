@@ -1222,6 +1222,9 @@ def test_a_timeouts_best_tree_becomes_the_cells_upper_tree(tmp_path, monkeypatch
     assert "\n" not in said and not scratch.exists()
 
 
+@pytest.mark.slow  # 14 s, its time limit; each step of it has a default-tier test:
+# the worker at its deadline writes its tree, a worker that stopped itself is a
+# timeout with its tree, and a timeout's tree becomes the cell's upper tree
 def test_a_table_run_past_its_limit_keeps_its_best_tree(tmp_path, monkeypatch, capsys):
     # The whole way: main() spawns the entry's worker, which stops at the limit and
     # writes its tree; the run records the bound and keeps the tree beside the table.
