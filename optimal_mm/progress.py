@@ -510,6 +510,17 @@ class BarProgress(_Counting):
         if self.bar is not None:  # its elapsed time goes on
             self.bar.refresh()
 
+    def tick_hidden(self, hidden):
+        """With this bar's phase ended, the phase beside that ticked (``hidden``)
+        after its values, so that a bar at its end does not stand still while
+        chains run beside it; with it under way, as :meth:`tick`."""
+        if self.bar is not None and self.done >= self.total and hidden.running:
+            beside = f"beside it: {hidden.label}: {hidden.done}/{hidden.total} tasks"
+            self.bar.set_postfix_str("; ".join(filter(None, (self._values(), beside))),
+                                     refresh=True)
+        else:
+            self.tick()
+
     def close(self):
         self._close_bar()
 

@@ -155,6 +155,28 @@ def test_phases_beside_are_told_once_the_logs_own_phase_has_ended():
     assert quiet.so_far() == ""
 
 
+def test_a_bar_at_its_end_shows_the_phase_beside_it():
+    # On a terminal, the bar of a phase that has ended names the phase beside that
+    # ticks, after its values; while its own phase is under way, it stays its own.
+    from optimal_mm.progress import BarProgress, PhasesHidden
+
+    out = io.StringIO()
+    bar = BarProgress(out)
+    bar.update(best=33263, bound=29423)
+    bar.phase("expected: its own", total=2)
+    beside = PhasesHidden(bar)
+    beside.phase("expected: rival 1 2 3, its 5 small parts", total=5)
+    beside.tick()
+    assert "beside it" not in out.getvalue()
+    bar.advance(2)
+    beside.advance(3)
+    beside.tick()
+    last = out.getvalue().split("\r")[-1]
+    assert "best 33263, bound 29423; beside it: expected: rival 1 2 3, its 5 small " \
+           "parts: 3/5 tasks" in last, last
+    bar.close()
+
+
 def test_a_thread_beside_the_search_tells_its_phase_in_the_log(monkeypatch):
     # The wiring: a thread started by TaskRunner.beside reports to a PhasesHidden of
     # the runner's display, whose ticks, while it waits on a worker's task, reach
