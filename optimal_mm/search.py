@@ -92,6 +92,7 @@ from .search_races import BesideSlots
 from .search_tasks import _tree_arg
 from .search_worst import WC_SPLIT_SECRETS, WorstCaseSearch, worst_case_order  # noqa: F401
 from .solution import SearchStats, Solution
+from .symmetry import SolvedUpToRenaming
 from .tree import Node, Strategy
 
 if TYPE_CHECKING:  # imported when a run has a checkpoint: most have none
@@ -379,6 +380,9 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         # every task goes to a worker; none otherwise.
         self._beside = BesideSlots(self.jobs - 1) if (
             self.jobs > 1 and self._runner.dispatches_all()) else None
+        # The small parts of chains solved so far, found again renamed
+        # (RivalRaces._renamed_values); not without symmetry
+        self._renamed = SolvedUpToRenaming(game) if symmetry else None
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")
             if plan.fixed > self.memory_limit:

@@ -208,6 +208,59 @@ def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     assert again.checkpoint.stored == 50 + len(_small_parts_answered(tmp_path) - whole)
 
 
+def test_a_renamed_chains_small_parts_take_the_values_found(tmp_path, monkeypatch):
+    # 2211 is 1122 with colours 1 and 2 swapped, so its small parts are renamings of
+    # 1122's: once 1122's are solved, each of 2211's that the probes leave takes the
+    # value of its renaming, saved as its own entry (untimed), computed nowhere, and
+    # their total is still the one task's. Without symmetry, none is taken so.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    one_task = {}
+    runs = {}
+    for symmetry in (True, False):
+        computed = []
+        folder = tmp_path / f"symmetry-{symmetry}"
+        solver = Solver(game, jobs=1, table_entries=60_001, checkpoint=folder,
+                        symmetry=symmetry)
+        real_run = solver._runner.run
+
+        def run(fn, arg_lists, *args, real_run=real_run, computed=computed, **kw):
+            if fn is search_tasks._exp_part_task:
+                computed.extend(len(a[1]) for a in arg_lists)
+            return real_run(fn, arg_lists, *args, **kw)
+
+        solver._runner.run = run
+        with solver._session("expected", None):
+            secrets, _ = solver._root()
+            for code in ("1122", "2211"):
+                g = game.code_index(code)
+                parts = [p for _, p in solver._parts(g, secrets)]
+                lb = solver._ctx.bounds(0)[NO_CAP]
+                small, small_lbs, known = _small_of(
+                    parts, [int(lb[len(p)]) for p in parts], len(secrets))
+                args = ((), g, small, small_lbs, known, 10**9, NO_CAP, 0)
+                if code not in one_task:
+                    one_task[code] = search_tasks._exp_guess_task(game, False, 60_001, True,
+                                                                  *args)[0]
+                answer = solver._small_parts(*args, "small")[0]
+                assert answer == one_task[code]
+                computed.append(code)
+        runs[symmetry] = computed, solver._renamed, folder
+    assert one_task["1122"] == one_task["2211"]
+    computed, renamed, folder = runs[True]
+    first = computed[:computed.index("1122")]
+    assert first and computed[computed.index("1122") + 1:] == ["2211"]  # none computed
+    assert renamed.found == len(first)
+    untimed = [task for _, task, _, timing in read_entries(folder)
+               if task["function"] == "_exp_part_task" and timing is None]
+    assert len(untimed) == len(first) and all(t["args"][0] == [game.code_index("2211")]
+                                              for t in untimed)
+    computed, renamed, _ = runs[False]
+    i = computed.index("1122")
+    assert renamed is None and computed[-1] == "2211"
+    assert computed[:i] and sorted(computed[:i]) == sorted(computed[i + 1:-1])
+
+
 def _small_parts_answered(path) -> set:
     """The rival first guesses whose chain's small parts have their answer saved in
     the checkpoint ``path`` as one task's (their parts cover fewer than its secrets)."""
