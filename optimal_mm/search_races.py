@@ -634,6 +634,8 @@ class RivalRaces:
                 # may not answer it, and a resumed run searched again a rival it had
                 # settled (p4c8nb's upper tree rebuilt: 300 s on 2345's chain, known)
                 found = self._runner.known(_exp_guess_task, [args])[1][0]
+                if found is not None:  # its small parts' values, for their renamings
+                    self._remember_chain(args)
                 if (found is None and self._beside is not None
                         and not self._runner.only_reading):
                     if self._beside.take():
@@ -855,6 +857,8 @@ class RivalRaces:
         and saved as that task's; the total (its ``known`` plus their values) if
         below its bound, else None."""
         label = f"{_phase(task[7])}: rival {line}, its {len(task[2])} small parts"
+        if self._runner.known(_exp_guess_task, [task], count=False)[1][0] is not None:
+            self._remember_values((*task[0], task[1]), task[2], task[6], task[7])
         value, _, counters = _guess_answer(self._saved_or(
             _exp_guess_task, task, lambda: self._small_parts(*task, label)))
         self.stats.add(counters)
@@ -920,7 +924,7 @@ class RivalRaces:
             self.stats.add(counters)
             lbs[i] = int(value)
             if self._renamed is not None:
-                self._renamed.add(parts[i], task[3:], int(value))
+                self._renamed.add(parts[i], (d, weight), int(value))
         total = known + sum(lbs)
         return (total if total < bound else None), None, new_stats()
 
@@ -937,11 +941,37 @@ class RivalRaces:
         _, held = self._runner.known(_exp_part_task, tasks, count=False)
         out = []
         for task, found in zip(tasks, held):
-            value = None if found is not None else self._renamed.get(task[1], task[3:])
+            value = None if found is not None else self._renamed.get(task[1],
+                                                                     (task[3], task[5]))
             out.append(None if value is None else (value, None, new_stats()))
             if value is not None:
                 self._runner.record(_exp_part_task, task, out[-1])
         return out
+
+    def _remember_chain(self, args) -> None:
+        """:meth:`_remember_values` for the small parts of the chain whose
+        :func:`_exp_guess_task` arguments are ``args`` (its parts under the
+        threshold :meth:`_guess_by_parts` splits them by)."""
+        history, g, parts, _, _, _, d, weight = args
+        least = self._chain_secrets(history)
+        least = search_parts.SPLIT_SECRETS if least is None else least
+        self._remember_values((*history, g), [p for p in parts if len(p) < least], d,
+                              weight)
+
+    def _remember_values(self, after, parts, d, weight) -> None:
+        """Keep the values the checkpoint holds for ``parts`` (small parts of a chain
+        played after the guesses ``after``, ``d`` guesses left in each) as solved
+        value tasks (:func:`value_task`), where the chain's answer, or its small
+        parts', is read back whole: a renaming of one of them met later in the run
+        then takes its value (:meth:`_renamed_values`), as it would had the run
+        solved it."""
+        if self._renamed is None or not parts:
+            return
+        _, held = self._runner.known(
+            _exp_part_task, [value_task(after, p, d, weight) for p in parts], count=False)
+        for part, found in zip(parts, held):
+            if found is not None:
+                self._renamed.add(part, (d, weight), int(found[0]))
 
     def _images(self, history, part, parts) -> list:
         """The other parts that hold the secrets of ``part`` (a big part of the guesses

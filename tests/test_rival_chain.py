@@ -208,6 +208,18 @@ def test_rivals_are_chains_and_a_stopped_chain_resumes(tmp_path, monkeypatch):
     assert again.checkpoint.stored == 50 + len(_small_parts_answered(tmp_path) - whole)
 
 
+def _small_task(solver, code) -> tuple:
+    """The arguments of the small parts' task of mastermind's first guess ``code``
+    (as :meth:`Solver._guess_by_parts` makes them), with no budget to speak of."""
+    secrets, _ = solver._root()
+    g = solver.game.code_index(code)
+    parts = [p for _, p in solver._parts(g, secrets)]
+    lb = solver._ctx.bounds(0)[NO_CAP]
+    small, small_lbs, known = _small_of(parts, [int(lb[len(p)]) for p in parts],
+                                        len(secrets))
+    return (), g, small, small_lbs, known, 10**9, NO_CAP, 0
+
+
 def test_a_renamed_chains_small_parts_take_the_values_found(tmp_path, monkeypatch):
     # 2211 is 1122 with colours 1 and 2 swapped, so its small parts are renamings of
     # 1122's: once 1122's are solved, each of 2211's that the probes leave takes the
@@ -231,14 +243,8 @@ def test_a_renamed_chains_small_parts_take_the_values_found(tmp_path, monkeypatc
 
         solver._runner.run = run
         with solver._session("expected", None):
-            secrets, _ = solver._root()
             for code in ("1122", "2211"):
-                g = game.code_index(code)
-                parts = [p for _, p in solver._parts(g, secrets)]
-                lb = solver._ctx.bounds(0)[NO_CAP]
-                small, small_lbs, known = _small_of(
-                    parts, [int(lb[len(p)]) for p in parts], len(secrets))
-                args = ((), g, small, small_lbs, known, 10**9, NO_CAP, 0)
+                args = _small_task(solver, code)
                 if code not in one_task:
                     one_task[code] = search_tasks._exp_guess_task(game, False, 60_001, True,
                                                                   *args)[0]
@@ -259,6 +265,41 @@ def test_a_renamed_chains_small_parts_take_the_values_found(tmp_path, monkeypatc
     i = computed.index("1122")
     assert renamed is None and computed[-1] == "2211"
     assert computed[:i] and sorted(computed[:i]) == sorted(computed[i + 1:-1])
+
+
+def test_small_parts_read_back_whole_lend_their_values_to_renamings(tmp_path,
+                                                                      monkeypatch):
+    # A resumed run reads 1122's small parts back as one answer, not part by part;
+    # it still keeps the values of its parts that the checkpoint holds, so 2211's
+    # parts left by the probes are renamings found, not tasks.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    first = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path)
+    with first._session("expected", None):
+        total = first._small_answer(_small_task(first, "1122"), "1122")
+    values = len([t for _, t, _, _ in read_entries(tmp_path)
+                  if t["function"] == "_exp_part_task"])
+    again = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path)
+    with again._session("expected", None):
+        assert again._small_answer(_small_task(again, "1122"), "1122") == total
+        assert again.checkpoint.stored == 0 and again._renamed.found == 0
+        assert again._small_answer(_small_task(again, "2211"), "2211") == total
+    assert values >= 2 and again._renamed.found == values
+    # stored: the probes' task, each part's value found, and the small parts' answer
+    assert again.checkpoint.stored == 1 + values + 1
+    # A race reads a chain's whole answer back, its small parts unasked: their values
+    # are kept all the same (those under the chain threshold, as _guess_by_parts
+    # splits its parts)
+    third = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path)
+    with third._session("expected", None):
+        g = game.code_index("1122")
+        secrets, _ = third._root()
+        parts = [p for _, p in third._parts(g, secrets)]
+        third._remember_chain(((), g, parts, [0] * len(parts), len(secrets), 10**9,
+                               NO_CAP, 0))
+        renamed = [third._renamed.get(p, (NO_CAP, 0))
+                   for p in _small_task(third, "2211")[2]]
+    assert len([v for v in renamed if v is not None]) == values
 
 
 def _small_parts_answered(path) -> set:
