@@ -423,8 +423,14 @@ class SolvedUpToRenaming:
     the cap and the cost's weight, which ``key`` holds), and every renaming of the
     game keeps every answer, so a renamed set has the same value. Sets are kept by
     their :func:`renaming_invariant` and ``key``; one asked for is matched against
-    those alike by :func:`image_map`. Thread-safe: the chains of a race run in
-    threads beside each other.
+    those alike by :func:`image_map`.
+
+    Thread-safe: the chains of a race run in threads beside each other, and two
+    rivals whose parts are renamings of each other have the same bounds, so they
+    come one after the other and run side by side. A thread that is about to solve a
+    set *claims* it (:meth:`claim`); a thread that then asks to claim a renaming of
+    it gets an event instead, set once the first has :meth:`add`-ed its value (or
+    given it up, :meth:`release`), and reads the value then (:meth:`get`).
 
     In p7c7n's expected run of 2026-12-06, the small parts of 248 secrets of the
     rivals 895 and 899 (of the same race) were renamings of each other, each solved
@@ -432,10 +438,16 @@ class SolvedUpToRenaming:
 
     >>> g = Game.from_spec("p3c4nb")
     >>> a = np.array([g.code_index(c) for c in ("123", "124", "134")])
+    >>> b = np.sort(apply(g, [2, 0, 1], [3, 1, 0, 2])[a])
     >>> solved = SolvedUpToRenaming(g)
+    >>> solved.claim(a, ("d", 9)) is None  # this caller solves a
+    True
+    >>> waiting = solved.claim(b, ("d", 9))  # b's value will be a's
+    >>> waiting.is_set()
+    False
     >>> solved.add(a, ("d", 9), 7)
-    >>> solved.get(np.sort(apply(g, [2, 0, 1], [3, 1, 0, 2])[a]), ("d", 9)), solved.found
-    (7, 1)
+    >>> waiting.is_set(), solved.get(b, ("d", 9)), solved.found
+    (True, 7, 1)
     >>> solved.get(a, ("d", 8)) is None  # another cap
     True
     """
@@ -446,26 +458,57 @@ class SolvedUpToRenaming:
         self.game = game
         self.found = 0  # the sets answered by a renaming of one solved
         self._sets = {}  # (key, invariant) -> [(sorted codes, value)]
+        self._claims = {}  # (key, invariant) -> [(sorted codes, threading.Event)]
         self._lock = threading.Lock()
+        self._event = threading.Event
+
+    def _slot(self, part, key) -> tuple:
+        part = np.sort(np.asarray(part, dtype=np.int64))
+        return part, (key, renaming_invariant(self.game, part))
 
     def add(self, part, key, value) -> None:
-        """``part`` (code indices) has ``value`` under ``key``."""
-        part = np.sort(np.asarray(part, dtype=np.int64))
-        slot = (key, renaming_invariant(self.game, part))
+        """``part`` (code indices) has ``value`` under ``key``; a claim on it ends."""
+        part, slot = self._slot(part, key)
         with self._lock:
             alike = self._sets.setdefault(slot, [])
             if not any(np.array_equal(part, p) for p, _ in alike):
                 alike.append((part, value))
+        self.release(part, key)
 
     def get(self, part, key):
         """The value under ``key`` of a set solved that is a renaming of ``part``
         (itself included), or None."""
-        part = np.asarray(part, dtype=np.int64)
+        part, slot = self._slot(part, key)
         with self._lock:
-            alike = list(self._sets.get((key, renaming_invariant(self.game, part)), ()))
+            alike = list(self._sets.get(slot, ()))
         for solved, value in alike:
             if image_map(self.game, solved, part) is not None:
                 with self._lock:
                     self.found += 1
                 return value
         return None
+
+    def claim(self, part, key):
+        """None, the caller now to solve ``part`` under ``key`` (it then
+        :meth:`add`-s its value, or :meth:`release`-s the claim); or, where another
+        caller has claimed a renaming of it, an event set once that one ends."""
+        part, slot = self._slot(part, key)
+        with self._lock:  # (matched under the lock: two claims never both win)
+            claims = self._claims.setdefault(slot, [])
+            for claimed, event in claims:
+                if image_map(self.game, claimed, part) is not None:
+                    return event
+            claims.append((part, self._event()))
+        return None
+
+    def release(self, part, key) -> None:
+        """The claim on ``part`` under ``key`` ends (solved, or given up: a caller
+        waiting on it then solves it itself)."""
+        part, slot = self._slot(part, key)
+        with self._lock:
+            claims = self._claims.get(slot, [])
+            for k, (claimed, event) in enumerate(claims):
+                if np.array_equal(claimed, part):
+                    del claims[k]
+                    event.set()
+                    return

@@ -8,6 +8,8 @@ middle of a chain must resume from the tasks it saved.
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from optimal_mm import Game, search, search_parts, search_tasks
@@ -300,6 +302,57 @@ def test_small_parts_read_back_whole_lend_their_values_to_renamings(tmp_path,
         renamed = [third._renamed.get(p, (NO_CAP, 0))
                    for p in _small_task(third, "2211")[2]]
     assert len([v for v in renamed if v is not None]) == values
+
+
+def test_renamed_small_parts_side_by_side_are_solved_once(tmp_path, monkeypatch):
+    # 1122's and 2211's small parts in two threads at once, as two rivals with the
+    # same bounds run side by side: each part left by the probes is solved by one
+    # of the two while the other waits for it, its slot lent; both answers are the
+    # one task's, and the parts' values are solved once in all.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=2, table_entries=60_001, checkpoint=tmp_path)
+    assert solver._beside is not None
+    computed = []
+    real_run = solver._runner.run
+
+    def run(fn, arg_lists, *args, **kw):
+        if fn is search_tasks._exp_part_task:
+            computed.extend(len(a[1]) for a in arg_lists)
+        return real_run(fn, arg_lists, *args, **kw)
+
+    solver._runner.run = run
+    # 2211's thread claims only once 1122's has (so the wait is sure to be tested)
+    g1122, g2211 = game.code_index("1122"), game.code_index("2211")
+    first_claimed, claims = threading.Event(), {}
+    real_claimed = Solver._claimed
+
+    def claimed(self, tasks, run, d, weight):
+        g = tasks[0][0][-1]
+        if g == g2211:
+            assert first_claimed.wait(60)
+        claims[g] = real_claimed(self, tasks, run, d, weight)
+        if g == g1122:
+            first_claimed.set()
+        return claims[g]
+
+    monkeypatch.setattr(Solver, "_claimed", claimed)
+    with solver._session("expected", None):
+        tasks = {code: _small_task(solver, code) for code in ("1122", "2211")}
+        assert solver._beside.take()
+        beside = solver._runner.beside(lambda: solver._small_parts(*tasks["2211"], "b"))
+        try:
+            here = solver._small_parts(*tasks["1122"], "a")[0]
+        finally:
+            there = beside.join()[0]
+            solver._beside.give()
+    one = search_tasks._exp_guess_task(game, False, 60_001, True, *tasks["1122"])[0]
+    assert here == there == one
+    mine, theirs = claims[g1122]
+    assert mine and not theirs  # 1122's thread claims every part its probes leave
+    assert claims[g2211][0] == [] and len(claims[g2211][1]) == len(mine)  # 2211's waits
+    assert len(computed) == len(mine) == solver._renamed.found  # each part solved once
+    assert solver._beside.free == 1
 
 
 def _small_parts_answered(path) -> set:

@@ -164,3 +164,24 @@ def test_image_map_finds_a_renaming_exactly_when_one_exists(spec):
         missed += mapped is None
     assert found and missed
     assert symmetry.image_map(game, np.arange(2), np.arange(3)) is None  # sizes differ
+
+
+def test_a_claim_given_up_leaves_the_renaming_to_the_one_that_waited():
+    # Two chains side by side meet renamings of one small part: the first claims it,
+    # the second waits. Stopped before it solves it (Ctrl-C), the first gives the
+    # claim up: the second is woken, finds no value, and claims the part itself.
+    from optimal_mm.symmetry import SolvedUpToRenaming, apply
+
+    g = Game.from_spec("p4c6n")
+    a = np.array([g.code_index(c) for c in ("1234", "1243", "2134", "3412", "1256")])
+    b = np.sort(apply(g, [1, 0, 3, 2], [5, 4, 3, 2, 1, 0])[a])
+    assert not np.array_equal(np.sort(a), b)
+    solved = SolvedUpToRenaming(g)
+    assert solved.claim(a, (9, 0)) is None
+    waiting = solved.claim(b, (9, 0))
+    assert not waiting.is_set() and solved.claim(b, (8, 0)) is None  # another cap: free
+    solved.release(a, (9, 0))
+    assert waiting.is_set() and solved.get(b, (9, 0)) is None
+    assert solved.claim(b, (9, 0)) is None  # now its own
+    solved.add(b, (9, 0), 30)
+    assert solved.get(a, (9, 0)) == 30
