@@ -355,6 +355,28 @@ def test_renamed_small_parts_side_by_side_are_solved_once(tmp_path, monkeypatch)
     assert solver._beside.free == 1
 
 
+def test_the_proof_counts_the_small_parts_valued_as_renamings(monkeypatch):
+    # The solution's proof says how many small parts took a renaming's value in its
+    # search (not those of an earlier search of the same solver); none, no line.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 30)
+    solver = Solver(Game.from_spec("p4c5nb"), jobs=1, chain_secrets=4)
+    plain = solver.expected()
+    assert not [x for x in plain.proof if "renaming" in x]
+    real = Solver._guess_by_parts
+
+    def chain(self, *args):  # as if each chain had met two renamings
+        self._renamed.found += 2
+        return real(self, *args)
+
+    monkeypatch.setattr(Solver, "_guess_by_parts", chain)
+    before = solver._renamed.found
+    again = solver.expected()
+    n = solver._renamed.found - before
+    assert again.value == plain.value and n > 0
+    assert f"{n:,} small parts of chains valued as a renaming of one solved before " \
+           "(a renaming keeps every answer)" in again.proof
+
+
 def _small_parts_answered(path) -> set:
     """The rival first guesses whose chain's small parts have their answer saved in
     the checkpoint ``path`` as one task's (their parts cover fewer than its secrets)."""
