@@ -171,7 +171,7 @@ class ExpectedSearch(PartSolving, RivalRaces):
             keep(n + cost, g, {a: t for (a, _), t in zip(parts, trees)})
 
         proof = []
-        renamed = 0 if self._renamed is None else self._renamed.found
+        renamed_before = 0 if self._renamed is None else self._renamed.found
         if ctx.lb[d, n] >= INF:
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
@@ -294,7 +294,7 @@ class ExpectedSearch(PartSolving, RivalRaces):
         cost = _tree_cost(strategy.declared, d, weight)
         if cost != best_value:  # a broken invariant, never user input
             raise AssertionError(f"tree {shown(cost)} != value {shown(best_value)}")
-        renamed = 0 if self._renamed is None else self._renamed.found - renamed
+        renamed = 0 if self._renamed is None else self._renamed.found - renamed_before
         if renamed:
             proof.append(f"{renamed:,} small part{'' if renamed == 1 else 's'} of chains "
                          f"valued as a renaming of one solved before (a renaming keeps "

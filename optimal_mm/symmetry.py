@@ -35,6 +35,7 @@ classes ``1111, 1112, 1122, 1123, 1234`` of Mastermind.
 from __future__ import annotations
 
 import itertools
+import threading
 
 import numpy as np
 
@@ -483,14 +484,11 @@ class SolvedUpToRenaming:
     """
 
     def __init__(self, game: Game):
-        import threading
-
         self.game = game
         self.found = 0  # the sets answered by a renaming of one solved
         self._sets = {}  # (key, invariant) -> [(sorted codes, value)]
         self._claims = {}  # (key, invariant) -> [(sorted codes, threading.Event)]
         self._lock = threading.Lock()
-        self._event = threading.Event
         self._inverse = inverse_codes(game)
 
     def _slot(self, part, key) -> tuple:
@@ -538,7 +536,7 @@ class SolvedUpToRenaming:
                     if image_map(self.game, claimed, form) is not None:
                         return event
             part, slot = forms[0]
-            self._claims.setdefault(slot, []).append((part, self._event()))
+            self._claims.setdefault(slot, []).append((part, threading.Event()))
         return None
 
     def release(self, part, key) -> None:
