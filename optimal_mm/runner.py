@@ -50,9 +50,11 @@ Isolated sessions: a long run answers Ctrl-C at once
     given one task at a time (:meth:`TaskRunner._execute_in_one_worker`), and
     a single task under
     several jobs goes to the pool as well. This process only waits, and a wait
-    answers a signal at once. The solver isolates every session with a checkpoint
-    (``--checkpoint``, the option of long runs): a start-up of about a second is
-    nothing there, and the short runs without one keep the faster in-process path.
+    answers a signal at once. The solver isolates its sessions with a checkpoint
+    and several jobs, whose threads beside (:meth:`TaskRunner.beside`) then only
+    ever wait. Its one-job sessions with a checkpoint isolated too until
+    2026-12-07; they now compute here, where the kernels hear a signal, each task
+    in a state of the session's own (``apart``), as that worker kept it.
 
 Checkpoints (see ``docs/LONG_RUNS.md``)
     With a checkpoint directory, each finished task is stored in a
@@ -240,8 +242,14 @@ class TaskRunner:
         Told of phases and finished tasks (and of the dask cluster).
     isolated : bool
         Never compute a task in this process (module docstring, "Isolated sessions");
-        only with the loky backend, the default of ``--checkpoint`` runs, and not in a
-        daemonic process, which may not start one.
+        only with the loky backend, the default of ``--checkpoint`` runs with several
+        jobs, and not in a daemonic process, which may not start one.
+    apart : callable, optional
+        For the tasks computed in this process: called as each session starts
+        (:meth:`prepare`), it makes a context manager that every such task then runs
+        inside, so that they keep a state of the session's own, apart from the
+        caller's, as a worker process of their own would (the solver's one-job runs
+        with a checkpoint: :class:`~optimal_mm.search_context.ContextsApart`).
     min_save_seconds : float
         A finished task that took less processor time than this is not saved in the
         checkpoint, but computed again when asked for: the chains of
@@ -271,8 +279,10 @@ class TaskRunner:
     """
 
     def __init__(self, jobs: int, backend: str, scheduler: str | None, progress,
-                 isolated: bool = False, min_save_seconds: float = 0.0):
+                 isolated: bool = False, min_save_seconds: float = 0.0, apart=None):
         self.jobs = jobs
+        self.apart = apart
+        self._apart = None  # the session's (prepare)
         self.min_save_seconds = float(min_save_seconds)
         self.task_seconds = self.read_seconds = 0.0
         self.backend = backend
@@ -401,6 +411,8 @@ class TaskRunner:
             return processes, helpers
         if self.jobs > 1 and self.backend != "threading" or self.isolated:
             return self.jobs + 1, 0
+        if self.apart is not None:  # the caller's state and the tasks' own, as two
+            return 2, 0
         return 1, 0
 
     # -------------------------------------------------------------- session
@@ -409,6 +421,7 @@ class TaskRunner:
         self.resumed = 0
         self._halt = threading.Event()
         self.common = tuple(common)
+        self._apart = None if self.apart is None else self.apart()
         self.checkpoint = self.below = None
         self._from_below = set()
         if checkpoint_dir is not None:
@@ -726,9 +739,16 @@ class TaskRunner:
                                   f"({cp.unsaved_reason}); going on without saving them")
 
     def _compute_here(self, fn, items, finished) -> None:
-        """The tasks ``items`` (``(index, args)`` pairs) in this process, in order."""
+        """The tasks ``items`` (``(index, args)`` pairs) in this process, in order,
+        each inside the session's context manager ``apart`` makes, if any."""
+        apart = self._apart
         for i, args in items:
-            finished(i, *_timed_call(fn, self.common + tuple(args)))
+            if apart is None:
+                finished(i, *_timed_call(fn, self.common + tuple(args)))
+                continue
+            with apart:
+                done = _timed_call(fn, self.common + tuple(args))
+            finished(i, *done)
 
     def _dispatch(self, fn, items, finished, ahead: bool) -> None:
         """The tasks ``items`` (``(index, args)`` pairs, drawn lazily) on the joblib

@@ -82,8 +82,8 @@ from .memory import (PROCESS_BYTES, TABLE_ENTRY_BYTES, MemoryPlan,  # noqa: F401
                      _size_text, physical_memory)
 from .progress import CallbackProgress, Progress
 from .runner import BACKENDS, LOCAL_DASK_CONFIG, TaskRunner  # noqa: F401
-from .search_context import (WC_TREE_RULES, _context, check_wc_tree,  # noqa: F401
-                             first_guess_classes, node_guess_classes)
+from .search_context import (WC_TREE_RULES, ContextsApart, _context,  # noqa: F401
+                             check_wc_tree, first_guess_classes, node_guess_classes)
 from .search_costs import (CEILING_OBJECTIVES, FLOOR_OBJECTIVES,  # noqa: F401
                            CappedCost, LowerBound, PartFloor, UpperBound, cap_weight,
                            check_ceiling, check_floor)
@@ -194,8 +194,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
     jobs : int
         Worker processes (joblib); ``-1``, ``0`` or ``None`` mean all cores (in-process for
         games of at most :data:`SERIAL_CODES` codes, where a pool costs more than it
-        saves), 1 runs in-process, or in one worker process with a ``checkpoint``
-        (:mod:`optimal_mm.runner`, "Isolated sessions").
+        saves), 1 runs in-process (with a ``checkpoint``, the tasks in search contexts
+        of the session's own: :class:`~optimal_mm.search_context.ContextsApart`).
         With ``backend="dask"`` and no scheduler, the number of local dask workers.
     backend : {"loky", "threading", "dask"}
         joblib backend (``"loky"`` by default). ``"threading"`` gains nothing (the
@@ -361,11 +361,15 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self.checkpoint_dir = checkpoint
         self.memory_limit = None if memory_limit is None else int(memory_limit)
         self.stats = SearchStats()
-        # A run with a checkpoint is a long one: its tasks are computed away from this
-        # process, which then answers Ctrl-C at once (optimal_mm.runner, "Isolated").
+        # A run with a checkpoint is a long one. With several jobs its tasks are all
+        # computed away from this process, whose threads then only wait (chains side
+        # by side: optimal_mm.runner, "Isolated sessions"); with one job, here, in
+        # search contexts of the session's own (ContextsApart).
         self._runner = TaskRunner(self.jobs, backend, scheduler, progress,
-                                  isolated=checkpoint is not None,
-                                  min_save_seconds=checkpoint_min_seconds)
+                                  isolated=checkpoint is not None and self.jobs > 1,
+                                  min_save_seconds=checkpoint_min_seconds,
+                                  apart=(ContextsApart if checkpoint is not None
+                                         and self.jobs == 1 else None))
         self._depth = 0
         # The best complete tree of the expected-case search under way (or of the last
         # one): (objective, cap, first guess, its parts' trees, the search's seconds
