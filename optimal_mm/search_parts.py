@@ -568,7 +568,7 @@ class PartSolving:
                     pending.append((a, sub))
         return dict(sorted(out.items()))
 
-    def _saved_or(self, fn, task, compute, spent=None):
+    def _saved_or(self, fn, task, compute, spent=None, on_found=None):
         """The result of the task ``fn(*common, *task)`` from the checkpoint, or else
         ``compute()`` (a chain or a split part that gives the same answer in pieces)
         saved there as that task's result: the checkpoint report reads it as the
@@ -577,9 +577,13 @@ class PartSolving:
         whose pieces took less processor time than ``checkpoint_min_seconds`` is not
         saved (:meth:`TaskRunner.record`). ``spent``: the processor and wall seconds
         of pieces computed before this call, counted too (a split part's first
-        guess's parts: :meth:`_node_start`)."""
+        guess's parts: :meth:`_node_start`). ``on_found()`` is called when the
+        answer is read back (a chain's small parts then lend their values:
+        :meth:`~optimal_mm.search_races.RivalRaces._small_answer`)."""
         _, (found,) = self._runner.known(fn, [task])
         if found is not None:
+            if on_found is not None:
+                on_found()
             return found
         since = self._runner.clock()
         if spent is not None:

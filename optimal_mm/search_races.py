@@ -857,10 +857,10 @@ class RivalRaces:
         and saved as that task's; the total (its ``known`` plus their values) if
         below its bound, else None."""
         label = f"{_phase(task[7])}: rival {line}, its {len(task[2])} small parts"
-        if self._runner.known(_exp_guess_task, [task], count=False)[1][0] is not None:
-            self._remember_values((*task[0], task[1]), task[2], task[6], task[7])
         value, _, counters = _guess_answer(self._saved_or(
-            _exp_guess_task, task, lambda: self._small_parts(*task, label)))
+            _exp_guess_task, task, lambda: self._small_parts(*task, label),
+            on_found=lambda: self._remember_values((*task[0], task[1]), task[2],
+                                                   task[6], task[7])))
         self.stats.add(counters)
         return value
 
