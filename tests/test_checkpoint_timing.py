@@ -181,9 +181,9 @@ def test_an_answer_in_pieces_keeps_their_processor_time(tmp_path, monkeypatch):
     windows = {}  # each chain of a rival second guess: the tasks saved while it ran
     real_saved_or = search_parts.PartSolving._saved_or
 
-    def saved_or(self, fn, task, compute, spent=None):
+    def saved_or(self, fn, task, compute, spent=None, on_found=None):
         before = len(saves)
-        out = real_saved_or(self, fn, task, compute, spent)
+        out = real_saved_or(self, fn, task, compute, spent, on_found)
         if fn.__name__ == "_exp_guess_task" and len(task[0]) == 1 and _whole(task):
             windows.setdefault((int(task[0][0]), int(task[1])), (before, len(saves)))
         return out
@@ -336,9 +336,9 @@ def test_a_split_part_of_the_first_guess_is_timed_with_its_first_guess_parts(tmp
             spans.setdefault(name(part), []).append(len(saves) - before)
         return out
 
-    def saved_or(self, fn, task, compute, spent=None):
+    def saved_or(self, fn, task, compute, spent=None, on_found=None):
         before = len(saves)
-        out = real_saved_or(self, fn, task, compute, spent)
+        out = real_saved_or(self, fn, task, compute, spent, on_found)
         if fn.__name__ == "_exp_part_task" and len(task[0]) == 1:
             spans.setdefault(name(task[1]), []).append(len(saves) - before)
         return out
