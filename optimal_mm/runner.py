@@ -442,6 +442,7 @@ class TaskRunner:
         finally:
             self._disconnect()
             self._end_solo(kill=False)
+            self._apart = None  # its tables freed, as a worker's were when it ended
 
     def _end_solo(self, kill: bool) -> None:
         """End the one-worker pool of an isolated session, if one was started."""

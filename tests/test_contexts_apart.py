@@ -59,6 +59,7 @@ def test_a_one_job_solve_with_a_checkpoint_computes_here_and_plans_two_tables(tm
     assert Solver(game, jobs=1).memory_plan("expected").processes == 1
     sol = solver.solve("expected")
     assert solver._runner._solo is None  # no worker process was started
+    assert solver._runner._apart is None  # the session's tables freed as it ended
     assert sol.value == plain.value
     assert sol.strategy.root.to_dict() == plain.strategy.root.to_dict()
     assert solver.checkpoint.stored > 0
