@@ -115,6 +115,13 @@ class Progress:
     #: every so many seconds (:class:`LogProgress`) says its own.
     interval: float | None = None
 
+    #: Whether :meth:`tick` changes what this display shows (a log's line every
+    #: interval, a bar's clock). A compiled call holds the interpreter, so only a
+    #: process that waits on a worker ticks while one task takes hours: a one-job
+    #: run with a checkpoint and such a display computes in a worker of its own,
+    #: one with a silent display in this process (:class:`~optimal_mm.search.Solver`).
+    tells_time: bool = False
+
     def phase(self, label: str, total: int, done: int = 0) -> None:
         """A phase of ``total`` tasks starts, ``done`` of them already known (resumed)."""
 
@@ -182,6 +189,11 @@ class PhasesHidden(Progress):
     def interval(self) -> float | None:
         """The shown display's (:attr:`Progress.interval`)."""
         return self.shown.interval
+
+    @property
+    def tells_time(self) -> bool:
+        """The shown display's (:attr:`Progress.tells_time`)."""
+        return self.shown.tells_time
 
     @property
     def running(self) -> bool:
@@ -291,6 +303,8 @@ class LogProgress(_Counting):
         Put before every line: which search it is, where several share a log (the
         optimal table's entries, each in its own process).
     """
+
+    tells_time = True  # a line every interval, on the ticks of a long task
 
     def __init__(self, stream=None, interval: float = 30.0, clock=time.monotonic,
                  prefix: str = "", burst: int = 20):
@@ -425,6 +439,11 @@ class TeeProgress(Progress):
         intervals = [d.interval for d in self.displays if d.interval is not None]
         return min(intervals, default=None)
 
+    @property
+    def tells_time(self) -> bool:
+        """Whether any of its displays does (:attr:`Progress.tells_time`)."""
+        return any(d.tells_time for d in self.displays)
+
     def phase(self, label, total, done=0):
         for display in self.displays:
             display.phase(label, total, done)
@@ -463,6 +482,8 @@ class TeeProgress(Progress):
 
 class BarProgress(_Counting):
     """A tqdm bar per phase on a terminal; messages are printed above it."""
+
+    tells_time = True  # its clock, on each tick
 
     def __init__(self, stream=None):
         super().__init__()

@@ -52,9 +52,11 @@ Isolated sessions: a long run answers Ctrl-C at once
     several jobs goes to the pool as well. This process only waits, and a wait
     answers a signal at once. The solver isolates its sessions with a checkpoint
     and several jobs, whose threads beside (:meth:`TaskRunner.beside`) then only
-    ever wait. Its one-job sessions with a checkpoint isolated too until
-    2026-12-07; they now compute here, where the kernels hear a signal, each task
-    in a state of the session's own (``apart``), as that worker kept it.
+    ever wait. Its one-job sessions with a checkpoint are isolated too
+    where the display tells time (:attr:`~optimal_mm.progress.Progress.tells_time`:
+    the waiting thread ticks it); with a silent one, since 2026-12-07, they compute
+    here, where the kernels hear a signal, each task in a state of the session's
+    own (``apart``), as that worker kept it.
 
 Checkpoints (see ``docs/LONG_RUNS.md``)
     With a checkpoint directory, each finished task is stored in a

@@ -195,7 +195,9 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         Worker processes (joblib); ``-1``, ``0`` or ``None`` mean all cores (in-process for
         games of at most :data:`SERIAL_CODES` codes, where a pool costs more than it
         saves), 1 runs in-process (with a ``checkpoint``, the tasks in search contexts
-        of the session's own: :class:`~optimal_mm.search_context.ContextsApart`).
+        of the session's own, :class:`~optimal_mm.search_context.ContextsApart`, or
+        in one worker process where the ``progress`` display tells time, which the
+        waiting parent then ticks: :attr:`~optimal_mm.progress.Progress.tells_time`).
         With ``backend="dask"`` and no scheduler, the number of local dask workers.
     backend : {"loky", "threading", "dask"}
         joblib backend (``"loky"`` by default). ``"threading"`` gains nothing (the
@@ -363,13 +365,14 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self.stats = SearchStats()
         # A run with a checkpoint is a long one. With several jobs its tasks are all
         # computed away from this process, whose threads then only wait (chains side
-        # by side: optimal_mm.runner, "Isolated sessions"); with one job, here, in
-        # search contexts of the session's own (ContextsApart).
+        # by side: optimal_mm.runner, "Isolated sessions"). With one job, so too
+        # where the display tells time (a wait ticks it, a compiled call would not);
+        # else here, in search contexts of the session's own (ContextsApart).
+        apart = checkpoint is not None and self.jobs == 1 and not progress.tells_time
         self._runner = TaskRunner(self.jobs, backend, scheduler, progress,
-                                  isolated=checkpoint is not None and self.jobs > 1,
+                                  isolated=checkpoint is not None and not apart,
                                   min_save_seconds=checkpoint_min_seconds,
-                                  apart=(ContextsApart if checkpoint is not None
-                                         and self.jobs == 1 else None))
+                                  apart=ContextsApart if apart else None)
         self._depth = 0
         # The best complete tree of the expected-case search under way (or of the last
         # one): (objective, cap, first guess, its parts' trees, the search's seconds

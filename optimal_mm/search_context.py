@@ -258,9 +258,10 @@ class ContextsApart:
     session's own store (empty at first), as a worker process of the session's own
     would (:class:`~optimal_mm.runner.TaskRunner`'s ``apart``).
 
-    A one-job run with a checkpoint computed its tasks in such a worker until
-    2026-12-07 (the "isolated session" of :mod:`optimal_mm.runner`, built to answer
-    Ctrl-C before the kernels heard it themselves: :mod:`optimal_mm.stopping`). Its
+    A one-job run with a checkpoint and a silent display computed its tasks in such
+    a worker until 2026-12-07 (the "isolated session" of :mod:`optimal_mm.runner`,
+    built to answer Ctrl-C before the kernels heard it themselves:
+    :mod:`optimal_mm.stopping`; a display that tells time keeps it, to be ticked). Its
     tables then started empty and held the session's tasks alone, not the probes
     of the parent, which rank first guesses in the solver's own context: a result
     that is a bound (a rival refuted under its budget) may depend on what a table

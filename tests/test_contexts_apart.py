@@ -1,13 +1,15 @@
-"""A one-job run with a checkpoint computes its tasks in this process, each in search
-contexts of the session's own (search_context.ContextsApart, the runner's ``apart``),
-as the worker process it had until 2026-12-07 kept them."""
+"""A one-job run with a checkpoint and a silent display computes its tasks in this
+process, each in search contexts of the session's own (search_context.ContextsApart,
+the runner's ``apart``), as the worker process it had until 2026-12-07 kept them; with
+a display that tells time, still in that worker."""
 
 from __future__ import annotations
 
 import os
 
 from optimal_mm import Game, search_context
-from optimal_mm.progress import Progress
+from optimal_mm.progress import (BarProgress, LogProgress, PhasesHidden, Progress,
+                                 QuietProgress, TeeProgress)
 from optimal_mm.runner import TaskRunner
 from optimal_mm.search import Solver
 from optimal_mm.search_context import ContextsApart, _context
@@ -65,3 +67,20 @@ def test_a_one_job_solve_with_a_checkpoint_computes_here_and_plans_two_tables(tm
     assert solver.checkpoint.stored > 0
     # Several jobs still send every task to the workers
     assert Solver(game, jobs=2, checkpoint=tmp_path / "two")._runner.isolated
+
+
+def test_a_display_that_tells_time_keeps_the_one_worker(tmp_path):
+    # A compiled call holds the interpreter: only a parent that waits on a worker ticks
+    # a log or a bar while a task takes hours.
+    import io
+
+    game = Game.from_spec("p3c4")
+    log = LogProgress(io.StringIO(), interval=60)
+    for display, worker in [(log, True), (TeeProgress(QuietProgress(), log), True),
+                            (PhasesHidden(log), True), (BarProgress(io.StringIO()), True),
+                            (QuietProgress(), False), (Progress(), False)]:
+        assert display.tells_time is worker, display
+        solver = Solver(game, jobs=1, checkpoint=tmp_path, progress=display)
+        assert solver._runner.isolated is worker, display
+        assert (solver._runner.apart is None) is worker, display
+    assert not Solver(game, jobs=1, progress=log)._runner.isolated  # no checkpoint: here

@@ -204,18 +204,26 @@ HOURS_PER_TASK = ["solve", "p3c9nb", "--objective", "fewest-at-worst", "--jobs",
 
 @needs_proc
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_one_job_run_with_a_checkpoint_answers_a_signal_mid_task(tmp_path, sig, status):
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_one_job_run_with_a_checkpoint_answers_a_signal_mid_task(tmp_path, sig, status,
+                                                                   quiet):
     cp = tmp_path / "cp"
     err_path = tmp_path / "err.txt"
-    proc = start_cli(HOURS_PER_TASK + ["--checkpoint", str(cp), "-o", str(tmp_path / "t.json")],
-                     tmp_path)
+    proc = start_cli(HOURS_PER_TASK + ["--checkpoint", str(cp), "-o", str(tmp_path / "t.json")]
+                     + ["--quiet"] * quiet, tmp_path)
     try:
-        # Premise: the parent computes the first lexicographic expected-case task itself,
-        # one compiled call of hours (the worst case before it takes a second): no worker
-        # process, so only the kernel's own watch can answer the signal within the wait.
-        assert wait_for(lambda: "fewest-at-worst: first guess" in err_path.read_text(), 120)
-        assert not loky_workers(proc.pid)
-        time.sleep(1.0)
+        if not quiet:
+            # Premise: the lexicographic expected-case tasks were handed to the one worker,
+            # which is computing the first of them (the worst case before it takes a
+            # second): its log's display tells time, which the parent ticks while it waits.
+            assert wait_for(lambda: "fewest-at-worst: first guess" in err_path.read_text()
+                            and loky_workers(proc.pid), 120)
+            time.sleep(1.0)
+        else:
+            # Silent, it computes in the parent: the worst case, then the first task
+            assert wait_for(lambda: cp.is_dir(), 120)
+            time.sleep(3.0)
+            assert not loky_workers(proc.pid)
         assert proc.poll() is None
         if sig == signal.SIGINT:
             os.killpg(proc.pid, sig)  # what a terminal does
