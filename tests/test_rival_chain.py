@@ -322,9 +322,11 @@ def test_renamed_small_parts_side_by_side_are_solved_once(tmp_path, monkeypatch)
         return real_run(fn, arg_lists, *args, **kw)
 
     solver._runner.run = run
-    # 2211's thread claims only once 1122's has (so the wait is sure to be tested)
+    # 2211's thread claims only once 1122's has, and 1122's solves only once 2211's has
+    # claimed (so the wait is sure to be tested: had 1122's solved every part first,
+    # 2211's would find their values and claim nothing, as a run may)
     g1122, g2211 = game.code_index("1122"), game.code_index("2211")
-    first_claimed, claims = threading.Event(), {}
+    first_claimed, second_claimed, claims = threading.Event(), threading.Event(), {}
     real_claimed = Solver._claimed
 
     def claimed(self, tasks, run, d, weight):
@@ -334,6 +336,9 @@ def test_renamed_small_parts_side_by_side_are_solved_once(tmp_path, monkeypatch)
         claims[g] = real_claimed(self, tasks, run, d, weight)
         if g == g1122:
             first_claimed.set()
+            assert second_claimed.wait(60)
+        else:
+            second_claimed.set()
         return claims[g]
 
     monkeypatch.setattr(Solver, "_claimed", claimed)
