@@ -15,9 +15,15 @@ from optimal_mm.search import Solver
 from optimal_mm.search_context import ContextsApart, _context
 
 
+_SEEN: list = []  # keeps every context a task saw alive, so no two share an id()
+
+
 def _context_seen(game, consistent, entries, symmetry, tag):
-    """A task: the pid it ran in and the identity of the context it was given."""
-    return os.getpid(), id(_context(game, consistent, entries, symmetry))
+    """A task: the pid it ran in and the identity of the context it was given (the
+    context is kept in ``_SEEN``: a freed one's id could be given to the next)."""
+    ctx = _context(game, consistent, entries, symmetry)
+    _SEEN.append(ctx)
+    return os.getpid(), id(ctx)
 
 
 def test_tasks_apart_share_a_context_of_their_session_alone():
