@@ -44,7 +44,7 @@ from .search_costs import _cost_text
 from .search_parts import _phase
 from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_probe_task,
                            _exp_trees_task, _guess_answer, _part_size, part_task, probe_task,
-                           saved_small_parts, value_task)
+                           saved_small_parts, value_slot, value_task)
 
 
 def _small_key(history, g, parts) -> tuple:
@@ -918,12 +918,12 @@ class RivalRaces:
         results = self._renamed_values(tasks)
         run = [j for j, r in enumerate(results) if r is None]
         while run:  # (again only for those whose renaming a chain beside gave up)
-            mine, theirs = self._claimed(tasks, run, d, weight)
+            mine, theirs = self._claimed(tasks, run)
             try:
                 def solved(k, result, mine=mine):
                     results[mine[k]] = result
                     if self._renamed is not None:
-                        self._renamed.add(tasks[mine[k]][1], (d, weight), int(result[0]))
+                        self._renamed.add(*value_slot(tasks[mine[k]]), int(result[0]))
 
                 if mine:
                     self._runner.run(_exp_part_task, [tasks[j] for j in mine], label,
@@ -931,7 +931,7 @@ class RivalRaces:
             finally:  # (a claim not solved, after Ctrl-C: whoever waits solves it)
                 if self._renamed is not None:
                     for j in mine:
-                        self._renamed.release(tasks[j][1], (d, weight))
+                        self._renamed.release(*value_slot(tasks[j]))
             if not all(event.is_set() for event in theirs.values()):
                 # a chain beside solves a renaming: wait, this thread's slot lent
                 with self._beside.lent():
@@ -947,7 +947,7 @@ class RivalRaces:
         total = known + sum(lbs)
         return (total if total < bound else None), None, new_stats()
 
-    def _claimed(self, tasks, run, d, weight) -> tuple:
+    def _claimed(self, tasks, run) -> tuple:
         """The value tasks ``run`` (indices in ``tasks``) this thread solves, and
         ``{index: event}`` for those whose renaming a chain beside is solving
         (:meth:`~optimal_mm.symmetry.SolvedUpToRenaming.claim`): two rivals whose
@@ -958,7 +958,7 @@ class RivalRaces:
             return list(run), {}
         mine, theirs = [], {}
         for j in run:
-            event = self._renamed.claim(tasks[j][1], (d, weight))
+            event = self._renamed.claim(*value_slot(tasks[j]))
             if event is None:
                 mine.append(j)
             else:
@@ -978,8 +978,7 @@ class RivalRaces:
         _, held = self._runner.known(_exp_part_task, tasks, count=False)
         out = []
         for task, found in zip(tasks, held):
-            value = None if found is not None else self._renamed.get(task[1],
-                                                                     (task[3], task[5]))
+            value = None if found is not None else self._renamed.get(*value_slot(task))
             out.append(None if value is None else (value, None, new_stats()))
             if value is not None:
                 self._runner.record(_exp_part_task, task, out[-1])
@@ -1004,11 +1003,11 @@ class RivalRaces:
         solved it."""
         if self._renamed is None or not parts:
             return
-        _, held = self._runner.known(
-            _exp_part_task, [value_task(after, p, d, weight) for p in parts], count=False)
-        for part, found in zip(parts, held):
+        tasks = [value_task(after, p, d, weight) for p in parts]
+        _, held = self._runner.known(_exp_part_task, tasks, count=False)
+        for task, found in zip(tasks, held):
             if found is not None:
-                self._renamed.add(part, (d, weight), int(found[0]))
+                self._renamed.add(*value_slot(task), int(found[0]))
 
     def _images(self, history, part, parts) -> list:
         """The other parts that hold the secrets of ``part`` (a big part of the guesses

@@ -68,6 +68,18 @@ def value_task(history, part, d, weight) -> tuple:
     return tuple(history), part, INF, d, False, weight
 
 
+def value_slot(task) -> tuple:
+    """``(part, key)``: how :class:`~optimal_mm.symmetry.SolvedUpToRenaming` files the
+    answer of the :func:`value_task` ``task``. A part's value holds for every renaming
+    of it with the same guesses left and cap weight, whatever guesses came before.
+
+    >>> value_slot(value_task([0, 5], "part", 4, 1))
+    ('part', (4, 1))
+    """
+    _, part, _, d, _, weight = task
+    return part, (d, weight)
+
+
 def saved_small_parts(args) -> bool:
     """Whether a saved :func:`_exp_guess_task` (its entry's arguments after the common
     ones, each part a ``{"shape", "array"}`` record as :mod:`optimal_mm.checkpoint`

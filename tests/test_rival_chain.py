@@ -329,11 +329,11 @@ def test_renamed_small_parts_side_by_side_are_solved_once(tmp_path, monkeypatch)
     first_claimed, second_claimed, claims = threading.Event(), threading.Event(), {}
     real_claimed = Solver._claimed
 
-    def claimed(self, tasks, run, d, weight):
+    def claimed(self, tasks, run):
         g = tasks[0][0][-1]
         if g == g2211:
             assert first_claimed.wait(60)
-        claims[g] = real_claimed(self, tasks, run, d, weight)
+        claims[g] = real_claimed(self, tasks, run)
         if g == g1122:
             first_claimed.set()
             assert second_claimed.wait(60)
