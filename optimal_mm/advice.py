@@ -488,6 +488,14 @@ def subtree_cost(game: Game, node: Node, secrets) -> tuple[int, int]:
     return total, worst
 
 
+# How long a child stopped by SIGTERM may take to end before SIGKILL ends it. A fork
+# keeps its parent's signal handlers until :func:`_child` resets them, and a fork of a
+# process with threads may wait forever on a lock another thread held at the fork:
+# SIGTERM then only sets a Python handler's flag, and joining such a child would wait
+# with it.
+_TERM_GRACE_SECONDS = 5.0
+
+
 def run_with_time_limit(fn, args, seconds: float):
     """``fn(*args)`` in a child process, or None if it has not finished after
     ``seconds`` (the child is then stopped). The compiled search cannot be
@@ -555,7 +563,10 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
             if child.is_alive():
                 child.terminate()
         for child, pipe in zip(children, pipes):
-            child.join()
+            child.join(_TERM_GRACE_SECONDS)
+            if child.is_alive():  # (see _TERM_GRACE_SECONDS)
+                child.kill()
+                child.join()
             pipe.close()
 
 

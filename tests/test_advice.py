@@ -200,6 +200,21 @@ def test_a_child_that_dies_is_said_in_one_error():
         streams_with_time_limit(_die_after_one, [()], 30)
 
 
+def _deaf_to_sigterm():
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as a fork stuck before _child's reset
+    yield 1
+    time.sleep(60)
+
+
+def test_a_child_deaf_to_sigterm_is_killed_after_its_grace(monkeypatch):
+    from optimal_mm import advice
+    monkeypatch.setattr(advice, "_TERM_GRACE_SECONDS", 0.3)
+    start = time.perf_counter()
+    assert stream_with_time_limit(_deaf_to_sigterm, (), 0.5) == ([1], False)
+    assert time.perf_counter() - start < 20  # not the minute it would sleep
+
+
 def test_stream_with_time_limit_keeps_what_came_in_time():
     start = time.perf_counter()
     assert stream_with_time_limit(_yield_then_wait, (1, 2), 1.0) == ([1, 2], False)
