@@ -27,6 +27,7 @@ os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
 import numba  # noqa: E402  (after the setting above, read at numba's import)
 from numba import njit, prange  # noqa: E402,F401
+from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: E402,F401
 
 if numba.config.THREADING_LAYER == "default":  # numba was imported before this module
     numba.config.THREADING_LAYER = os.environ["NUMBA_THREADING_LAYER"]

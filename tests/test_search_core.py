@@ -459,3 +459,18 @@ def test_the_columns_a_node_scores_from_are_the_tables(spec):
     too_big = game.n_codes ** 2 > _search_guesses._COLUMNS_BYTES
     assert _search_guesses._columns(table, everything, True).shape[0] == (0 if too_big else
                                                                           game.n_codes)
+
+
+@pytest.mark.parametrize("consistent, total", [(False, 5625), (True, 5660)])
+def test_a_root_scored_from_the_table_itself_keeps_the_published_totals(consistent, total):
+    # Mastermind's 1,296 codes are too many to copy their rows (_COLUMNS_BYTES), so the
+    # root node, searched by the kernel itself, scores every guess from the answer
+    # table; the nodes below score from the copy. Both ways count the parts in lanes
+    # and mark the answers met (_search.MARKED_SLOTS). Koyama and Lai 1993: 5625;
+    # consistent guesses only, 5660: a public strategy page (REFERENCE.md).
+    game = Game.from_spec("mastermind")
+    assert game.n_codes ** 2 > _search_guesses._COLUMNS_BYTES
+    assert game.n_answer_slots <= _search.MARKED_SLOTS
+    value, _ = _Context(game, consistent, 200_003).exp(np.arange(game.n_codes), _search.INF,
+                                                      _search.NO_CAP)
+    assert value == total
