@@ -154,10 +154,14 @@ _PROBE_SECRETS = 30
 #: were read back either at every slot or, for fewer secrets than slots, at a list
 #: of the answers met, made with a branch on each secret (p7c7n has 64 slots, of
 #: which 7 are answers). One of p7c7n's small parts (248 secrets after 1234567
-#: 1235476 2145736, 28,639 states, the same before and after) took 6.1 to 6.6 s of
-#: processor time so and 3.7 to 3.8 s in two lanes, marked (2026-12-07, a 2-core
-#: AMD EPYC VM beside a table run; one lane marked, 4.7 to 5.0 s; four lanes gained
-#: nothing over two; the same code as a function inlined by numba, 4.7 to 5.2 s).
+#: 1342675 2135647, 28,639 states before and after) took 6.2 to 7.0 s of processor
+#: time so, and 4.0 to 5.0 s in two lanes, marked (``python
+#: scripts/time_checkpoint_task.py results/checkpoints/p7c7n-expected task-f1b1401a``,
+#: three runs each, alternating with a checkout from before, 2026-12-07, on a
+#: 2-core AMD EPYC VM beside a table run); one of 246 secrets (task-85a583b3), 436 s
+#: and 270 s. One lane, marked, took about 30 % less than before, where two took
+#: 40 %; four lanes gained nothing over two, and the same code as a function that
+#: numba inlines took 20 % more than written in the node.
 MARKED_SLOTS = 64
 
 

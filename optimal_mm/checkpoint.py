@@ -301,6 +301,17 @@ def _intact(raw: bytes) -> dict | None:
         return None
 
 
+def read_entry(path):
+    """The entry in the file ``path``, as :func:`read_entries` gives each (a dict of
+    ``format``, ``run``, ``task``, the decoded ``result`` and ``timing``), or None if
+    it is damaged, of another format, or not a regular file."""
+    try:
+        raw = _read_regular(Path(path))
+    except OSError:
+        return None
+    return None if raw is None else _intact(raw)
+
+
 def read_entries(directory, skipped: list | None = None):
     """Every intact entry in ``directory``, of any run, as ``(run, task, result,
     timing)`` in the order of the file names (``timing``: a dict of ``seconds``,
@@ -313,11 +324,7 @@ def read_entries(directory, skipped: list | None = None):
     :class:`Checkpoint`, which also checks that an entry is the task it asks for.
     """
     for path in sorted(Path(directory).glob("task-*.json")):
-        try:
-            raw = _read_regular(path)
-        except OSError:
-            raw = None
-        body = None if raw is None else _intact(raw)
+        body = read_entry(path)
         if body is not None:
             yield body["run"], body["task"], body["result"], body["timing"]
         elif skipped is not None:

@@ -1,0 +1,127 @@
+"""Run one saved part task of a checkpoint again: its answer, time and counters.
+
+An expected-case run saves each task it finishes in its checkpoint, with the
+processor time it took (docs/LONG_RUNS.md). This script takes one entry of
+``_exp_part_task`` (the search of one part of the secrets after some guesses: a
+chain's small part, a part's tree, a probe), rebuilds its part from the guesses (the
+part, among those their answers split the codes into, whose hash the entry holds),
+runs the task again in this process, each time with a transposition table of its
+own (``--repeat``), and prints its answer, which must be the saved one, its
+processor seconds and its counters beside the entry's. It is how the speed of a
+change to the search is measured on the tasks a long run spends its hours on:
+
+    python scripts/time_checkpoint_task.py results/checkpoints/p7c7n-expected \\
+        task-f1b1401a --repeat 3
+
+Run in its table run, a task met a table that the tasks before it had filled, so
+its counters and time there are not a fresh run's: compare fresh runs with each
+other (two checkouts, one after the other, on the same machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from optimal_mm import Game, search_context, search_tasks  # noqa: E402
+from optimal_mm.checkpoint import _canonical, read_entry  # noqa: E402
+from optimal_mm.cli import at_least  # noqa: E402
+from optimal_mm.errors import InvalidOptionError, OptimalMMError  # noqa: E402
+
+#: The counters a task returns, in order (``optimal_mm._search_arrays.STATS``).
+COUNTERS = ("states", "table hits", "guesses")
+
+
+def find_entry(directory: Path, name: str) -> Path:
+    """The one entry file of ``directory`` whose name starts with ``name`` (with or
+    without ``task-`` and ``.json``)."""
+    stem = name.removesuffix(".json")
+    stem = stem if stem.startswith("task-") else "task-" + stem
+    found = sorted(directory.glob(f"{stem}*.json"))
+    if len(found) != 1:
+        raise OptimalMMError(f"{len(found)} entries of {directory} start with {stem!r}; "
+                             f"name one (a longer start)")
+    return found[0]
+
+
+def rebuild_part(game: Game, history, record: dict) -> np.ndarray:
+    """The part after the guesses ``history`` whose key (:func:`_canonical`) is
+    ``record``: the codes that give each guess the same answers.
+
+    >>> game = Game.from_spec("p3c3")
+    >>> two_ones = np.array([1, 2, 3, 6, 9, 18], dtype=np.int64)  # 2 blacks against 111
+    >>> [game.code_str(c) for c in rebuild_part(game, [0], _canonical(two_ones))]
+    ['112', '113', '121', '131', '211', '311']
+    """
+    table = game.answer_table()
+    keys = np.zeros(game.n_codes, dtype=np.int64)
+    for g in history:
+        keys = keys * game.n_answer_slots + table[g]
+    for key in np.unique(keys):
+        part = np.flatnonzero(keys == key).astype(np.int64)
+        if len(part) == record["shape"][0] and _canonical(part) == record:
+            return part
+    raise OptimalMMError("no part after the entry's guesses has the entry's hash")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory", help="a checkpoint directory")
+    parser.add_argument("entry", help="the start of an entry's file name")
+    parser.add_argument("--repeat", type=at_least(1), default=1,
+                        help="how many times to run it (each with a fresh table)")
+    parser.add_argument("--table-entries", type=at_least(1 << 10), default=1 << 24,
+                        help="the transposition table's entries (default 16,777,216)")
+    args = parser.parse_args(argv)
+    directory = Path(args.directory)
+    if not args.directory or not directory.is_dir():  # ('' would be this folder)
+        raise InvalidOptionError(f"checkpoint {args.directory!r} is not a directory")
+    path = find_entry(directory, args.entry)
+    entry = read_entry(path)
+    if entry is None:
+        raise OptimalMMError(f"{path.name} is damaged or of another format")
+    function = entry["task"]["function"]
+    if function != "_exp_part_task":
+        raise OptimalMMError(f"{path.name} is a task of {function}; only _exp_part_task "
+                             f"entries (the search of one part) are run again")
+    run = entry["run"]
+    game = Game.from_spec(run["game"], run.get("alphabet"))
+    history, record, *rest = entry["task"]["args"]
+    part = rebuild_part(game, history, record)
+    common = (game, run["guesses"] == "consistent", args.table_entries, run["symmetry"])
+    saved_value, _, saved_counters = entry["result"]
+    timing = entry["timing"] or {}
+    after = " ".join(game.code_str(g) for g in history)
+    print(f"{run['game']} {path.name}: {len(part)} secrets after {after}; saved: value "
+          f"{saved_value}, {timing.get('cpu_seconds', 'untimed')} s, "
+          + _counters_text(saved_counters))
+    seconds = []
+    for k in range(args.repeat):
+        with search_context.ContextsApart():  # a table of its own
+            start = time.process_time()
+            value, _, counters = search_tasks._exp_part_task(*common, tuple(history), part,
+                                                             *rest)
+            seconds.append(time.process_time() - start)
+        if value != saved_value:
+            raise OptimalMMError(f"run {k + 1} answered {value}, the entry {saved_value}")
+        print(f"run {k + 1}: value {value}, {seconds[-1]:.2f} s, {_counters_text(counters)}")
+    print(f"median {statistics.median(seconds):.2f} s of processor time over {len(seconds)} "
+          f"run{'s' if len(seconds) > 1 else ''}")
+    return 0
+
+
+def _counters_text(counters) -> str:
+    return ", ".join(f"{name} {int(c):,}" for name, c in zip(COUNTERS, counters))
+
+
+if __name__ == "__main__":
+    from optimal_mm.cli import guarded  # bad input: one line and status 2
+
+    sys.exit(guarded("time_checkpoint_task.py", main))
