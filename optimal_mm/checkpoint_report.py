@@ -32,7 +32,9 @@ Expected case (``_exp_part_task``, ``_exp_guess_task``)
     the same of a rival second guess begun as a chain (its big parts raced by third
     guesses), until it is settled. A chain's small parts are pieces too (their
     probes' task, then each part's value alone: ``_exp_probe_task``,
-    ``search_tasks.value_task``), counted on a line of their own; their answer is
+    ``search_tasks.value_task``, or, for the biggest, its batches of first guesses
+    and then its value: ``_exp_batch_task``, :mod:`optimal_mm.search_batches`),
+    counted on a line of their own; their answer is
     read as the one task's that searched them all before 2026-12-06.
     With ``--chain-secrets`` the chains and split parts below the first guess leave
     their answers as the one tasks' (read as above) and pieces, counted on lines of
@@ -212,6 +214,10 @@ def report(directory, classes: bool = True,
                     raw["subs"][(history[0], history[1], part["array"])] = row
                     raw["subs_cpu"][(history[0], history[1], part["array"])] = _cpu(timing)
                     raw["d"], raw["weight"] = d, int(weight)
+            elif fn == "_exp_batch_task":  # a batch of a chain's small part's first
+                first_of_task = game.code_str(args[0][0])  # guesses (search_batches)
+                rep.small_parts += 1
+                kind = CHAIN_PIECE
             elif fn == "_exp_probe_task":  # the probes of a chain's small parts
                 history = args[0]
                 first_of_task = game.code_str(history[0] if history else args[1])

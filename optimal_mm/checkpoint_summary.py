@@ -597,7 +597,8 @@ class RunReport:
                        f"guess, above)")
         if self.small_parts:
             out.append(f"  pieces of those small parts' tasks (their probes, then each "
-                       f"part solved exactly): {self.small_parts:,}")
+                       f"part solved exactly, the biggest in batches of their first "
+                       f"guesses): {self.small_parts:,}")
         out += [chain.text(self.cost_text) + ("" if self.searches(chain.guess) else
                                               f" ({_EARLIER_CLASS})")
                 for chain in self.chains]

@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from . import search_parts, symmetry
+from . import search_batches, search_parts, symmetry
 from ._search_arrays import INF, NO_CAP, UNBUDGETED, new_stats
 from .game import partition_counts
 from .progress import _clock_text
@@ -42,9 +42,9 @@ from .runner import NotSaved
 from .search_context import _part_guesses
 from .search_costs import _cost_text
 from .search_parts import _phase
-from .search_tasks import (PROBE_ROUNDS, _exp_guess_task, _exp_part_task, _exp_probe_task,
-                           _exp_trees_task, _guess_answer, _part_size, part_task, probe_task,
-                           saved_small_parts, value_slot, value_task)
+from .search_tasks import (PROBE_ROUNDS, _exp_batch_task, _exp_guess_task, _exp_part_task,
+                           _exp_probe_task, _exp_trees_task, _guess_answer, _part_size,
+                           part_task, probe_task, saved_small_parts, value_slot, value_task)
 
 
 def _small_key(history, g, parts) -> tuple:
@@ -926,8 +926,7 @@ class RivalRaces:
                         self._renamed.add(*value_slot(tasks[mine[k]]), int(result[0]))
 
                 if mine:
-                    self._runner.run(_exp_part_task, [tasks[j] for j in mine], label,
-                                     on_result=solved, cost=_part_size)
+                    self._solve_values([tasks[j] for j in mine], label, solved)
             finally:  # (a claim not solved, after Ctrl-C: whoever waits solves it)
                 if self._renamed is not None:
                     for j in mine:
@@ -946,6 +945,69 @@ class RivalRaces:
             lbs[i] = int(value)
         total = known + sum(lbs)
         return (total if total < bound else None), None, new_stats()
+
+    def _solve_values(self, tasks, label, on_result) -> None:
+        """Solve the value tasks ``tasks`` (:func:`value_task`), calling
+        ``on_result(k, result)`` for each: the parts of
+        :data:`~optimal_mm.search_batches.BATCH_SECRETS` secrets or more first,
+        largest first, each in batches of its first guesses
+        (:meth:`_batched_value`), then the others, one task each, in one batch on
+        every worker. A batched part's answer is saved as its value task's, so a
+        later run, or a renaming of it, reads it back as if one task had found it."""
+        whole = []
+        for k in sorted(range(len(tasks)), key=lambda k: -len(tasks[k][1])):
+            task = tasks[k]
+            if len(task[1]) < search_batches.BATCH_SECRETS or not self.symmetry:
+                whole.append(k)
+                continue
+            _, (held,) = self._runner.known(_exp_part_task, [task])
+            if held is None:
+                history, part, _, d, _, weight = task
+                ranked = [g for g, _ in self.exp_second_guesses(history, part, d, weight)]
+                if not ranked:  # no guess fits (the value is beyond the cap): one task
+                    whole.append(k)
+                    continue
+                held = self._batched_value(task, search_batches.cut(ranked), label)
+            on_result(k, held)
+        if whole:
+            self._runner.run(_exp_part_task, [tasks[k] for k in whole], label,
+                             on_result=lambda i, result: on_result(whole[i], result),
+                             cost=_part_size)
+
+    def _batched_value(self, task, batches, label) -> tuple:
+        """The answer of the value task ``task`` found in ``batches`` of its part's
+        first guesses, each a task (:func:`_exp_batch_task`) drawn as a worker is
+        free, under the best value found so far
+        (:class:`~optimal_mm.search_batches.PartBatches`); saved as the value task's
+        own, timed by the batches together."""
+        part = search_batches.PartBatches(task, batches)
+        lock = threading.Lock()
+        since = self._runner.clock()
+        self.progress.phase(f"{label}: a part of {len(task[1])} secrets, its first guesses "
+                            f"in {len(batches)} batches", len(batches))
+
+        def draws():
+            while True:
+                with lock:
+                    args = part.next_task()
+                if args is None:
+                    return
+                _, (found,) = self._runner.known(_exp_batch_task, [args])
+                if found is None:
+                    yield args
+                    continue
+                with lock:
+                    part.found(found)
+                self.progress.advance(resumed=True)
+
+        def sink(args, result):
+            with lock:
+                part.found(result)
+
+        self._runner.stream(_exp_batch_task, draws(), sink)
+        result = part.result()
+        self._runner.record(_exp_part_task, task, result, since)
+        return result
 
     def _claimed(self, tasks, run) -> tuple:
         """The value tasks ``run`` (indices in ``tasks``) this thread solves, and

@@ -80,6 +80,49 @@ def value_slot(task) -> tuple:
     return part, (d, weight)
 
 
+def _exp_batch_task(game, consistent, entries, symmetry, history, part, guesses, budget, d,
+                    weight):
+    """One batch of a part's first guesses (:mod:`optimal_mm.search_batches`): the
+    least cost of ``part`` after the guesses ``history``, ``d`` guesses left, over
+    the guesses ``guesses`` alone at its root, if below ``budget`` (exact, then);
+    else a bound at least ``budget``: ``(value, None, counters)``. The least over a
+    part's batches, each under the best of those before it, is the part's value
+    (:class:`~optimal_mm.search_batches.PartBatches`)."""
+    ctx = _context(game, consistent, entries, symmetry)
+    before = ctx.counters.copy()
+    value, _ = ctx.exp(part, budget, d, guesses, weight)
+    return int(value), None, ctx.counters - before
+
+
+def batch_task(history, part, guesses, budget, d, weight) -> tuple:
+    """The arguments of :func:`_exp_batch_task` after the common ones.
+
+    >>> batch_task([0, 5], "part", "guesses", INF, 4, 0)[2:] == ("guesses", INF, 4, 0)
+    True
+    """
+    return tuple(history), part, guesses, int(budget), d, weight
+
+
+def _batch_result_under(result, ran, wanted):
+    """:func:`_exp_batch_task`'s result under budget ``wanted``, from its result under
+    budget ``ran``, or None when that does not settle it: an exact value (below
+    ``ran``) answers any budget (at or above ``wanted`` it is a bound as good as
+    any); a bound at least ``ran`` answers any budget up to ``ran``.
+
+    >>> exact, bound = (7, None, None), (10, None, None)  # under budget 10
+    >>> _batch_result_under(exact, 10, 5)[0], _batch_result_under(bound, 10, 12)
+    (7, None)
+    """
+    value = int(result[0])
+    return result if value < ran or wanted <= ran else None
+
+
+# A batch's budget is the best of the batches before it, which depends on which
+# finished first (the number of jobs): a checkpoint answers it under another budget
+# when it can (optimal_mm.checkpoint, "Results under another value").
+_exp_batch_task.checkpoint_reuse = (3, _batch_result_under)
+
+
 def saved_small_parts(args) -> bool:
     """Whether a saved :func:`_exp_guess_task` (its entry's arguments after the common
     ones, each part a ``{"shape", "array"}`` record as :mod:`optimal_mm.checkpoint`

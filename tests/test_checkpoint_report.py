@@ -353,12 +353,12 @@ def test_rivals_searched_as_chains_below_the_first_guess_count_as_settled(tmp_pa
     # counted on a line of their own, not as the guess's parts nor as big parts' probes
     from optimal_mm.checkpoint import read_entries
 
-    small = sum(task["function"] == "_exp_probe_task" or (
+    small = sum(task["function"] in ("_exp_probe_task", "_exp_batch_task") or (
         task["function"] == "_exp_part_task" and task["args"][2] >= INF
         and not task["args"][4]) for _, task, _, _ in read_entries(tmp_path))
     assert rep.small_parts == small > 0
     assert f"  pieces of those small parts' tasks (their probes, then each part solved " \
-           f"exactly): {small:,}" in rep.lines()
+           f"exactly, the biggest in batches of their first guesses): {small:,}" in rep.lines()
     assert rep.to_dict()["small_part_pieces"] == small
     # Their times are kept apart: a chained rival is many pieces, so a piece's time
     # does not price a rival second guess still to search.
