@@ -3,7 +3,9 @@
 An expected-case run saves each task it finishes in its checkpoint, with the
 processor time it took (docs/LONG_RUNS.md). This script takes one entry of
 ``_exp_part_task`` (the search of one part of the secrets after some guesses: a
-chain's small part, a part's tree, a probe), rebuilds its part from the guesses (the
+chain's small part, a part's tree, a probe) or of ``_exp_batch_task`` (one batch of a
+big small part's first guesses, found again as the search cuts them:
+:mod:`optimal_mm.search_batches`), rebuilds its part from the guesses (the
 part, among those their answers split the codes into, whose hash the entry holds),
 runs the task again in this process, each time with a transposition table of its
 own (``--repeat``), and prints its answer, which must be the saved one, its
@@ -30,10 +32,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from optimal_mm import Game, search_context, search_tasks  # noqa: E402
+from optimal_mm import Game, search_batches, search_context, search_tasks  # noqa: E402
 from optimal_mm.checkpoint import _canonical, read_entry  # noqa: E402
 from optimal_mm.cli import at_least  # noqa: E402
 from optimal_mm.errors import InvalidOptionError, OptimalMMError  # noqa: E402
+from optimal_mm.search import Solver  # noqa: E402
+
+#: The tasks run again, by name: each searches one part.
+TASKS = {"_exp_part_task": search_tasks._exp_part_task,
+         "_exp_batch_task": search_tasks._exp_batch_task}
 
 #: The counters a task returns, in order (``optimal_mm._search_arrays.STATS``).
 COUNTERS = ("states", "table hits", "guesses")
@@ -71,6 +78,21 @@ def rebuild_part(game: Game, history, record: dict) -> np.ndarray:
     raise OptimalMMError("no part after the entry's guesses has the entry's hash")
 
 
+def rebuild_batch(game: Game, run: dict, history, part, rest) -> np.ndarray:
+    """The batch of first guesses whose key is ``rest[0]``, among those the search cuts
+    ``part``'s ranked guesses into (:mod:`optimal_mm.search_batches`; ``rest``: the
+    entry's arguments after the part: guesses, budget, guesses left, cap weight)."""
+    record, _, d, weight = rest
+    solver = Solver(game, guesses=run["guesses"], symmetry=run["symmetry"], jobs=1)
+    with solver._session("expected", None):  # its context: answer table, bounds
+        ranked = [g for g, _ in solver.exp_second_guesses(history, part, d, weight)]
+    for batch in search_batches.cut(ranked):
+        if _canonical(batch) == record:
+            return batch
+    raise OptimalMMError("no batch of the part's first guesses has the entry's hash (cut "
+                         "by another version of the search?)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", help="a checkpoint directory")
@@ -88,14 +110,17 @@ def main(argv=None) -> int:
     if entry is None:
         raise OptimalMMError(f"{path.name} is damaged or of another format")
     function = entry["task"]["function"]
-    if function != "_exp_part_task":
-        raise OptimalMMError(f"{path.name} is a task of {function}; only _exp_part_task "
-                             f"entries (the search of one part) are run again")
+    if function not in TASKS:
+        raise OptimalMMError(f"{path.name} is a task of {function}; only "
+                             f"{' and '.join(TASKS)} entries (the search of one part) are "
+                             f"run again")
     run = entry["run"]
     game = Game.from_spec(run["game"], run.get("alphabet"))
     history, record, *rest = entry["task"]["args"]
     part = rebuild_part(game, history, record)
     common = (game, run["guesses"] == "consistent", args.table_entries, run["symmetry"])
+    if function == "_exp_batch_task":
+        rest[0] = rebuild_batch(game, run, history, part, rest)
     saved_value, _, saved_counters = entry["result"]
     timing = entry["timing"] or {}
     after = " ".join(game.code_str(g) for g in history)
@@ -106,8 +131,7 @@ def main(argv=None) -> int:
     for k in range(args.repeat):
         with search_context.ContextsApart():  # a table of its own
             start = time.process_time()
-            value, _, counters = search_tasks._exp_part_task(*common, tuple(history), part,
-                                                             *rest)
+            value, _, counters = TASKS[function](*common, tuple(history), part, *rest)
             seconds.append(time.process_time() - start)
         if value != saved_value:
             raise OptimalMMError(f"run {k + 1} answered {value}, the entry {saved_value}")

@@ -83,3 +83,26 @@ def test_a_changed_answer_or_a_damaged_entry_is_refused(checkpoint, tmp_path):
 def test_doctests():
     result = doctest.testmod(_script)
     assert result.attempted and not result.failed
+
+
+def test_a_batch_of_first_guesses_runs_again(tmp_path, monkeypatch, capsys):
+    # A big small part's batch (search_batches): its guesses are found again as the
+    # search cuts them, by the hash the entry holds, and its answer is the saved one.
+    from optimal_mm import search_batches, search_tasks
+    from optimal_mm.search import NO_CAP
+
+    monkeypatch.setattr(search_batches, "BATCH_SECRETS", 20)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, jobs=1, table_entries=60_001, checkpoint=tmp_path)
+    with solver._session("expected", None):
+        g = game.code_index("1122")
+        part = max((p for _, p in solver._parts(g, solver._root()[0])), key=len)
+        task = search_tasks.value_task((g,), part, NO_CAP, 0)
+        solver._solve_values([task], "t", lambda k, result: None)
+    batches = _entries(tmp_path, "_exp_batch_task")
+    assert len(batches) == search_batches.BATCHES
+    name, (_, _, result, _) = batches[3]
+    assert _script.main([str(tmp_path), name[:16]]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"p4c6 {name}: {len(part)} secrets after 1122; ")
+    assert out[1].startswith(f"run 1: value {result[0]},")
