@@ -976,24 +976,29 @@ class RivalRaces:
 
     def _batched_value(self, task, batches, label) -> tuple:
         """The answer of the value task ``task`` found in ``batches`` of its part's
-        first guesses, each a task (:func:`_exp_batch_task`) drawn as a worker is
-        free, under the best value found so far
-        (:class:`~optimal_mm.search_batches.PartBatches`); saved as the value task's
-        own, timed by the batches together."""
+        first guesses, each a task (:func:`_exp_batch_task`) under the best value
+        found so far (:class:`~optimal_mm.search_batches.PartBatches`); saved as the
+        value task's own, timed by the batches together.
+
+        The first batch to compute runs alone: drawn beside it, a second would run
+        under no budget too (p7c7n's second batch of a 249-secret part so took 489 s,
+        its first 201 s). The rest are then drawn as workers are free, each under the
+        best so far."""
         part = search_batches.PartBatches(task, batches)
         lock = threading.Lock()
         since = self._runner.clock()
         self.progress.phase(f"{label}: a part of {len(task[1])} secrets, its first guesses "
                             f"in {len(batches)} batches", len(batches))
 
-        def draws():
-            while True:
+        def draws(most):  # at most ``most`` tasks to compute; those saved read back
+            while most > 0:
                 with lock:
                     args = part.next_task()
                 if args is None:
                     return
                 _, (found,) = self._runner.known(_exp_batch_task, [args])
                 if found is None:
+                    most -= 1
                     yield args
                     continue
                 with lock:
@@ -1004,7 +1009,8 @@ class RivalRaces:
             with lock:
                 part.found(result)
 
-        self._runner.stream(_exp_batch_task, draws(), sink)
+        self._runner.stream(_exp_batch_task, draws(1), sink)
+        self._runner.stream(_exp_batch_task, draws(len(batches)), sink)
         result = part.result()
         self._runner.record(_exp_part_task, task, result, since)
         return result

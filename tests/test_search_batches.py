@@ -114,18 +114,22 @@ def test_small_parts_in_batches_answer_as_the_one_task(solver):
         assert pieces == one == (exact if exact < bound else None)
 
 
-def test_batches_on_two_workers(monkeypatch):
-    # On a pool of two, a part's first two batches run at once (both under no
-    # budget), the rest under the best so far: the same values as one task each.
+def test_batches_on_two_workers(monkeypatch, tmp_path):
+    # On a pool of two, a part's first batch runs alone (no budget), the rest under
+    # the best so far, two at a time: the same values as one task each.
     monkeypatch.setattr(search_batches, "BATCH_SECRETS", BATCH)
     game = Game.from_spec("mastermind")
-    pool = Solver(game, jobs=2, table_entries=60_001)
+    pool = Solver(game, jobs=2, table_entries=60_001, checkpoint=tmp_path)
     with pool._session("expected", None):
         tasks = _value_tasks(pool, "1122", NO_CAP, 0)
         found = {}
         pool._solve_values(tasks, "t", lambda k, result: found.setdefault(k, result[0]))
     assert len(tasks) >= 5 and any(len(t[1]) >= 200 for t in tasks)
     assert found == {k: _one_task(game, t)[0] for k, t in enumerate(tasks)}
+    budgets = [task["args"][3] for _, task, _, _ in read_entries(tmp_path)
+               if task["function"] == "_exp_batch_task"]
+    assert len(budgets) == search_batches.BATCHES * len(tasks)
+    assert budgets.count(INF) == len(tasks)  # one batch a part
 
 
 class StopAfter(search.Progress):
