@@ -32,9 +32,9 @@ def _value_tasks(solver, first, d, weight, least=BATCH):
             for p in parts if len(p) >= least]
 
 
-def _one_task(game, task):
+def _one_task(game, task, consistent=False):
     """The value task's answer as one task computes it."""
-    return search_tasks._exp_part_task(game, False, 60_001, True, *task)
+    return search_tasks._exp_part_task(game, consistent, 60_001, True, *task)
 
 
 @pytest.fixture()
@@ -69,6 +69,21 @@ def test_batches_give_the_parts_value(solver, cap, fewest):
             value, tree, _ = solver._batched_value(task, search_batches.cut(ranked, k), "t")
             assert (value, tree) == (one, None)
     assert seen_inf == (cap == 3)
+
+
+def test_batches_of_consistent_guesses(monkeypatch):
+    # With consistent guesses the first guesses are the part's own codes (one per
+    # class): the least over their batches is the one task's value too.
+    monkeypatch.setattr(search_batches, "BATCH_SECRETS", BATCH)
+    game = Game.from_spec("mastermind")
+    solver = Solver(game, guesses="consistent", jobs=1, table_entries=60_001)
+    with solver._session("expected", None):
+        tasks = _value_tasks(solver, "1123", NO_CAP, 0)
+        for task in tasks:
+            ranked = [g for g, _ in solver.exp_second_guesses(task[0], task[1], NO_CAP, 0)]
+            assert set(ranked) <= set(task[1].tolist())
+            value = solver._batched_value(task, search_batches.cut(ranked, 5), "t")[0]
+            assert value == _one_task(game, task, consistent=True)[0]
 
 
 def test_the_order_the_batches_finish_in_does_not_matter(solver):
