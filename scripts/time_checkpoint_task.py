@@ -8,7 +8,8 @@ big small part's first guesses, found again as the search cuts them:
 :mod:`optimal_mm.search_batches`), rebuilds its part from the guesses (the
 part, among those their answers split the codes into, whose hash the entry holds),
 runs the task again in this process, each time with a transposition table of its
-own (``--repeat``), and prints its answer, which must be the saved one, its
+own (``--repeat``), and prints its answer, which must be the saved one (or, where
+the task had a budget, at least it as the saved one was: :func:`same_answer`), its
 processor seconds and its counters beside the entry's. It is how the speed of a
 change to the search is measured on the tasks a long run spends its hours on:
 
@@ -93,6 +94,17 @@ def rebuild_batch(game: Game, run: dict, history, part, rest) -> np.ndarray:
                          "by another version of the search?)")
 
 
+def same_answer(value, saved, budget) -> bool:
+    """Whether ``value`` answers the task as the entry's ``saved`` did: the same value
+    below the task's ``budget`` (exact), or both at least the budget (a bound, which
+    depends on what the table held: the run's had other tasks' states in it).
+
+    >>> same_answer(7, 7, 10), same_answer(12, 15, 10), same_answer(7, 8, 10)
+    (True, True, False)
+    """
+    return value == saved or (value >= budget and saved >= budget)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", help="a checkpoint directory")
@@ -121,6 +133,7 @@ def main(argv=None) -> int:
     common = (game, run["guesses"] == "consistent", args.table_entries, run["symmetry"])
     if function == "_exp_batch_task":
         rest[0] = rebuild_batch(game, run, history, part, rest)
+    budget = rest[1] if function == "_exp_batch_task" else rest[0]
     saved_value, _, saved_counters = entry["result"]
     timing = entry["timing"] or {}
     after = " ".join(game.code_str(g) for g in history)
@@ -133,7 +146,7 @@ def main(argv=None) -> int:
             start = time.process_time()
             value, _, counters = TASKS[function](*common, tuple(history), part, *rest)
             seconds.append(time.process_time() - start)
-        if value != saved_value:
+        if not same_answer(value, saved_value, budget):
             raise OptimalMMError(f"run {k + 1} answered {value}, the entry {saved_value}")
         print(f"run {k + 1}: value {value}, {seconds[-1]:.2f} s, {_counters_text(counters)}")
     print(f"median {statistics.median(seconds):.2f} s of processor time over {len(seconds)} "
