@@ -200,3 +200,14 @@ def test_a_run_stopped_between_batches_keeps_those_done(tmp_path, monkeypatch):
     assert rep.small_parts == search_batches.BATCHES + 1
     text = f"in batches of their first guesses): {search_batches.BATCHES + 1}"
     assert any(text in line for line in rep.lines())
+
+
+def test_a_whole_solve_with_batched_small_parts(tmp_path):
+    # p4c7's rival first guesses with parts of 500 secrets or more are chains, and
+    # their small parts of 200 or more are batched at the search's own threshold:
+    # the proven optimum all the same (11228, the table's), with batches in the
+    # checkpoint.
+    solver = Solver(Game.from_spec("p4c7"), jobs=2, split_secrets=500, checkpoint=tmp_path)
+    assert solver.solve("expected").value == 11228
+    functions = [task["function"] for _, task, _, _ in read_entries(tmp_path)]
+    assert functions.count("_exp_batch_task") >= search_batches.BATCHES
