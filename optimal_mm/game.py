@@ -515,6 +515,8 @@ class Game:
             found = partition_counts(self, everything, everything).any(axis=0)
             return tuple(int(a) for a in np.flatnonzero(found))
         p = self.pegs
+        if self.black_only:  # at most P + 1 answers: no pass over the whites
+            return tuple(b for b in range(p + 1) if self._counting_allows(b, 0))
         return tuple(self.encode_answer(b, w) for b in range(p + 1) for w in range(p + 1 - b)
                      if self._counting_allows(b, w))
 
