@@ -79,19 +79,56 @@ def rebuild_part(game: Game, history, record: dict) -> np.ndarray:
     raise OptimalMMError("no part after the entry's guesses has the entry's hash")
 
 
-def rebuild_batch(game: Game, run: dict, history, part, rest) -> np.ndarray:
+def rebuild_batch(game: Game, run: dict, history, part, rest, cuts=None) -> np.ndarray:
     """The batch of first guesses whose key is ``rest[0]``, among those the search cuts
     ``part``'s ranked guesses into (:mod:`optimal_mm.search_batches`; ``rest``: the
-    entry's arguments after the part: guesses, budget, guesses left, cap weight)."""
+    entry's arguments after the part: guesses, budget, guesses left, cap weight).
+    ``cuts``, a dict, keeps each part's batches for the next batch of the same part."""
     record, _, d, weight = rest
-    solver = Solver(game, guesses=run["guesses"], symmetry=run["symmetry"], jobs=1)
-    with solver._session("expected", None):  # its context: answer table, bounds
-        ranked = [g for g, _ in solver.exp_second_guesses(history, part, d, weight)]
-    for batch in search_batches.cut(ranked):
+    key = (tuple(history), part.tobytes(), d, weight)
+    batches = None if cuts is None else cuts.get(key)
+    if batches is None:
+        solver = Solver(game, guesses=run["guesses"], symmetry=run["symmetry"], jobs=1)
+        with solver._session("expected", None):  # its context: answer table, bounds
+            ranked = [g for g, _ in solver.exp_second_guesses(history, part, d, weight)]
+        batches = search_batches.cut(ranked)
+        if cuts is not None:
+            cuts[key] = batches
+    for batch in batches:
         if _canonical(batch) == record:
             return batch
     raise OptimalMMError("no batch of the part's first guesses has the entry's hash (cut "
                          "by another version of the search?)")
+
+
+class Rebuilt:
+    """One entry's task as its run computed it: ``function`` (of :data:`TASKS`) called
+    with the session's ``common`` arguments (game, guess rule, table entries,
+    symmetry), then ``history``, the rebuilt ``part`` and the ``rest`` of its
+    arguments (a batch's guesses rebuilt too); ``budget`` is the task's own."""
+
+    def __init__(self, function, game, common, history, part, rest):
+        self.function, self.game, self.common = function, game, common
+        self.history, self.part, self.rest = tuple(history), part, rest
+        self.budget = rest[1] if function == "_exp_batch_task" else rest[0]
+
+    @classmethod
+    def of(cls, entry: dict, table_entries: int, cuts=None) -> "Rebuilt":
+        """The task of ``entry`` (as :func:`read_entry` gives it), to run in tables of
+        ``table_entries``; ``cuts`` as :func:`rebuild_batch` takes it."""
+        function, run = entry["task"]["function"], entry["run"]
+        game = Game.from_spec(run["game"], run.get("alphabet"))
+        history, record, *rest = entry["task"]["args"]
+        part = rebuild_part(game, history, record)
+        if function == "_exp_batch_task":
+            rest[0] = rebuild_batch(game, run, history, part, rest, cuts)
+        common = (game, run["guesses"] == "consistent", table_entries, run["symmetry"])
+        return cls(function, game, common, history, part, rest)
+
+    def run(self) -> tuple:
+        """The task's answer, computed in this process's current context (the caller
+        chooses the table: :class:`~optimal_mm.search_context.ContextsApart`)."""
+        return TASKS[self.function](*self.common, self.history, self.part, *self.rest)
 
 
 def same_answer(value, saved, budget) -> bool:
@@ -126,27 +163,20 @@ def main(argv=None) -> int:
         raise OptimalMMError(f"{path.name} is a task of {function}; only "
                              f"{' and '.join(TASKS)} entries (the search of one part) are "
                              f"run again")
-    run = entry["run"]
-    game = Game.from_spec(run["game"], run.get("alphabet"))
-    history, record, *rest = entry["task"]["args"]
-    part = rebuild_part(game, history, record)
-    common = (game, run["guesses"] == "consistent", args.table_entries, run["symmetry"])
-    if function == "_exp_batch_task":
-        rest[0] = rebuild_batch(game, run, history, part, rest)
-    budget = rest[1] if function == "_exp_batch_task" else rest[0]
+    task = Rebuilt.of(entry, args.table_entries)
     saved_value, _, saved_counters = entry["result"]
     timing = entry["timing"] or {}
-    after = " ".join(game.code_str(g) for g in history)
-    print(f"{run['game']} {path.name}: {len(part)} secrets after {after}; saved: value "
-          f"{saved_value}, {timing.get('cpu_seconds', 'untimed')} s, "
+    after = " ".join(task.game.code_str(g) for g in task.history)
+    print(f"{entry['run']['game']} {path.name}: {len(task.part)} secrets after {after}; "
+          f"saved: value {saved_value}, {timing.get('cpu_seconds', 'untimed')} s, "
           + _counters_text(saved_counters))
     seconds = []
     for k in range(args.repeat):
         with search_context.ContextsApart():  # a table of its own
             start = time.process_time()
-            value, _, counters = TASKS[function](*common, tuple(history), part, *rest)
+            value, _, counters = task.run()
             seconds.append(time.process_time() - start)
-        if not same_answer(value, saved_value, budget):
+        if not same_answer(value, saved_value, task.budget):
             raise OptimalMMError(f"run {k + 1} answered {value}, the entry {saved_value}")
         print(f"run {k + 1}: value {value}, {seconds[-1]:.2f} s, {_counters_text(counters)}")
     print(f"median {statistics.median(seconds):.2f} s of processor time over {len(seconds)} "
