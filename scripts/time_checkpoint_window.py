@@ -111,7 +111,11 @@ def window_entries(directory: Path, start: datetime, end: datetime) -> list:
         timing = entry["timing"] or {}
         if timing.get("pieces") or timing.get("cpu_seconds") is None:
             continue
-        if start <= utc_time(timing["finished"]) <= end:
+        try:
+            ended = utc_time(str(timing.get("finished")))
+        except argparse.ArgumentTypeError:  # no end recorded: not in any window
+            continue
+        if start <= ended <= end:
             found.append((path.name, entry))
     return found
 
