@@ -113,11 +113,17 @@ class Rebuilt:
         self.budget = rest[1] if function == "_exp_batch_task" else rest[0]
 
     @classmethod
-    def of(cls, entry: dict, table_entries: int, cuts=None) -> "Rebuilt":
+    def of(cls, entry: dict, table_entries: int, cuts=None, games=None) -> "Rebuilt":
         """The task of ``entry`` (as :func:`read_entry` gives it), to run in tables of
-        ``table_entries``; ``cuts`` as :func:`rebuild_batch` takes it."""
+        ``table_entries``; ``cuts`` as :func:`rebuild_batch` takes it, and ``games``, a
+        dict, keeps each game (and the answer table it builds) for the next entry."""
         function, run = entry["task"]["function"], entry["run"]
-        game = Game.from_spec(run["game"], run.get("alphabet"))
+        spec = (run["game"], run.get("alphabet"))
+        game = None if games is None else games.get(spec)
+        if game is None:
+            game = Game.from_spec(*spec)
+            if games is not None:
+                games[spec] = game
         history, record, *rest = entry["task"]["args"]
         part = rebuild_part(game, history, record)
         if function == "_exp_batch_task":

@@ -177,7 +177,9 @@ def main(argv=None) -> int:
     if not found:
         raise OptimalMMError(f"no part task of {directory} ended {span}")
     cuts: dict = {}
-    tasks = sorted((WindowTask(name, entry, Rebuilt.of(entry, args.table_entries, cuts))
+    games: dict = {}  # one game, one answer table, for the window's tasks
+    tasks = sorted((WindowTask(name, entry, Rebuilt.of(entry, args.table_entries, cuts,
+                                                       games))
                     for name, entry in found), key=lambda t: (t.started, t.name))
     game = found[0][1]["run"]["game"]
     print(f"{game}: {len(tasks)} part tasks ended {span}, "

@@ -117,3 +117,14 @@ def test_each_way_gives_each_task_its_tables(checkpoint):
     assert _script.run_window([first, again], "two")[1] == 2 * alone
     assert _script.run_window([first, again], "fresh")[1] == 2 * alone
     assert _script.run_window([first, again], "one")[1] < 2 * alone
+
+
+def test_the_window_builds_its_game_once(checkpoint):
+    # Every task of the window shares one game, and so one answer table (p7c7n's is
+    # 25 MB), however many tasks it holds.
+    games, tasks = {}, []
+    for name, entry in _script.window_entries(checkpoint, _script.utc_time("2000-01-01"),
+                                              _script.utc_time("2100-01-01")):
+        tasks.append(_script.Rebuilt.of(entry, 64_000_000, {}, games))
+    assert len(tasks) >= 2 and len(games) == 1
+    assert all(t.game is tasks[0].game for t in tasks)
