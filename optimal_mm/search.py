@@ -388,7 +388,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
         self._beside = BesideSlots(self.jobs - 1) if (
             self.jobs > 1 and self._runner.dispatches_all()) else None
         # The small parts of chains solved so far, found again renamed
-        # (RivalRaces._renamed_values); not without symmetry
+        # (RivalRaces._renamed_values), each filed with its value and whether the
+        # checkpoint holds it, ``(value, held)``; not without symmetry
         self._renamed = SolvedUpToRenaming(game) if symmetry else None
         if self.memory_limit is not None:
             plan = self.memory_plan("expected")

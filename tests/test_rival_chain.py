@@ -269,6 +269,29 @@ def test_a_renamed_chains_small_parts_take_the_values_found(tmp_path, monkeypatc
     assert computed[:i] and sorted(computed[:i]) == sorted(computed[i + 1:-1])
 
 
+def test_renamings_of_parts_too_short_to_keep_are_not_saved(tmp_path, monkeypatch):
+    # With --checkpoint-min-seconds above every part's time, 1122's small parts are
+    # solved and not kept; 2211's take their values all the same, but are not saved
+    # either (each a copy of no work, which a later run finds again at the cost of
+    # the part it renames). Kept (a minimum of 0), they are, as the test above says.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", SPLIT)
+    game = Game.from_spec("mastermind")
+    for minimum, copies_saved in ((1e9, False), (0.0, True)):
+        folder = tmp_path / f"min-{minimum}"
+        solver = Solver(game, jobs=1, table_entries=60_001, checkpoint=folder,
+                        checkpoint_min_seconds=minimum)
+        with solver._session("expected", None):
+            answers = [solver._small_parts(*_small_task(solver, code), "small")[0]
+                       for code in ("1122", "2211")]
+        assert answers[0] == answers[1] and solver._renamed.found > 0
+        saved = [task["args"][0] for _, task, _, _ in read_entries(folder)
+                 if task["function"] == "_exp_part_task"]
+        copies = [h for h in saved if h == [game.code_index("2211")]]
+        assert len(copies) == (solver._renamed.found if copies_saved else 0)
+        if not copies_saved:
+            assert saved == []  # nor the parts they rename
+
+
 def test_small_parts_read_back_whole_lend_their_values_to_renamings(tmp_path,
                                                                       monkeypatch):
     # A resumed run reads 1122's small parts back as one answer, not part by part;
