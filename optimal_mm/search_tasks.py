@@ -19,7 +19,7 @@ they were (:mod:`optimal_mm.runner`, ``min_save_seconds``).
 from __future__ import annotations
 
 from ._search_arrays import INF, NO_CAP, new_stats
-from .search_context import _context, _part_guesses
+from .search_context import PartGuesses, _context, _part_guesses
 
 # Tasks run in worker processes: module-level functions of plain arguments.
 
@@ -220,8 +220,7 @@ def _rival(game, consistent, entries, symmetry, history, first, parts, lbs, n, b
     order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
     parts = [parts[i] for i in order]
     cur = [int(lbs[i]) for i in order]
-    tops = [_part_guesses(game, (*history, first), part, consistent, symmetry)
-            for part in parts]
+    tops = PartGuesses(game, (*history, first), parts, consistent, symmetry)
     _probe_rounds(ctx, parts, cur, tops, n, bound, d, weight)
     if n + sum(cur) >= bound:
         return None, None, ctx.counters - before
@@ -274,9 +273,9 @@ def _exp_probe_task(game, consistent, entries, symmetry, history, first, parts, 
     before = ctx.counters.copy()
     order = sorted(range(len(parts)), key=lambda i: (len(parts[i]), i))
     cur = [int(lbs[i]) for i in order]
-    tops = [_part_guesses(game, (*history, first), parts[i], consistent, symmetry)
-            for i in order]
-    exact = _probe_rounds(ctx, [parts[i] for i in order], cur, tops, n, bound, d, weight)
+    ordered = [parts[i] for i in order]
+    tops = PartGuesses(game, (*history, first), ordered, consistent, symmetry)
+    exact = _probe_rounds(ctx, ordered, cur, tops, n, bound, d, weight)
     bounds, solved = [0] * len(parts), [False] * len(parts)
     for k, i in enumerate(order):
         bounds[i], solved[i] = cur[k], exact[k]

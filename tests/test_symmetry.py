@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from optimal_mm import Game, _kernels, kernels, symmetry
+from optimal_mm import Game, _kernels, kernels, search_context, symmetry
 
 
 def _brute_orbits(game, history):
@@ -47,6 +47,41 @@ def test_state_orbits_are_the_orbits_of_the_whole_stabilizer(spec):
         generators = symmetry._fixing_generators(game, history)
         labels = symmetry.orbit_labels(game.n_codes, generators)
         assert np.array_equal(labels, _brute_orbits(game, history)), history
+
+
+@pytest.mark.parametrize("spec", ["p3c4", "p4c3", "p3c5n", "p3c4b"])
+def test_a_parts_orbits_leave_its_dead_colours_out(spec):
+    # A part's secrets hold no dead colour, and the part is invariant under the
+    # renamings that fix the history: its orbits under them (the representatives
+    # search_context gives consistent guesses, no secrets passed) are its orbits
+    # under the whole stabilizer, brute force, and under the group with the swaps
+    # of its dead colours (as orbit_representatives found them with the secrets).
+    # Histories of up to five guesses, each a secret of the part before: the later
+    # ones are tried among the position permutations of the history before them.
+    game = Game.from_spec(spec)
+    ctx = search_context._context(game, True, 1 << 12, True)
+    rng = np.random.default_rng(11)
+    seen = set()
+    for _ in range(12):
+        part, history = np.arange(game.n_codes, dtype=np.int64), []
+        for _ in range(rng.integers(1, 6)):
+            g = int(rng.choice(part))
+            parts = [p for _, p in ctx.split(g, part)]
+            if not parts:
+                break
+            history.append(g)
+            part = parts[rng.integers(len(parts))]
+            reps = symmetry.orbit_representatives(game, history, candidates=part)
+            h = tuple(history)
+            dead = symmetry._dead_colours(game, h, part)
+            with_dead = np.unique(symmetry._state_labels(game, h, dead)[part])
+            brute = np.unique(_brute_orbits(game, history)[part])
+            assert np.array_equal(reps, brute) and np.array_equal(reps, with_dead), h
+            assert np.isin(reps, part).all()
+            seen.add((len(history), len(reps) < len(part), bool(dead)))
+    # deep histories met, parts that symmetry shrinks, and parts with dead colours
+    assert max(k for k, _, _ in seen) >= 3
+    assert any(shrunk for _, shrunk, _ in seen) and any(d for _, _, d in seen)
 
 
 def test_a_few_position_permutations_generate_the_group():
