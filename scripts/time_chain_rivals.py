@@ -14,8 +14,8 @@ states searched say they did the same work. It prints both:
 
 Measured so on the 2-core AMD EPYC VM beside two table runs (2026-12-07,
 ``OPTIMAL_MM_KERNELS=aot``): 102.6 s of processor time before the faster
-symmetry at the parts' roots (docs/SEARCH.md, "Symmetry"), 62.3 s after, both
-1,473,319 states (62.3 and 63.2 s in two runs after).
+symmetry at the parts' roots (docs/SEARCH.md, "Symmetry"), 62.3 and 63.2 s in two
+runs after, each 1,473,319 states.
 """
 
 from __future__ import annotations
