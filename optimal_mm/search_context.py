@@ -374,10 +374,11 @@ def _orbit_guesses_of_part(game, history, part, consistent):
     of them, and as the part is invariant under the whole group (its secrets are
     those that answer the history so), the group's orbits on it are those of the
     renamings that fix the history alone. The dead colours are then left out, so
-    that the parts below one guess share one group (:func:`~optimal_mm.symmetry.
-    _state_labels` keeps it) where each part's dead colours made a group of its own:
-    p4c10nb's consistent chains spent 31 % of their processor time here, 120,470
-    calls in their first minute, each at a history met for a few parts."""
+    that the parts below one guess share one group
+    (:func:`~optimal_mm.symmetry._state_labels` keeps it) where each part's dead
+    colours made a group of its own: p4c10nb's consistent chains spent 31 % of their
+    processor time here, 120,470 calls in their first minute, each at a history met
+    for a few parts."""
     reps = orbit_representatives(game, list(history), secrets=None if consistent else part,
                                  candidates=part if consistent else None)
     if game.black_only and game.repeats:

@@ -336,7 +336,7 @@ def orbit_representatives(game: Game, history, secrets=None, candidates=None) ->
         return np.flatnonzero(labels == np.arange(game.n_codes))
     # The candidates hold each orbit they meet whole, its smallest code included:
     # the representatives are the candidates that are their orbit's label.
-    cand = np.sort(np.asarray(candidates, dtype=np.int64))
+    cand = np.unique(np.asarray(candidates, dtype=np.int64))
     return cand[labels[cand] == cand]
 
 
