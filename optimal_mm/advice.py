@@ -60,6 +60,7 @@ those the time limit leaves are reported as not valued.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.connection
@@ -535,7 +536,8 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
             child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
             children.append(child)
             pipes.append(receive)
-            child.start()
+            with _sigterm_blocked():
+                child.start()
             send.close()
         waiting = dict(enumerate(pipes))
         while waiting:
@@ -570,6 +572,28 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
             pipe.close()
 
 
+@contextlib.contextmanager
+def _sigterm_blocked():
+    """Block SIGTERM in this thread while a child is started.
+
+    A fork keeps its parent's handlers until :func:`_child` resets them; the command
+    line's handler raises, and a SIGTERM from :func:`streams_with_time_limit`'s limit
+    that reached a fork in between raised in the parent's frames, which the fork then
+    ran on (once under pytest, where it failed a test in the copied process). The fork
+    inherits the mask, so that SIGTERM waits until :func:`_child` has restored the
+    default action and unblocks it; in this process one that came meanwhile is raised
+    on leaving, as it would have been.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _once(fn, args):
     """``fn(*args)`` as a generator of one item (:func:`run_with_time_limit`)."""
     yield fn(*args)
@@ -581,6 +605,8 @@ def _child(send, fn, args) -> None:
     # command line's SIGTERM raises, which printed a traceback under the answer).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # started with SIGTERM blocked (_sigterm_blocked)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     try:
         for item in fn(*args):
             send.send(("item", item))
