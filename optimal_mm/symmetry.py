@@ -112,9 +112,7 @@ def _dead_colours(game: Game, history: tuple, secrets) -> tuple:
 def _state_generators(game: Game, history: tuple, dead: tuple) -> list[np.ndarray]:
     """The generators fixing ``history``, plus the swaps of adjacent ``dead`` colours."""
     gens = list(_history_generators(game, history))
-    identity, pos_identity = tuple(range(game.colours)), tuple(range(game.pegs))
-    for a, b in zip(dead, dead[1:]):
-        gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    gens.extend(_colour_swap(game, a, b) for a, b in zip(dead, dead[1:]))
     return gens
 
 
@@ -172,13 +170,48 @@ def _fixing_generators(game: Game, history) -> list[np.ndarray]:
         sigma = list(identity)
         for src, dst in zip(played, images[k]):
             sigma[src] = int(dst)
-        gens.append(apply(game, pi, sigma))
+        gens.append(renaming(game, pi, tuple(sigma)))
         if every:
             kept.append(pi)
             generated = _generated(kept, pos_identity)
-    for a, b in zip(free, free[1:]):
-        gens.append(apply(game, pos_identity, _swap(identity, a, b)))
+    gens.extend(_colour_swap(game, a, b) for a, b in zip(free, free[1:]))
     return gens
+
+
+def _colour_swap(game: Game, a: int, b: int) -> np.ndarray:
+    """:func:`renaming` of the swap of colours ``a`` and ``b`` (positions left alone).
+
+    >>> g = Game.from_spec("p2c3")
+    >>> [g.code_str(int(i)) for i in _colour_swap(g, 0, 2)[:3]]
+    ['33', '32', '31']
+    """
+    return renaming(game, tuple(range(game.pegs)), tuple(_swap(range(game.colours), a, b)))
+
+
+#: The most bytes of code permutations :func:`renaming` keeps for one game.
+_RENAMINGS_BYTES = 32 << 20
+
+
+def renaming(game: Game, pi: tuple, sigma: tuple) -> np.ndarray:
+    """:func:`apply` of positions ``pi`` and colours ``sigma`` (tuples of ints),
+    read-only and cached on the game (up to :data:`_RENAMINGS_BYTES`).
+
+    The groups of a chain's histories are made of the same few renamings: the
+    swaps of the colours never played (or dead), the same for every history that
+    plays the same colours, and those of the renamings fixing the chain's common
+    history that also fix its last guess. Each took 100 microseconds to make anew,
+    about three a history: a third of finding a new history's orbits (p4c10nb's
+    consistent chains, ``cProfile``).
+    """
+    cache = game.__dict__.setdefault("_renamings", {})
+    perm = cache.get((pi, sigma))
+    if perm is None:
+        if len(cache) * game.n_codes * 8 >= _RENAMINGS_BYTES:
+            cache.clear()
+        perm = apply(game, pi, sigma)
+        perm.setflags(write=False)
+        cache[(pi, sigma)] = perm
+    return perm
 
 
 #: Histories whose fixing permutations :func:`_fixing_perms` keeps, at most.
@@ -336,7 +369,9 @@ def orbit_representatives(game: Game, history, secrets=None, candidates=None) ->
         return np.flatnonzero(labels == np.arange(game.n_codes))
     # The candidates hold each orbit they meet whole, its smallest code included:
     # the representatives are the candidates that are their orbit's label.
-    cand = np.unique(np.asarray(candidates, dtype=np.int64))
+    cand = np.asarray(candidates, dtype=np.int64)
+    if len(cand) > 1 and not (cand[1:] > cand[:-1]).all():  # (a part is sorted already)
+        cand = np.unique(cand)
     return cand[labels[cand] == cand]
 
 
