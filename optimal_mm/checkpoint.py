@@ -384,6 +384,7 @@ class Checkpoint:
         # entry of this run, read on the first :meth:`reuse` of that function.
         self._alike: dict[tuple, dict] = {}
         self._of: dict[str, list] = {}  # function -> its entries, read by :meth:`tasks_of`
+        self._listed: set[str] | None = None  # :meth:`_names`
 
     def __repr__(self) -> str:
         return f"Checkpoint({str(self.directory)!r}, {self.run!r})"
@@ -408,9 +409,27 @@ class Checkpoint:
         ...     {"run": cp._run_digest, "task": key})[:40]
         True
         """
+        return self.directory / self._name_of(text)
+
+    def _name_of(self, text: str) -> str:
+        """The name of :meth:`_path_of`'s file."""
         whole = f'{{"run":"{self._run_digest}","task":{text}}}'
-        name = hashlib.sha256(whole.encode("utf-8")).hexdigest()[:40]
-        return self.directory / f"task-{name}.json"
+        return f"task-{hashlib.sha256(whole.encode('utf-8')).hexdigest()[:40]}.json"
+
+    def _names(self) -> set | None:
+        """The names of the files in the directory, listed at the first look-up and
+        kept up to date with what this object writes: a look-up of a task with no
+        entry, most of those of a long run, then opens no file (p4c10nb's consistent
+        chains spent 3 % of their time looking for entries that were not there,
+        ``py-spy``). An entry another process writes meanwhile is not seen, as
+        :meth:`reuse` and :meth:`tasks_of` do not see it: a checkpoint is one run's,
+        and a task not found is only computed again."""
+        if self._listed is None:
+            try:
+                self._listed = set(os.listdir(self.directory))
+            except OSError:  # None: every look-up tries its file
+                return None
+        return self._listed
 
     def entries(self) -> list[Path]:
         """Every entry file in the directory (of this run or of others)."""
@@ -426,7 +445,11 @@ class Checkpoint:
         for both where there is no entry; the seconds ``None`` for an entry written
         without its timing)."""
         text = _dumps(key)
-        path = self._path_of(text)
+        name = self._name_of(text)
+        names = self._names()
+        if names is not None and name not in names:  # (most look-ups of a long run)
+            return None, None
+        path = self.directory / name
         found = self._read(path, json.loads(text))
         if found is None:
             return None, None
@@ -530,6 +553,8 @@ class Checkpoint:
             return
         self.stored += 1
         self._written.add(path.name)
+        if self._listed is not None:
+            self._listed.add(path.name)
         for (function, index), alike in self._alike.items():
             if function == body["task"]["function"]:
                 self._remember(alike, body["task"], index, result)

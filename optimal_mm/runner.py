@@ -643,7 +643,7 @@ class TaskRunner:
             raise NotSaved(f"{len(indices)} {fn.__name__} task(s) not in the checkpoint")
 
         def finished(i, result, timing):
-            self._save(keys[i], result, timing, _always_saved(fn, arg_lists[i]))
+            self._save(lambda: keys[i], result, timing, _always_saved(fn, arg_lists[i]))
             sink(i, result)
             self.progress.advance()
 
@@ -708,11 +708,10 @@ class TaskRunner:
 
         def finished(i, result, timing):
             args = drawn.pop(i)
-            if self.checkpoint is not None:
-                from .checkpoint import task_key
+            from .checkpoint import task_key
 
-                self._save(task_key(fn.__name__, args), result, timing,
-                           _always_saved(fn, args))
+            self._save(lambda: task_key(fn.__name__, args), result, timing,
+                       _always_saved(fn, args))
             sink(args, result)
             self.progress.advance()
 
@@ -723,10 +722,12 @@ class TaskRunner:
         else:
             self._dispatch(fn, items(), finished, ahead=False)
 
-    def _save(self, key, result, timing, always: bool = False) -> None:
+    def _save(self, key_of, result, timing, always: bool = False) -> None:
         """Save one finished task's result and timing, if there is a checkpoint (and
         it took ``min_save_seconds`` or more, or is ``always`` saved); count its
-        processor time."""
+        processor time. ``key_of()`` gives the task's key, made only for a task
+        saved: most tasks of a long run are too short to be, and a key hashes every
+        array the task was given (p4c10nb's consistent chains: 1 % of their time, ``py-spy``)."""
         self.task_seconds += timing[1]
         self._charge(timing[1])
         cp = self.checkpoint
@@ -734,6 +735,7 @@ class TaskRunner:
             return
         from .checkpoint import task_timing
 
+        key = key_of()
         with self._store:
             unsaved = cp.unsaved
             cp.put(key, result, task_timing(*timing))

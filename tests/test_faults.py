@@ -361,6 +361,27 @@ def test_a_fifo_entry_is_skipped_without_blocking_then_replaced(tmp_path):
     assert cp.path(key).is_file() and cp.get(key) == (7, None)
 
 
+def test_a_look_up_opens_only_the_files_the_directory_held(tmp_path, monkeypatch):
+    from optimal_mm import checkpoint
+
+    cp = Checkpoint(tmp_path, RUN)
+    held, missing = (task_key("_exp_part_task", (k, np.arange(3), 10)) for k in (5, 6))
+    cp.put(held, (7, None))
+    opened = []
+    real = checkpoint._read_regular
+    monkeypatch.setattr(checkpoint, "_read_regular",
+                        lambda path: opened.append(path.name) or real(path))
+    assert cp.get(missing) is None and cp.get(held) == (7, None) and cp.rejected == 0
+    assert opened == [cp.path(held).name]
+    cp.put(missing, (8, None))  # what it writes, it finds
+    assert cp.get(missing) == (8, None)
+    # An entry another process writes after the listing: not seen by this run (a task
+    # computed again), seen by the next.
+    other = task_key("_exp_part_task", (7, np.arange(3), 10))
+    Checkpoint(tmp_path, RUN).put(other, (9, None))
+    assert cp.get(other) is None and Checkpoint(tmp_path, RUN).get(other) == (9, None)
+
+
 def test_a_directory_entry_is_skipped_and_not_saved_over(tmp_path):
     cp = Checkpoint(tmp_path, RUN)
     key = task_key("_exp_part_task", (5, np.arange(3), 10))
