@@ -349,6 +349,12 @@ def test_aot_kernels_check_their_arguments(aot):
         counts(table, ok, ok)
     with pytest.raises(TypeError, match="argument 1 must be"):
         counts(table, ok[None, :], ok, game.n_answer_slots)
+    # A plain argument passes as an int at once, as a NumPy integer after a look, and
+    # never as an array or a list.
+    assert np.array_equal(counts(table, ok, ok, np.int64(game.n_answer_slots)), expected)
+    for wrong in ([game.n_answer_slots], np.array([game.n_answer_slots])):
+        with pytest.raises(TypeError, match="argument 3 must be"):
+            counts(table, ok, ok, wrong)
     ctx = _context(game, False, 1 << 10)
     search = _aot.checked("exp_search", aot.exp_search)
     S = np.arange(game.n_codes, dtype=np.int64)
