@@ -536,7 +536,7 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
             child = mp.Process(target=_child, args=(send, fn, args), daemon=True)
             children.append(child)
             pipes.append(receive)
-            with _sigterm_blocked():
+            with _stop_signals_blocked():
                 child.start()
             send.close()
         waiting = dict(enumerate(pipes))
@@ -573,25 +573,30 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
 
 
 @contextlib.contextmanager
-def _sigterm_blocked():
-    """Block SIGTERM in this thread while a child is started.
+def _stop_signals_blocked():
+    """Block SIGTERM and SIGINT in this thread while a child is started.
 
     A fork keeps its parent's handlers until :func:`_child` resets them; the command
-    line's handler raises, and a SIGTERM from :func:`streams_with_time_limit`'s limit
-    that reached a fork in between raised in the parent's frames, which the fork then
-    ran on (once under pytest, where it failed a test in the copied process). The fork
-    inherits the mask, so that SIGTERM waits until :func:`_child` has restored the
-    default action and unblocks it; in this process one that came meanwhile is raised
-    on leaving, as it would have been.
+    line's SIGTERM handler raises, and so does Python's for SIGINT. A SIGTERM from
+    :func:`streams_with_time_limit`'s limit that reached a fork in between raised in
+    the parent's frames, which the fork then ran on (once under pytest, where it
+    failed a test in the copied process); a Ctrl-C there would have too. The fork
+    inherits the mask, so such a signal waits until :func:`_child` has set SIGTERM's
+    default action (it then ends the child) and SIGINT ignored (it is dropped), and
+    unblocks them; in this process one that came meanwhile is raised on leaving, as
+    it would have been.
     """
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+_STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
 def _once(fn, args):
@@ -605,8 +610,8 @@ def _child(send, fn, args) -> None:
     # command line's SIGTERM raises, which printed a traceback under the answer).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # started with SIGTERM blocked (_sigterm_blocked)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    if hasattr(signal, "pthread_sigmask"):  # started with them blocked (_stop_signals_blocked)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     try:
         for item in fn(*args):
             send.send(("item", item))

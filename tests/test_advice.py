@@ -215,12 +215,14 @@ def test_a_child_deaf_to_sigterm_is_killed_after_its_grace(monkeypatch):
     assert time.perf_counter() - start < 20  # not the minute it would sleep
 
 
-def test_a_sigterm_before_the_childs_reset_ends_it_by_default(monkeypatch):
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_stop_signal_before_the_childs_reset_waits_for_it(monkeypatch, sig):
     """The race a CI run met: the limit's SIGTERM reached a fork before :func:`_child`
     had reset the handler it inherited, the command line's one that raises, and the
-    fork ran on in the parent's frames. Here every fork sends itself that SIGTERM
-    before it starts: it must wait, then end the child by SIGTERM (exit status -15),
-    never run the inherited handler (which here ends it with status 3)."""
+    fork ran on in the parent's frames. Here every fork sends itself the signal
+    before it starts. It must wait for the reset, never run the inherited handler
+    (which here ends the child with status 3): a SIGTERM then ends the child by its
+    default action (status -15), a Ctrl-C is dropped and the child answers."""
     import multiprocessing.process
     import os
     import signal
@@ -228,10 +230,11 @@ def test_a_sigterm_before_the_childs_reset_ends_it_by_default(monkeypatch):
     from optimal_mm.cli import on_sigterm
     from optimal_mm.errors import OptimalMMError
     original = multiprocessing.process.BaseProcess._bootstrap
+    signum = getattr(signal, sig)
 
     def bootstrap(self, *args, **kwargs):
         try:
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signum)
             time.sleep(0.05)  # room for a handler to run
         except BaseException:  # the inherited handler ran (and raised)
             os._exit(3)
@@ -240,11 +243,15 @@ def test_a_sigterm_before_the_childs_reset_ends_it_by_default(monkeypatch):
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "_bootstrap", bootstrap)
     previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        with pytest.raises(OptimalMMError, match=r"exit status -15\)"):
-            streams_with_time_limit(range, [(3,)], 30)
+        if sig == "SIGTERM":
+            with pytest.raises(OptimalMMError, match=r"exit status -15\)"):
+                streams_with_time_limit(range, [(3,)], 30)
+        else:
+            assert streams_with_time_limit(range, [(3,)], 30) == ([[0, 1, 2]], [True])
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert not signal.pthread_sigmask(signal.SIG_BLOCK, set()) & {signal.SIGTERM}
+    assert not signal.pthread_sigmask(signal.SIG_BLOCK, set()) & {signal.SIGTERM,
+                                                                  signal.SIGINT}
 
 
 def test_stream_with_time_limit_keeps_what_came_in_time():
