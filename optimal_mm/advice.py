@@ -572,6 +572,10 @@ def streams_with_time_limit(fn, arg_lists, seconds: float) -> tuple[list, list]:
             pipe.close()
 
 
+#: The signals blocked while a child is started (:func:`_stop_signals_blocked`).
+_STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+
 @contextlib.contextmanager
 def _stop_signals_blocked():
     """Block SIGTERM and SIGINT in this thread while a child is started.
@@ -594,9 +598,6 @@ def _stop_signals_blocked():
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-_STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
 def _once(fn, args):

@@ -200,8 +200,8 @@ def renaming(game: Game, pi: tuple, sigma: tuple) -> np.ndarray:
     swaps of the colours never played (or dead), the same for every history that
     plays the same colours, and those of the renamings fixing the chain's common
     history that also fix its last guess. Each took 100 microseconds to make anew,
-    about three a history: a third of finding a new history's orbits (p4c10nb's
-    consistent chains, ``cProfile``).
+    about three a history: half the time of finding a new history's orbits
+    (p4c10nb's consistent chains, ``cProfile``).
     """
     cache = game.__dict__.setdefault("_renamings", {})
     perm = cache.get((pi, sigma))
