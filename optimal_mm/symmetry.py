@@ -47,6 +47,32 @@ from .game import Game
 MAX_POSITION_PERMS = 5040
 
 
+def _kept(game: Game, name: str, key, limit: int, make):
+    """The value of ``key`` in the game's cache ``name`` (a dict on the game), made
+    by ``make()`` on a miss and kept; the cache is emptied first when it holds
+    ``limit`` values. The groups of a search's states are asked for again and again
+    (the parts below one guess share one), and each cache here bounds its memory so.
+
+    >>> g = Game.from_spec("p2c3")
+    >>> [_kept(g, "_example", k, 2, lambda: k * k) for k in (1, 2, 1, 3)]
+    [1, 4, 1, 9]
+    >>> sorted(g.__dict__["_example"])
+    [3]
+    """
+    cache = game.__dict__.setdefault(name, {})
+    value = cache.get(key)
+    if value is None:
+        if len(cache) >= limit:
+            cache.clear()
+        value = cache[key] = make()
+    return value
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
 def _code_lookup(game: Game) -> np.ndarray:
     """Dense map from ``sum c[i] * C**(P-1-i)`` to code index (-1 for illegal codes)."""
     cached = game.__dict__.get("_code_lookup")
@@ -120,13 +146,8 @@ def _history_generators(game: Game, history: tuple) -> tuple:
     """The generators of :func:`stabilizer_generators` that depend on the history
     alone: renamings of positions and colours fixing every guess played, and swaps
     of the colours never played. Cached on the game (a few histories per search)."""
-    cache = game.__dict__.setdefault("_history_generators", {})
-    gens = cache.get(history)
-    if gens is None:
-        if len(cache) >= 64:
-            cache.clear()
-        gens = cache[history] = tuple(_fixing_generators(game, history))
-    return gens
+    return _kept(game, "_history_generators", history, 64,
+                 lambda: tuple(_fixing_generators(game, history)))
 
 
 def _played(game: Game, history) -> list[int]:
@@ -203,15 +224,8 @@ def renaming(game: Game, pi: tuple, sigma: tuple) -> np.ndarray:
     about three a history: half the time of finding a new history's orbits
     (p4c10nb's consistent chains, ``cProfile``).
     """
-    cache = game.__dict__.setdefault("_renamings", {})
-    perm = cache.get((pi, sigma))
-    if perm is None:
-        if len(cache) * game.n_codes * 8 >= _RENAMINGS_BYTES:
-            cache.clear()
-        perm = apply(game, pi, sigma)
-        perm.setflags(write=False)
-        cache[(pi, sigma)] = perm
-    return perm
+    return _kept(game, "_renamings", (pi, sigma), -(-_RENAMINGS_BYTES // (8 * game.n_codes)),
+                 lambda: _read_only(apply(game, pi, sigma)))
 
 
 #: Histories whose fixing permutations :func:`_fixing_perms` keeps, at most.
@@ -242,10 +256,12 @@ def _fixing_perms(game: Game, history: tuple) -> tuple:
     >>> perms.tolist()
     [[0, 1, 2]]
     """
-    cache = game.__dict__.setdefault("_fixing_perms", {})
-    found = cache.get(history)
-    if found is not None:
-        return found
+    return _kept(game, "_fixing_perms", history, _FIXING_PERMS_KEPT,
+                 lambda: _find_fixing_perms(game, history))
+
+
+def _find_fixing_perms(game: Game, history: tuple) -> tuple:
+    """:func:`_fixing_perms`, found (from its parent's, cached)."""
     pegs = game.pegs
     if len(history) <= 1:
         played = _played(game, history)
@@ -258,15 +274,10 @@ def _fixing_perms(game: Game, history: tuple) -> tuple:
         tried, _, before = _fixing_perms(game, history[:-1])
         played = sorted(set(before).union(game.codes[history[-1]].tolist()))
     if len(tried) == 1 and len(history) > 1 and (tried[0] == np.arange(pegs)).all():
-        found = (tried, np.array([played], dtype=np.int64), played)  # the identity alone
-    else:
-        guesses = game.codes[np.asarray(history, dtype=np.int64)].astype(np.int64)
-        fixing, images = _fixing(guesses.reshape(len(history), pegs), tried)
-        found = (tried[fixing], images[fixing], played)
-    if len(cache) >= _FIXING_PERMS_KEPT:
-        cache.clear()
-    cache[history] = found
-    return found
+        return tried, np.array([played], dtype=np.int64), played  # the identity alone
+    guesses = game.codes[np.asarray(history, dtype=np.int64)].astype(np.int64)
+    fixing, images = _fixing(guesses.reshape(len(history), pegs), tried)
+    return tried[fixing], images[fixing], played
 
 
 #: The permutations of each number of pegs asked for (:func:`_position_perms`).
@@ -399,15 +410,8 @@ def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
     """:func:`orbit_labels` of the state's group, cached on the game: the group
     depends only on the history and the dead colours, which the many parts below
     one first guess share (Mastermind's expected case: 101 states, 11 groups)."""
-    cache = game.__dict__.setdefault("_state_labels", {})
-    labels = cache.get((history, dead))
-    if labels is None:
-        if len(cache) >= 64:
-            cache.clear()
-        labels = orbit_labels(game.n_codes, _state_generators(game, history, dead))
-        labels.setflags(write=False)
-        cache[(history, dead)] = labels
-    return labels
+    return _kept(game, "_state_labels", (history, dead), 64, lambda: _read_only(
+        orbit_labels(game.n_codes, _state_generators(game, history, dead))))
 
 
 #: The most colour renamings :func:`image_map` tries for one position permutation
