@@ -44,8 +44,8 @@ _HERE = os.path.dirname(os.path.realpath(__file__))
 
 #: The sources whose text the machine code depends on.
 SOURCES = ("_search.py", "_search_keys.py", "_search_table.py", "_search_guesses.py",
-           "_search_wc.py", "_search_arrays.py", "_skew_bound.py", "_overlap.py", "_kernels.py",
-           "_aot.py")
+           "_search_small.py", "_search_wc.py", "_search_arrays.py", "_skew_bound.py",
+           "_overlap.py", "_kernels.py", "_aot.py")
 
 
 class Array:

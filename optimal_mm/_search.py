@@ -138,6 +138,7 @@ from ._search_guesses import (
     _candidates, _columns, _in_set, _lazy_candidates, _orbit_guesses, _orbits, _parts_by_size,
     _pop_min, _popcount, _split, _twin, _twin_table, _twins_apply)
 from ._search_keys import _blacks_decide, _form_work, _normalises, _state_hash
+from ._search_small import _WORKED_OUT, _worked_out
 from ._search_table import _VALUE_CAP, _stopped, _tt_find, _tt_put
 from ._search_wc import wc_search
 from ._skew_bound import skew_bound
@@ -618,25 +619,25 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
     without searching, as its value and guess, or value -1 when it must search; with
     the state's key and check (made here if ``key`` is 0, to hand down) and its entry
     in the table (-1: not read or none). The guess is the first secret for one or two
-    secrets, a secret that achieves the value for three or four worked out (below
+    secrets, a secret that achieves the value for three to six worked out (below
     ``beta``), -2 for an exact value of the table (``exact_ends``: a node whose
-    guesses are restricted reads exact values as bounds, and searches its three or
-    four secrets), else -1. A value settled with an entry is a table hit, which the
+    guesses are restricted reads exact values as bounds, and searches its three to
+    six secrets), else -1. A value settled with an entry is a table hit, which the
     caller counts.
 
-    Three secrets with four guesses or more left are worked out, not keyed: 5 if a
-    secret tells the other two apart, else 6 (no secret reaches the last guess, so
-    no weight; :func:`_three`); so are four with five guesses left where the guesses
-    are the secrets (:func:`_four`), or, where any code may be guessed, where a
-    secret guessed first gives a total of 7 or 8 (a code that is not a secret can
-    do no better than 8). The key would cost more than the answer:
-    ``solve p4c8nb --objective expected --guesses consistent --jobs 1`` met the
-    table 31.6 million times, 4.9 million of them for three secrets and 5.9 million
-    for four; JIT builds interleaved, a table run beside them on the 2-core Intel
-    Xeon VM: three, 66.1 / 62.8 -> 57.4 / 55.8 s of search (p4c7's total 5.3 -> 4.8
-    s); four as well, 64.3 / 56.4 -> 50.8 / 53.3 s (p4c10's consistent total 23.0 /
-    25.5 / 24.6 -> 25.0 / 24.6 / 20.9 s, within that machine's noise); the same
-    trees.
+    Three to six secrets (:data:`~optimal_mm._search_small._WORKED_OUT`) with more
+    guesses left than secrets are worked out, not keyed
+    (:mod:`~optimal_mm._search_small`): no secret reaches the last guess, so no
+    weight; where any code may be guessed, only a total of ``2c - 1`` or ``2c`` (a
+    code that is not a secret costs ``2c`` at the least, a secret leaving a part of
+    three or more ``2c + 1``). The key would cost more than the answer: ``solve
+    p4c8nb --objective expected --guesses consistent --jobs 1`` met the table 31.6
+    million times, 4.9 million of them for three secrets and 5.9 million for four;
+    JIT builds interleaved, a table run beside them on the 2-core Intel Xeon VM:
+    three, 66.1 / 62.8 -> 57.4 / 55.8 s of search (p4c7's total 5.3 -> 4.8 s); four
+    as well, 64.3 / 56.4 -> 50.8 / 53.3 s (p4c10's consistent total 23.0 / 25.5 /
+    24.6 -> 25.0 / 24.6 / 20.9 s, within that machine's noise); the same trees.
+    Five and six: see :data:`~optimal_mm._search_small._WORKED_OUT`.
 
     A parent asks it of each part before the call, and settles so the parts that the
     table or their bounds decide. Most are: ``solve p4c8nb --objective expected
@@ -662,19 +663,14 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
         return bound, S[0], key, check, entry
     if bound >= beta:
         return bound, -1, key, check, entry
-    if c == 3 and d >= 4 and exact_ends:
-        # Three secrets: 5 if one of them, guessed, tells the other two apart (each
-        # found with the second guess), else 6 (any secret guessed, then the pair),
-        # whatever the guesses allowed, and no secret reaches the last guess. Cheaper
-        # than the key, which the state would need to meet the table.
-        v, g = _three(table, S[0], S[1], S[2])
-        return v, (g if v < beta else -1), key, check, entry
-    if c == 4 and d >= 5 and exact_ends:
-        # Four: the best secret to guess first; where any code may be guessed, only
-        # a total of 7 or 8 is settled so (a guess that is not a secret finds none of
-        # them first: 8 at the least), else the node searches as before.
-        v, g = _four(table, S)
-        if consistent or v <= 8:
+    if c <= _WORKED_OUT and d > c and exact_ends:
+        # Three to six secrets, no secret reaching the last guess: the best secret to
+        # guess first (:mod:`~optimal_mm._search_small`), cheaper than the key the
+        # state would need to meet the table. Where any code may be guessed, only a
+        # total of 2c - 1 or 2c is settled so (a guess that is not a secret costs 2c
+        # at the least), else the node searches as before.
+        v, g = _worked_out(table, S)
+        if consistent or v <= 2 * c:
             return v, (g if v < beta else -1), key, check, entry
     if key == 0:
         key, check = _state_hash(S, d, cap_weight, codes, n_colours, normal, work)
@@ -686,40 +682,6 @@ def _settled(S, beta, d, bound, key, check, tt, table, codes, n_colours, normal,
         if value >= beta:
             return value, -1, key, check, entry
     return -1, -1, key, check, entry
-
-
-@njit(cache=True, inline="always")
-def _three(table, x, y, z):
-    """The least total of three secrets and a secret that achieves it: 5 if one of
-    them, guessed, tells the other two apart, else 6."""
-    if table[x, y] != table[x, z]:
-        return 5, x
-    if table[y, x] != table[y, z]:
-        return 5, y
-    if table[z, x] != table[z, y]:
-        return 5, z
-    return 6, x
-
-
-@njit(cache=True, inline="always")
-def _four(table, S):
-    """The least total of four secrets when every guess is one of the secrets left,
-    and the first secret that achieves it: the secret guessed costs 1, a part of one
-    secret 2, of two 5, of three 3 plus the three's own (:func:`_three`)."""
-    best, best_g = 1 << 30, -1
-    for i in range(4):
-        x = S[i]
-        o0, o1, o2 = S[(i + 1) % 4], S[(i + 2) % 4], S[(i + 3) % 4]
-        a0, a1, a2 = table[x, o0], table[x, o1], table[x, o2]
-        if a0 == a1 and a1 == a2:
-            v = 1 + 3 + _three(table, o0, o1, o2)[0]
-        elif a0 != a1 and a1 != a2 and a0 != a2:
-            v = 1 + 2 + 2 + 2
-        else:
-            v = 1 + 2 + 5
-        if v < best:
-            best, best_g = v, x
-    return best, best_g
 
 
 @njit(cache=True, inline="always")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from optimal_mm import Game
-from optimal_mm import _search, _search_guesses, _search_keys, _search_table
+from optimal_mm import _search, _search_guesses, _search_keys, _search_small, _search_table
 from optimal_mm._search_arrays import NO_CAP, UNBUDGETED, new_stats
 from optimal_mm.game import partition_counts
 from optimal_mm.search import first_guess_classes, node_guess_classes, solve
@@ -364,6 +364,27 @@ def _total_guessing(table, S, guess) -> int:
                         for p in parts.values())
 
 
+@pytest.mark.parametrize("spec", ["p3c4b", "p4c5nb", "p2c5", "p3c6n"])
+def test_three_to_six_secrets_are_worked_out_exactly(spec):
+    """:func:`_search_small._worked_out` gives the least total of three to six
+    secrets with the secrets as guesses, and the first secret that achieves it
+    (brute force over every secret first), on random sets of each size, each size
+    meeting several totals."""
+    game = Game.from_spec(spec)
+    table = game.answer_table()
+    rng = np.random.default_rng(11)
+    values = set()
+    for _ in range(400):
+        size = int(rng.integers(3, _search_small._WORKED_OUT + 1))
+        S = np.sort(rng.choice(game.n_codes, size, replace=False)).astype(np.int64)
+        totals = [_total_guessing(table, list(S), int(g)) for g in S]
+        v, g = _search_small._worked_out(table, S)
+        assert v == min(totals) and g == S[totals.index(min(totals))]
+        values.add((size, int(v)))
+    for size in range(3, _search_small._WORKED_OUT + 1):
+        assert len({v for s, v in values if s == size}) >= 2
+
+
 @pytest.mark.parametrize("spec, consistent", [("p3c4b", True), ("p4c5nb", True),
                                               ("p3c5", False), ("p4c4", True)])
 def test_a_settled_state_has_its_searched_value(spec, consistent):
@@ -372,10 +393,10 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
     for states met in play, under budgets around their bounds and with several
     guesses left, a value below the budget is the state's optimum (found by a
     search of its own, from an empty table), one at or above it is a lower bound of
-    the optimum; one or two secrets come with the first as the guess, three (with
-    four guesses or more left) and four (with five; where any code may be guessed,
-    only a total of 7 or 8) with a secret that achieves the value, an exact entry
-    of the table with -2, and a node of restricted guesses reads that entry as a
+    the optimum; one or two secrets come with the first as the guess, three to six
+    (with more guesses left than secrets; where any code may be guessed, only a
+    total of 2n - 1 or 2n) with a secret that achieves the value, an exact entry of
+    the table with -2, and a node of restricted guesses reads that entry as a
     bound. Where it does not settle, the key it made is the state's."""
     game = Game.from_spec(spec)
     ctx = _Context(game, consistent, 1 << 16)
@@ -385,7 +406,7 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
         ctx.exp(S, _search.INF, _search.NO_CAP)
     states += [S[:k] for S in states[:4] for k in (1, 2)]  # settled by their size
     states += [S[i:i + k] for S in states[:12] if len(S) >= 5 for i in (0, 1)
-               for k in (3, 4)]  # worked out, not keyed
+               for k in (3, 4, 5, 6)]  # worked out, not keyed
     codes, n_colours, repeats, _, _, symmetry = ctx.rules
     normal = _search_keys._normalises(ctx.n_slots, codes, n_colours, repeats, symmetry)
     work = _search_keys._form_work(codes.shape[1], n_colours)
@@ -417,9 +438,9 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         kinds.add("small")
                         assert guess == S[0] and v == optimum
                     elif guess >= 0:  # worked out, not searched
-                        assert (len(S) == 3 and d >= 4 or len(S) == 4 and d >= 5
-                                and (consistent or v <= 8)) and exact_ends and v < beta
-                        kinds.add(("three", "four")[len(S) - 3])
+                        assert 3 <= len(S) <= 6 and d > len(S) and exact_ends and v < beta
+                        assert consistent or v <= 2 * len(S)
+                        kinds.add(("three", "four", "five", "six")[len(S) - 3])
                         assert guess in S and v == _total_guessing(ctx.table, S, guess)
                     elif guess == -2:
                         kinds.add("exact")
@@ -428,11 +449,12 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         kinds.add("bound")
                         assert guess == -1 and v >= beta
                         assert entry < 0 or v == entry >> 1  # a hit: the entry's value
-    # Where any code may be guessed, four secrets are searched unless a secret
-    # guessed first gives 7 or 8, which need not occur among these states.
+    # Where any code may be guessed, four to six secrets are searched unless a
+    # secret guessed first gives 2n - 1 or 2n, which need not occur here.
+    more = {"four", "five", "six"}
     required = {"searched", "exact read as bound", "small", "three", "exact", "bound"}
-    required |= {"four"} if consistent else set()
-    assert required <= kinds <= required | {"four"}
+    required |= more if consistent else set()
+    assert required <= kinds <= required | more
 
 
 @pytest.mark.parametrize("spec", ["p4c5nb", "p3c4", "bulls-and-cows"])
