@@ -41,7 +41,10 @@ from ._numba import njit
 #: The most secrets :func:`_worked_out` takes. Five and six took 15 % off ``solve
 #: p4c8nb --objective expected --guesses consistent --jobs 1``, the table met 20.8
 #: million times -> 11.6 million; five alone, less (docs/SEARCH.md, "Transposition
-#: table"). Seven was not tried: its worst case is seven times six's.
+#: table"). Seven, tried the same way, gained nothing: that search met the table
+#: 9.7 million times, in 27.44 and 26.51 s against 27.52 and 27.12 s with six;
+#: ``time_chain_rivals.py p5c8nb --guesses consistent --rivals 15000``, 21.5 and
+#: 20.4 s against 20.7 and 20.5 s.
 _WORKED_OUT = 6
 
 
