@@ -86,13 +86,13 @@ def _four(table, S):
 def _part_at(a, o, j):
     """The part of the secrets ``o`` whose answer ``a`` is ``a[j]``, where ``j`` is its
     first member: its size (0 when an earlier secret has that answer, so the part
-    was met before) and its members, ``o[j]`` first (the unused of the four others
+    was met before) and its first four members, ``o[j]`` first (those it lacks
     repeat ``o[j]``)."""
     for k in range(j):
         if a[k] == a[j]:
-            return 0, o[j], o[j], o[j], o[j]
+            return 0, o[j], o[j], o[j]
     c = 1
-    m1 = m2 = m3 = m4 = o[j]
+    m1 = m2 = m3 = o[j]
     for k in range(j + 1, len(a)):
         if a[k] == a[j]:
             if c == 1:
@@ -101,23 +101,30 @@ def _part_at(a, o, j):
                 m2 = o[k]
             elif c == 3:
                 m3 = o[k]
-            else:
-                m4 = o[k]
             c += 1
-    return c, m1, m2, m3, m4
+    return c, m1, m2, m3
 
 
 @njit(cache=True, inline="always")
-def _part_cost(table, c, m0, m1, m2, m3):
-    """What a part of ``c`` secrets (one to four: ``m0`` to ``m3``) adds to its
-    parent's total: one guess each, and its own total."""
-    if c == 1:
-        return 2
-    if c == 2:
-        return 5
-    if c == 3:
-        return 3 + _three(table, m0, m1, m2)[0]
-    return 4 + _four(table, (m0, m1, m2, m3))[0]
+def _first_total(table, o, a, best):
+    """The total of a state whose first guess is one of its secrets, the others
+    ``o`` answering it ``a``, in parts of four or fewer: 1 for the secret guessed,
+    and each part its size plus its own total (one secret 1, two 3, three
+    :func:`_three`, four :func:`_four`). Summed until it reaches ``best``."""
+    v = 1
+    for j in range(len(a)):
+        c, m1, m2, m3 = _part_at(a, o, j)
+        if c == 1:
+            v += 2
+        elif c == 2:
+            v += 5
+        elif c == 3:
+            v += 3 + _three(table, o[j], m1, m2)[0]
+        elif c == 4:
+            v += 4 + _four(table, (o[j], m1, m2, m3))[0]
+        if v >= best:
+            break
+    return v
 
 
 @njit(cache=True)
@@ -129,14 +136,8 @@ def _five(table, S):
     for i in range(5):
         x = S[i]
         o = (S[(i + 1) % 5], S[(i + 2) % 5], S[(i + 3) % 5], S[(i + 4) % 5])
-        a = (table[x, o[0]], table[x, o[1]], table[x, o[2]], table[x, o[3]])
-        v = 1
-        for j in range(4):
-            c, m1, m2, m3, _ = _part_at(a, o, j)
-            if c > 0:
-                v += _part_cost(table, c, o[j], m1, m2, m3)
-                if v >= best:
-                    break
+        v = _first_total(table, o, (table[x, o[0]], table[x, o[1]], table[x, o[2]],
+                                    table[x, o[3]]), best)
         if v < best:
             best, best_g = v, x
             if best == 9:
@@ -146,7 +147,8 @@ def _five(table, S):
 
 @njit(cache=True)
 def _six(table, S):
-    """:func:`_five` of six secrets: at least 11, a part of five by :func:`_five`."""
+    """:func:`_five` of six secrets: at least 11; a secret that the other five answer
+    alike leaves one part of five (:func:`_five`)."""
     best, best_g = 1 << 30, -1
     for i in range(6):
         x = S[i]
@@ -154,15 +156,10 @@ def _six(table, S):
              S[(i + 5) % 6])
         a = (table[x, o[0]], table[x, o[1]], table[x, o[2]], table[x, o[3]],
              table[x, o[4]])
-        v = 1
-        for j in range(5):
-            c, m1, m2, m3, m4 = _part_at(a, o, j)
-            if c == 5:
-                v += 5 + _five(table, (o[j], m1, m2, m3, m4))[0]
-            elif c > 0:
-                v += _part_cost(table, c, o[j], m1, m2, m3)
-            if v >= best:
-                break
+        if a[0] == a[1] and a[0] == a[2] and a[0] == a[3] and a[0] == a[4]:
+            v = 1 + 5 + _five(table, o)[0]
+        else:
+            v = _first_total(table, o, a, best)
         if v < best:
             best, best_g = v, x
             if best == 11:
