@@ -438,7 +438,8 @@ def test_a_settled_state_has_its_searched_value(spec, consistent):
                         kinds.add("small")
                         assert guess == S[0] and v == optimum
                     elif guess >= 0:  # worked out, not searched
-                        assert 3 <= len(S) <= 6 and d > len(S) and exact_ends and v < beta
+                        assert 3 <= len(S) <= _search_small._WORKED_OUT and d > len(S)
+                        assert exact_ends and v < beta
                         assert consistent or v <= 2 * len(S)
                         kinds.add(("three", "four", "five", "six")[len(S) - 3])
                         assert guess in S and v == _total_guessing(ctx.table, S, guess)
