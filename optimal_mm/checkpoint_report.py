@@ -629,6 +629,7 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
     solver = lazy()
     for first in sorted(firsts):
         missing = []  # the sizes of the batch's parts not yet solved
+        seconds = []  # (second guess, part) of those under a big part's second guess
         split = {_digest(part) for part, _ in _split_parts(solver, first, raw)}
         for _, part in solver.first_guess_parts(first):
             if _digest(part) not in split:
@@ -638,14 +639,41 @@ def _first_batches(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> 
             plan = _second_plan(solver, first, part, d, raw["weight"])
             if plan:
                 g2 = plan[0][0]
-                missing += [len(sub) for _, sub in solver.split(g2, part)
-                            if (first, g2, _digest(sub)) not in raw["subs"]]
+                for _, sub in solver.split(g2, part):
+                    if (first, g2, _digest(sub)) not in raw["subs"]:
+                        missing.append(len(sub))
+                        seconds.append((g2, sub))
         if missing:
             rep.batch_left[game.code_str(first)] = len(missing)
             if rep.least_chained is not None:
                 chained = sum(n >= rep.least_chained for n in missing)
                 if chained:
                     rep.batch_chained[game.code_str(first)] = chained
+                    _batch_chains(rep, game, solver, first, seconds, raw)
+
+
+def _batch_chains(rep: RunReport, game: Game, solver, first: int, seconds: list,
+                  raw: dict) -> None:
+    """Fill in ``rep.batch_chains`` for ``first``: of its batch's parts not yet solved
+    under a big part's second guess (``seconds``: ``(second guess, part)``), each of
+    :attr:`RunReport.least_chained` secrets or more whose race of third guesses the
+    checkpoint holds some of, how far that race got. The first third guess in the
+    search's order has its parts solved exactly, a task each; the others race it as
+    rivals, in that order (:meth:`Solver._split_part`), and :func:`_chain_part`
+    counts those with a bound below the budget and how many of them the checkpoint
+    holds. A chain's length is still unknown (its guesses' own big parts race the same
+    way, deeper), but the race at its head says how far along it is."""
+    if raw["thirds_d"] is None:
+        return
+    d = _guesses_left(raw["thirds_d"])
+    for g2, sub in seconds:
+        if len(sub) < rep.least_chained:
+            continue
+        rivals = solver.exp_second_guesses((first, g2), sub, d, raw["weight"])[1:]
+        found = _rival_answers(solver, (first, g2), sub, rivals, raw)
+        if found:
+            rep.batch_chains.setdefault(game.code_str(first), []).append(
+                (game.code_str(g2), _chain_part(sub, rivals, found)))
 
 
 def _rivals_not_begun(rep: RunReport, game: Game, lazy: _LazySolver, raw: dict) -> None:

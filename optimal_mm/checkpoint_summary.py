@@ -362,6 +362,10 @@ class RunReport:
     # and of those, the parts of ``least_chained`` secrets or more: chains of pieces
     batch_left: dict = field(default_factory=dict)
     batch_chained: dict = field(default_factory=dict)
+    # ... and how far the chains among them got: first guess -> [(its second guess,
+    # ChainPart of the part's third guesses)], the parts whose race the checkpoint holds
+    # some of (checkpoint_report._first_batches)
+    batch_chains: dict = field(default_factory=dict)
     # The lower bound's tree the report read the run with, and the parts it took from
     # it, unsearched: (its source, parts below the first guess, parts below a big
     # part's second guess); None: read without one (checkpoint_report._floor_parts)
@@ -423,6 +427,12 @@ class RunReport:
             row["unpriced"] = (f"a chain's length is known only when it ends "
                                f"({len(pieces):,} pieces timed so far, "
                                f"{duration_text(sum(pieces))} of processor time)")
+            progress = [_race_text(f"{first} {second}", cp, self.cost_text)
+                        for first, raced in sorted(self.batch_chains.items())
+                        for second, cp in raced]
+            if progress:  # where each chain is: its third guesses' race so far
+                row["progress"] = "; ".join(progress)
+                row["unpriced"] += f"; {row['progress']}"
             out.append(row)
         open_parts = [b for bigs in self.big_parts.values() for b in bigs
                       if b.solved and b.below > b.settled]
@@ -645,6 +655,9 @@ class RunReport:
                 "deep_worst": {"refuted": self.deep_worst[0], "feasible": self.deep_worst[1]},
                 "first_batch_left": self.batch_left,
                 "first_batch_chained": self.batch_chained,
+                "first_batch_chains": {first: [{"second": second, **cp.to_dict()}
+                                               for second, cp in raced]
+                                       for first, raced in self.batch_chains.items()},
                 "rival_first_guesses_not_begun": self.not_begun,
                 "rivals_exact": self.rivals_exact,
                 "probes": self.probes,
@@ -665,6 +678,20 @@ class RunReport:
         from .search_costs import _cost_text
 
         return _cost_text(value, self.weight)
+
+
+def _race_text(history: str, cp: ChainPart, cost_text) -> str:
+    """Where the race of third guesses at the head of a chained part of the first
+    batch stands (:attr:`RunReport.batch_chains`).
+
+    >>> import textwrap
+    >>> print(textwrap.fill(_race_text("0123 1032", ChainPart(2020, 9, 4, 14897), str), 72))
+    after 0123 1032 (part of 2,020 secrets), 4 of 9 rival third guesses with
+    a bound below the budget searched, the best 14897
+    """
+    text = (f"after {history} (part of {cp.secrets:,} secrets), {cp.searched:,} of "
+            f"{cp.below:,} rival third guesses with a bound below the budget searched")
+    return text + ("" if cp.best is None else f", the best {cost_text(cp.best)}")
 
 
 #: The most rivals a price names one by one.

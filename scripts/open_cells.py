@@ -158,6 +158,8 @@ def _left_text(row: dict) -> str:
     if row.get("estimate_seconds") is not None:
         basis = f", {row['price_basis']}" if row.get("price_basis") else ""
         text += f" (about {duration_text(row['estimate_seconds'])}{basis})"
+    elif row.get("progress"):  # an unpriced chain: how far its race at the head got
+        text += f" ({row['progress']})"
     return text
 
 

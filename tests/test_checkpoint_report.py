@@ -25,6 +25,7 @@ from optimal_mm import checkpoint_summary, search_parts
 
 from brute import parts_by_answer
 from checkpoint_entries import answers_elsewhere, drop_entries, priced, untime_entries
+from script_loader import load_script
 
 
 @pytest.fixture(scope="module")
@@ -641,6 +642,54 @@ def test_chained_batch_parts_are_known_without_their_probes(tmp_path, monkeypatc
     assert again.batch_left == again.batch_chained == {sol.strategy.root.guess: 1}
     (chain,) = _left(again, "parts of the first guess's exact solve not yet done, solved")
     assert chain["estimate_seconds"] is None
+
+
+def test_a_chained_batch_part_says_how_far_its_race_of_third_guesses_got(tmp_path,
+                                                                         monkeypatch):
+    """As above: the parts of the first batch under a big part's second guess that are
+    chains (``--chain-secrets``), their own tasks removed as a run stopped in their
+    chains leaves them, are each followed by the race at their head: its rival third
+    guesses in the search's order with a bound below its budget, how many of those
+    the checkpoint holds and the best cost among them. The run ended, so each race is
+    complete, and its best, where a rival beat the first third guess (whose parts are
+    solved exactly, not raced), is the part's own answer; the report's line and the
+    open cells' column both say it (p4c10nb's consistent total, 2026-12-07: "after
+    0123 1032 (part of 2,020 secrets), 5 of 9 rival third guesses ... searched")."""
+    game, solver, sol, first, rep, batch = _solved_batch_run(
+        tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
+    assert rep.batch_chains == {}  # nothing left: no chain followed
+    from optimal_mm.checkpoint import read_entries
+
+    def chained(fn, args):  # a task of the batch's parts under a second guess, a chain
+        return (fn == "_exp_part_task" and _in_first_batch(args, first, batch)
+                and len(args[0]) == 2 and args[1]["shape"][0] >= rep.least_chained)
+
+    ends = {}  # (second guess, secrets) -> the answers of the parts removed
+    for _, task, result, _ in read_entries(tmp_path):
+        args = task["args"]
+        if chained(task["function"], args):
+            ends.setdefault((game.code_str(args[0][1]), args[1]["shape"][0]),
+                            []).append(int(result[0]))
+    assert drop_entries(tmp_path, lambda fn, args: not chained(fn, args)) == sum(
+        map(len, ends.values())) > 0
+    (again,) = report(tmp_path)
+    assert again.least_chained == rep.least_chained
+    raced = again.batch_chains[game.code_str(first)]
+    assert raced and all(second in {g for g, _ in ends} for second, _ in raced)
+    for second, cp in raced:
+        assert cp.searched == cp.below > 0  # the race ran to its end
+        # The best rival, where one beat the first third guess, is the part's answer
+        assert cp.best is None or cp.best in ends[(second, cp.secrets)]
+    (chain,) = _left(again, "parts of the first guess's exact solve not yet done, solved")
+    second, cp = raced[0]
+    said = (f"after {game.code_str(first)} {second} (part of {cp.secrets:,} secrets), "
+            f"{cp.below:,} of {cp.below:,} rival third guesses with a bound below the "
+            f"budget searched")
+    assert said in chain["progress"] and said in chain["unpriced"]
+    (line,) = [x for x in again.time_lines() if "as chains of pieces" in x]
+    assert said in line
+    assert again.to_dict()["first_batch_chains"][game.code_str(first)][0]["second"] == second
+    assert load_script("open_cells")._left_text(chain).endswith(f"({chain['progress']})")
 
 
 def test_a_chained_part_of_the_first_batch_races_as_a_big_part(tmp_path, monkeypatch):
