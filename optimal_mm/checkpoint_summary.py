@@ -17,7 +17,9 @@ Time (entries that carry their task's timing: those written since 2026-11-26)
     tasks of the split parts still open (worst case; fewer if one is found feasible, and
     first guesses not yet begun are not counted); the tasks of the first guess's batch
     not yet done (those that ``--chain-secrets`` solves as chains of pieces counted
-    apart, not priced: a piece is no measure of a part); the rival second guesses of the
+    apart, not priced: a piece is no measure of a part; each under a big part's second
+    guess says how far the race of rival third guesses at its head got:
+    :attr:`RunReport.batch_chains`); the rival second guesses of the
     big parts still in the race (each at the mean of its own part's rivals settled so
     far, where it has some; where it has none, at the processor time of its part's tree
     under the first second guess, or of the parts it tried where that guess proved
