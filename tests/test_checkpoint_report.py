@@ -654,7 +654,8 @@ def test_a_chained_batch_part_says_how_far_its_race_of_third_guesses_got(tmp_pat
     complete, and its best, where a rival beat the first third guess (whose parts are
     solved exactly, not raced), is the part's own answer; the report's line and the
     open cells' column both say it (p4c10nb's consistent total, 2026-12-07: "after
-    0123 1032 (part of 2,020 secrets), 5 of 9 rival third guesses ... searched")."""
+    0123 1032 (part of 2,020 secrets), 5 of 9 rival third guesses ... searched").
+    With a rival's answer removed as well, the race is one short of its end."""
     game, solver, sol, first, rep, batch = _solved_batch_run(
         tmp_path, monkeypatch, "p4c5nb", 30, "fewest-at-worst", chain_secrets=4)
     assert rep.batch_chains == {}  # nothing left: no chain followed
@@ -690,6 +691,18 @@ def test_a_chained_batch_part_says_how_far_its_race_of_third_guesses_got(tmp_pat
     assert said in line
     assert again.to_dict()["first_batch_chains"][game.code_str(first)][0]["second"] == second
     assert load_script("open_cells")._left_text(chain).endswith(f"({chain['progress']})")
+    assert any(cp.best is not None for _, cp in raced)  # a rival beat the first guess
+    # One rival third guess's answer removed too, as a run stopped in that race leaves
+    # it: the race is one short of its end.
+    g2 = game.code_index(second)
+    gone = []
+    assert drop_entries(tmp_path, lambda fn, args: not (
+        fn == "_exp_guess_task" and args[0] == [first, g2] and args[4] == cp.secrets
+        and not gone and not gone.append(args))) == 1
+    (short,) = report(tmp_path)
+    (now,) = [p for s2, p in short.batch_chains[game.code_str(first)]
+              if s2 == second and p.secrets == cp.secrets]
+    assert now.searched == now.below - 1
 
 
 def test_a_chained_part_of_the_first_batch_races_as_a_big_part(tmp_path, monkeypatch):
