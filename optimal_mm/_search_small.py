@@ -8,8 +8,8 @@ value, worked out the same way. One secret costs 1 and two cost 3 (guess one of
 them), so:
 
 * three secrets cost 5 if one of them tells the other two apart, else 6
-  (:func:`_three`; also where any code may be guessed: a code that is not a secret
-  costs at least 2 a secret, 6);
+  (:func:`_three`), also where any code may be guessed: after a code that is not a
+  secret, each secret needs two guesses at least, 6 in all;
 * four, five and six are the least over the secret guessed first
   (:func:`_four`, :func:`_five`, :func:`_six`), each part by the function of its
   size.
