@@ -43,6 +43,17 @@ from .search_tasks import _exp_part_task, _first_by, _part_size, part_task
 #: reader (the rival chains of :mod:`optimal_mm.search_races` too).
 SPLIT_SECRETS = 400
 
+#: How many guesses deep :meth:`PartSolving._part_low` bounds a split part of
+#: :data:`LOW_SECRETS` secrets or more whose race has not ended, for the proven bound
+#: of a run stopped there (:class:`PartsFloor`); a smaller one is bounded one guess
+#: deep. Two guesses deep costs 0.1 s for p5c8nb's three big parts with consistent
+#: guesses (0.2 to 0.8 s each with any), and raises each by 150 to 650 over one
+#: guess deep; such parts race for hours. Below that size a part is solved in
+#: seconds, and the deeper bound would be much of the cost: mastermind's tests with
+#: parts of 60 secrets and more split took 74 s instead of 14.
+LOW_DEPTH = 2
+LOW_SECRETS = 400
+
 
 def _node_key(history, part, d, weight) -> tuple:
     """The name of a split part in the search's memory
@@ -71,12 +82,48 @@ def _phase(weight) -> str:
     return "fewest-at-worst" if weight else "expected"
 
 
+class PartsFloor:
+    """The proven lower bound on the cost of a guess's parts while they are solved,
+    for the progress display's bound (and so a stopped run's ``>= L``): each part
+    counts at the best bound known for it, and the sum rises as the solve learns
+    more. ``lows`` are the parts' bounds to start from (the balanced-tree bound,
+    or the probed one: :meth:`~optimal_mm.search_expected.ExpectedSearch._first_guess_bounds`);
+    ``on_rise(total)`` is told each higher sum.
+
+    A part rises (:meth:`rise`) to its exact value once solved, and, while it is
+    split by its guesses and raced, to the least over them of what each costs at
+    least (:meth:`PartSolving._part_low`), its first guess's bound raised as that
+    guess's parts are solved. A value below what the part has is ignored: every
+    value told is a lower bound on its own.
+
+    >>> told = []
+    >>> floor = PartsFloor([10, 20], told.append)
+    >>> floor.rise(1, 25); floor.rise(1, 22); floor.rise(0, 12)
+    >>> told, floor.total
+    ([35, 37], 37)
+    """
+
+    def __init__(self, lows, on_rise):
+        self.lows = [int(v) for v in lows]
+        self._on_rise = on_rise
+
+    @property
+    def total(self) -> int:
+        return sum(self.lows)
+
+    def rise(self, i: int, value) -> None:
+        """Part ``i`` costs at least ``value``: the sum is told if it rose."""
+        if value > self.lows[i]:
+            self.lows[i] = int(value)
+            self._on_rise(self.total)
+
+
 class PartSolving:
     """The exact solve of parts: a guess's parts, one task each or split by their
     own guesses, and the lower bound's tree where it settles them."""
 
     def _solve_parts(self, g, parts, d, label, weight, on_upper=None, floor=None,
-                     notes=None):
+                     notes=None, proven=None):
         """Exact values and subtrees of the ``parts`` of first guess ``g`` (``INF`` and
         ``None`` for a part that cannot be solved within ``d`` guesses).
 
@@ -118,6 +165,12 @@ class PartSolving:
         (at the latest after the last race), so that a worker is not left idle
         for the hour a chain may take. Its best tree so far counts for the floor
         meanwhile.
+
+        ``proven``, a :class:`PartsFloor` over the parts, is raised as they are
+        learnt: each small part to its exact value after the batch, each split part
+        to its guesses' least bound, then, once its first guess's parts are solved,
+        to the least of that guess's total and its rivals' bounds, and to its exact
+        value once its race is over.
         """
         part_floors = [self.floor_of((g,), part, d) for _, part in parts]
         settled = {}
@@ -168,15 +221,48 @@ class PartSolving:
             if total < INF:
                 better(i, total, (plans[i][0][0], {b: t for b, (_, t) in view.items()}))
 
-        def finished(i):  # a pending split part's race is over (_finish_pending)
+        # For ``proven``: the parts below a big part's first second guess that are
+        # still pending count at their own guesses' least bound until solved
+        # (their value until then is an upper bound), the others at their value
+        d2 = d if d >= NO_CAP else d - 1
+        waiting = {} if proven is None else {
+            (i, a): self._part_low(history, sub, d2, weight)
+            for i, a, history, sub in pending if a is not None}
+
+        # ... and its other second guesses at their least bound, found once
+        rival_low = {} if proven is None else {
+            i: self._part_low((g,), parts[i][1], d, weight, plan=plan[1:]) if plan[1:] else INF
+            for i, plan in plans.items()}
+
+        def big_low(i):  # big part i, at least: its first second guess's bound raised
+            # by its parts (pending ones at their least bound), or a rival's
+            first = len(parts[i][1]) + sum(waiting.get((i, a), v)
+                                           for a, (v, _) in incumbents[i].items())
+            return min(max(plans[i][0][1], first), rival_low[i])
+
+        def finished(i, a):  # a pending split part's race is over (_finish_pending)
             with lock:
                 if i in plans:
                     under_first(i)
+                    waiting.pop((i, a), None)
+                    if proven is not None:
+                        proven.rise(i, big_low(i))
+                elif proven is not None:
+                    proven.rise(i, values[i])
                 tell()
 
         for i in plans:  # each big part under its first second guess until a better
             under_first(i)  # one is known
         tell()  # a complete tree, the split parts pending under their first guess
+        if proven is not None:
+            chained = {i for i, a, _, _ in pending if a is None}
+            for i, (_, part) in enumerate(parts):
+                if i in plans:
+                    proven.rise(i, big_low(i))
+                elif i in chained:  # under its first guess until its race has run
+                    proven.rise(i, self._part_low((g,), part, d, weight))
+                else:
+                    proven.rise(i, values[i])
         self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead,
                              sub_better)
         hoped = dict(upper)  # the best each big part is known to reach, for the floor
@@ -193,6 +279,8 @@ class PartSolving:
                 upper[i] = hoped[i] = values[i]
                 upper_trees[i] = trees[i]
                 tell()
+                if proven is not None:
+                    proven.rise(i, values[i])
 
         for i, plan in plans.items():
             for j in [j for j, race in flying.items() if not race.busy]:
@@ -294,7 +382,7 @@ class PartSolving:
         """Solve exactly the split parts that :meth:`_first_batch` left ``pending``
         (each under its first guess), in order, into ``values`` and ``trees`` (a part
         of the first guess) or ``incumbents`` (a part of a big part's first second
-        guess): their races (:meth:`_solve_node`). ``on_part(i)`` is told after each,
+        guess): their races (:meth:`_solve_node`). ``on_part(i, a)`` is told after each,
         ``on_better(i, value, tree)`` each rival that takes the lead in a part of the
         first guess's race (deeper races build no tree on a lead), and each better
         tree of such a part as the parts split below it are solved before its race
@@ -312,7 +400,60 @@ class PartSolving:
                 incumbents[i][a] = self._solve_node(history, sub, d2, weight,
                                                     on_progress=told)
             if on_part is not None:
-                on_part(i)
+                on_part(i, a)
+
+    def _part_low(self, history, part, d, weight, depth=None, plan=None,
+                  first_low=None) -> int:
+        """A lower bound on the cost of ``part``, the secrets left after the guesses
+        ``history`` (``d`` guesses left), ``depth`` guesses deep, for
+        :class:`PartsFloor`: at depth 0 the balanced-tree bound of its size; deeper,
+        the least over its guesses (``plan``, default
+        :meth:`~optimal_mm.search_races.RivalRaces.exp_second_guesses`) of the
+        secrets plus their parts' bounds one guess less deep, but never below the
+        size's. Every tree of the part begins with one of those guesses (none that
+        wastes a guess or cannot fit is optimal), so the least is a bound. The
+        guesses are taken least one-deep bound first and end at the first whose
+        bound reaches the least found: a deeper bound is never lower.
+        ``first_low``: a bound on the cost under the plan's first guess learnt from
+        its parts (some solved), taken for it instead. ``depth`` None:
+        :data:`LOW_DEPTH` for a part of :data:`LOW_SECRETS` secrets or more, else 1.
+
+        The guesses tried are one per orbit of the symmetries that fix ``history``
+        and ``part`` (:func:`~optimal_mm.search_context._part_guesses`), so
+        ``history`` must be the guesses that led to ``part``.
+
+        >>> from optimal_mm import Game
+        >>> from optimal_mm.search import NO_CAP, Solver
+        >>> solver = Solver(Game.from_spec("mastermind"), jobs=1)
+        >>> first = solver.game.code_index("1123")
+        >>> with solver._session("expected", None):
+        ...     (a, part), *_ = solver.first_guess_parts(first)
+        ...     lows = [solver._part_low((first,), part, NO_CAP, 0, k) for k in range(3)]
+        >>> solver.game.answer_str(a), len(part), lows  # its optimum: 975
+        ('0B1W', 276, [906, 950, 972])
+        """
+        own = int(self._ctx.bounds(weight)[d][len(part)])
+        if depth is None:
+            depth = LOW_DEPTH if len(part) >= LOW_SECRETS else 1
+        if depth <= 0 or len(part) <= 2 or d <= 1 or own >= INF:
+            return own
+        if plan is None:
+            plan = self.exp_second_guesses(history, part, d, weight)
+        best = INF
+        for k, (h, b) in sorted(enumerate(plan), key=lambda item: item[1][1]):
+            if b >= best:
+                break
+            if k == 0 and first_low is not None:
+                low = max(b, first_low)
+            elif depth == 1:
+                low = b
+            else:
+                low = len(part) + sum(
+                    self._part_low((*history, h), sub, d if d >= NO_CAP else d - 1, weight,
+                                   depth - 1)
+                    for _, sub in self._ctx.split(h, part))
+            best = min(best, low)
+        return max(own, best) if plan else own
 
     def bound_below(self, floor: LowerBound | None) -> None:
         """Take ``floor``'s tree as the bound of each part on its path
