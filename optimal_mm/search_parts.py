@@ -229,16 +229,26 @@ class PartSolving:
             (i, a): self._part_low(history, sub, d2, weight)
             for i, a, history, sub in pending if a is not None}
 
-        # ... and its other second guesses at their least bound, found once
-        rival_low = {} if proven is None else {
-            i: self._part_low((g,), parts[i][1], d, weight, plan=plan[1:]) if plan[1:] else INF
-            for i, plan in plans.items()}
+        # ... and its other second guesses at their least bound (each found once:
+        # ``lows``), less those its race has answered, which cost at least its best
+        lows = {i: {} for i in plans}
+        answered = {i: set() for i in plans}
+
+        def rivals_low(i):
+            rivals = [(h, b) for h, b in plans[i][1:] if h not in answered[i]]
+            return (self._part_low((g,), parts[i][1], d, weight, plan=rivals, memo=lows[i])
+                    if rivals else INF)
 
         def big_low(i):  # big part i, at least: its first second guess's bound raised
             # by its parts (pending ones at their least bound), or a rival's
             first = len(parts[i][1]) + sum(waiting.get((i, a), v)
                                            for a, (v, _) in incumbents[i].items())
-            return min(max(plans[i][0][1], first), rival_low[i])
+            return min(max(plans[i][0][1], first), rivals_low(i))
+
+        def answer(i, guess, best):  # a rival of big part i answered, the race's best
+            with lock:  # so far ``best``: the part costs at least that or a rival left
+                answered[i].add(guess)
+                proven.rise(i, min(best, rivals_low(i)))
 
         def finished(i, a):  # a pending split part's race is over (_finish_pending)
             with lock:
@@ -296,7 +306,9 @@ class PartSolving:
                 enough = least if enough is None else max(enough, least)
             flying[i] = self._split_part_started(
                 (g,), parts[i][1], plan, incumbents[i], d, weight, enough,
-                lambda value, tree, i=i: better(i, value, tree))
+                lambda value, tree, i=i: better(i, value, tree),
+                None if proven is None else (
+                    lambda guess, best, i=i: answer(i, guess, best)))
             if not flying[i].busy:
                 land(i)
             elif any(j > i for j in plans):  # the next part's race begins beside them
@@ -403,7 +415,7 @@ class PartSolving:
                 on_part(i, a)
 
     def _part_low(self, history, part, d, weight, depth=None, plan=None,
-                  first_low=None) -> int:
+                  first_low=None, memo=None) -> int:
         """A lower bound on the cost of ``part``, the secrets left after the guesses
         ``history`` (``d`` guesses left), ``depth`` guesses deep, for
         :class:`PartsFloor`: at depth 0 the balanced-tree bound of its size; deeper,
@@ -417,6 +429,8 @@ class PartSolving:
         ``first_low``: a bound on the cost under the plan's first guess learnt from
         its parts (some solved), taken for it instead. ``depth`` None:
         :data:`LOW_DEPTH` for a part of :data:`LOW_SECRETS` secrets or more, else 1.
+        ``memo``, a dict, keeps each guess's deeper bound for the next call on the
+        same part (a race's rivals, asked again as each is answered).
 
         The guesses tried are one per orbit of the symmetries that fix ``history``
         and ``part`` (:func:`~optimal_mm.search_context._part_guesses`), so
@@ -448,10 +462,14 @@ class PartSolving:
             elif depth == 1:
                 low = b
             else:
-                low = len(part) + sum(
-                    self._part_low((*history, h), sub, d if d >= NO_CAP else d - 1, weight,
-                                   depth - 1)
-                    for _, sub in self._ctx.split(h, part))
+                low = None if memo is None else memo.get((h, depth))
+                if low is None:
+                    low = len(part) + sum(
+                        self._part_low((*history, h), sub, d if d >= NO_CAP else d - 1,
+                                       weight, depth - 1)
+                        for _, sub in self._ctx.split(h, part))
+                    if memo is not None:
+                        memo[h, depth] = low
             best = min(best, low)
         return max(own, best) if plan else own
 

@@ -331,7 +331,7 @@ class RivalRaces:
                                         on_better).result()
 
     def _split_part_started(self, history, part, plan, incumbent, d, weight, enough=None,
-                            on_better=None) -> InFlight:
+                            on_better=None, on_answer=None) -> InFlight:
         """Value and subtree of a big ``part`` after the guesses ``history`` (below the
         first guess, or deeper with ``chain_secrets``), split by its own guesses
         (``plan``, from :meth:`exp_second_guesses`; the parts of the first were solved
@@ -341,8 +341,8 @@ class RivalRaces:
         with the budget of the best total so far, until the next one's bound reaches
         it; a rival is kept only if strictly better (the earliest in order on a tie),
         so the choice is the compiled search's, whatever the number of workers.
-        ``enough`` and ``on_better``: as :meth:`_second_guess_rounds` takes them,
-        ``on_better(total, subtree)`` told the rival's subtree of the part; without
+        ``enough``, ``on_better`` and ``on_answer``: as :meth:`_race_started` takes
+        them, ``on_better(total, subtree)`` told the rival's subtree of the part; without
         ``enough``, a part on a lower bound's tree's path takes its own floor
         (:meth:`floor_of`).
 
@@ -389,7 +389,7 @@ class RivalRaces:
         return self._race_started(
             history, part, plan[1:], best, d, weight,
             f"rivals of {self.game.code_str(plan[0][0])}", enough,
-            None if on_better is None else told).then(tree_of)
+            None if on_better is None else told, on_answer).then(tree_of)
 
     def _rival_trees(self, history, g, part, subs, total, d2, weight):
         """The ``(value, subtree)`` of each of ``subs``, the parts of guess ``g`` at
@@ -415,7 +415,7 @@ class RivalRaces:
                                   on_better).result()
 
     def _race_started(self, history, part, plan, best, d, weight, what, enough=None,
-                      on_better=None) -> InFlight:
+                      on_better=None, on_answer=None) -> InFlight:
         """The least total below ``best`` of the guesses ``plan`` (from
         :meth:`exp_second_guesses`) at ``part`` (the secrets left after the guesses
         ``history``, ``d`` guesses left), as ``(total, guess, trees)``: ``trees`` that
@@ -464,6 +464,10 @@ class RivalRaces:
         answer having none, the trees :meth:`_lead_trees` builds for it at once (a
         chain read back whose lead the checkpoint shows a later rival taking: its
         trees only if the checkpoint holds them, :meth:`_saved_lead_trees`).
+        ``on_answer(guess, best)``, if given, is told each rival as its answer comes
+        (searched, or read back), with the race's best total so far: the rival costs
+        at least that, so the part costs at least the least of it and the bounds of
+        the rivals not yet answered (:class:`~optimal_mm.search_parts.PartsFloor`).
 
         With no total to beat under a cap (``best`` at least :data:`UNBUDGETED`: the
         first guess's parts do not all fit, or a rival's chain has no budget), the
@@ -533,6 +537,9 @@ class RivalRaces:
                     with lock:
                         self.stats.add(counters)
                         lead = keep(k, value, trees)
+                        held = race["best"]
+                    if on_answer is not None:
+                        on_answer(plan[k][0], held)
                     if lead and trees is not None and on_better is not None:
                         on_better(value, plan[k][0], trees)
                     self.progress.advance(resumed=True)
@@ -544,6 +551,9 @@ class RivalRaces:
             with lock:
                 self.stats.add(counters)
                 lead = keep(order[args[1]], value, trees)
+                held = race["best"]
+            if on_answer is not None:
+                on_answer(args[1], held)
             if lead and trees is not None and on_better is not None:
                 on_better(value, args[1], trees)
 
@@ -566,9 +576,11 @@ class RivalRaces:
             with lock:
                 lead = keep(k, value)
                 answered.add(k)
+                held = race["best"]
                 if told:  # (not the deeper chains': thousands, whose plans are long)
-                    held = race["best"]
                     left = sum(b < held for _, b in plan[race["next"]:])
+            if on_answer is not None:
+                on_answer(plan[k][0], held)
             if told:
                 self.progress.message(_chain_answer_text(
                     race_label, self.game.code_str(plan[k][0]),

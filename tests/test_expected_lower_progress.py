@@ -20,6 +20,8 @@ bound before the first race begins, which is what a stopped run keeps.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from optimal_mm import Game, search_parts
@@ -112,3 +114,36 @@ def test_the_bound_rises_in_phase_one_to_the_optimum(monkeypatch, objective, cap
                progress=stopped).solve(objective, cap)
     kept = [_pair(v) for kind, v in stopped.events if kind == "bound"]
     assert kept == before  # what the stopped run keeps: the risen bound
+
+
+def test_a_big_part_s_bound_rises_as_its_race_answers_rivals(monkeypatch):
+    # Each part's bound, as it rises, never passes the part's exact value (its last
+    # rise, once solved); and after the races begin (every pending part below the
+    # big parts solved by then), a big part rises short of its value: its rivals
+    # answered, the least bound of those left went up.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 60)
+    monkeypatch.setattr(search_parts, "LOW_SECRETS", 200)
+    progress = Bounds()
+    rise = search_parts.PartsFloor.rise
+
+    def recorded(self, i, value):
+        progress.events.append(("rise", (i, int(min(value, INF)))))
+        rise(self, i, value)
+
+    monkeypatch.setattr(search_parts.PartsFloor, "rise", recorded)
+    Solver(Game.from_spec("mastermind"), jobs=1, chain_secrets=20, table_entries=60_001,
+           progress=progress).solve("expected")
+    rises = [(k, i, v) for k, (kind, item) in enumerate(progress.events) if kind == "rise"
+             for i, v in [item]]
+    final = {i: v for _, i, v in rises}  # each part's last: its exact value
+    assert all(v <= final[i] for _, i, v in rises)
+    race = next(k for k, (kind, label) in enumerate(progress.events)
+                if kind == "phase" and _big_race(label))
+    assert any(k > race and v < final[i] for k, i, v in rises)
+
+
+def _big_race(label) -> bool:
+    """Whether a phase is the race of a big part's rivals: 60 secrets or more, after
+    1123 alone (the split parts' races before it are smaller, or deeper)."""
+    found = re.search(r"\((\d+) secrets after 1123\)", label)
+    return "rivals of" in label and found is not None and int(found.group(1)) >= 60

@@ -435,11 +435,11 @@ def test_deeper_parts_on_the_path_take_their_floors(split_at_60, monkeypatch):
     deep = []
     original = Solver._split_part_started
 
-    def spy(self, history, part, plan, incumbent, d, weight, enough=None, on_better=None):
+    def spy(self, history, part, plan, incumbent, d, weight, *rest):
         floor = self.floor_of(history, part, d)
         if len(history) >= 2 and floor is not None:
             deep.append(plan[0][0] == floor.guess)
-        return original(self, history, part, plan, incumbent, d, weight, enough, on_better)
+        return original(self, history, part, plan, incumbent, d, weight, *rest)
 
     monkeypatch.setattr(Solver, "_split_part_started", spy)
     uncapped = _mastermind(50_125).expected()
