@@ -104,7 +104,9 @@ def _bounds_progress(queue, objective="expected"):
     * worst case: ``bound`` the counting bound, then one more than each depth refuted;
       ``best`` the depth found feasible (the entry is then solved);
     * expected: ``bound`` the least first-guess bound, rising as first guesses are
-      refuted or solved; ``best`` the total of the best complete tree so far;
+      refuted or solved, and as the parts of the one being solved are learnt
+      (docs/SEARCH.md, "The bound a run reports"); ``best`` the total of the best
+      complete tree so far;
     * fewest-at-worst: the same two for the capped search's cost, read as the
       secrets at the cap (:func:`_at_cap`): at least ``bound``, at most ``best``;
     * worst-then-expected: the expected search's two, once the worst case that comes
