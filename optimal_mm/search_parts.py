@@ -167,10 +167,11 @@ class PartSolving:
         meanwhile.
 
         ``proven``, a :class:`PartsFloor` over the parts, is raised as they are
-        learnt: each small part to its exact value after the batch, each split part
-        to its guesses' least bound, then, once its first guess's parts are solved,
-        to the least of that guess's total and its rivals' bounds, and to its exact
-        value once its race is over.
+        learnt: each small part to its exact value after the batch; each split part
+        to the least of its first guess's bound (raised by that guess's parts, each
+        solved or at its own bound, :meth:`_part_low`) and its rivals' bounds; as its
+        race answers a rival, to the least of the race's best so far and the bounds
+        of the rivals left; and to its exact value once its race is over.
         """
         part_floors = [self.floor_of((g,), part, d) for _, part in parts]
         settled = {}
@@ -415,7 +416,7 @@ class PartSolving:
                 on_part(i, a)
 
     def _part_low(self, history, part, d, weight, depth=None, plan=None,
-                  first_low=None, memo=None) -> int:
+                  memo=None) -> int:
         """A lower bound on the cost of ``part``, the secrets left after the guesses
         ``history`` (``d`` guesses left), ``depth`` guesses deep, for
         :class:`PartsFloor`: at depth 0 the balanced-tree bound of its size; deeper,
@@ -425,9 +426,7 @@ class PartSolving:
         size's. Every tree of the part begins with one of those guesses (none that
         wastes a guess or cannot fit is optimal), so the least is a bound. The
         guesses are taken least one-deep bound first and end at the first whose
-        bound reaches the least found: a deeper bound is never lower.
-        ``first_low``: a bound on the cost under the plan's first guess learnt from
-        its parts (some solved), taken for it instead. ``depth`` None:
+        bound reaches the least found: a deeper bound is never lower. ``depth`` None:
         :data:`LOW_DEPTH` for a part of :data:`LOW_SECRETS` secrets or more, else 1.
         ``memo``, a dict, keeps each guess's deeper bound for the next call on the
         same part (a race's rivals, asked again as each is answered).
@@ -454,12 +453,10 @@ class PartSolving:
         if plan is None:
             plan = self.exp_second_guesses(history, part, d, weight)
         best = INF
-        for k, (h, b) in sorted(enumerate(plan), key=lambda item: item[1][1]):
+        for h, b in sorted(plan, key=lambda item: item[1]):
             if b >= best:
                 break
-            if k == 0 and first_low is not None:
-                low = max(b, first_low)
-            elif depth == 1:
+            if depth == 1:
                 low = b
             else:
                 low = None if memo is None else memo.get((h, depth))
