@@ -147,3 +147,25 @@ def _big_race(label) -> bool:
     1123 alone (the split parts' races before it are smaller, or deeper)."""
     found = re.search(r"\((\d+) secrets after 1123\)", label)
     return "rivals of" in label and found is not None and int(found.group(1)) >= 60
+
+
+@pytest.mark.parametrize("guesses, cap", [("any", None), ("consistent", None), ("any", 6),
+                                          ("consistent", 7)])
+def test_a_single_first_guess_s_bound_rises_to_the_optimum(monkeypatch, guesses, cap):
+    # p4c6n, like p5c8nb, has one first guess up to symmetry: its probed bound is the
+    # balanced-tree bound of the parts' sizes, and the bound a run tells rises from
+    # there to the optimum within phase 1, every step a bound. Parts of 40 secrets
+    # or more are raced (88, 84 and 72), and bounded two guesses deep; from 15, the
+    # parts below them are split by their own guesses.
+    monkeypatch.setattr(search_parts, "SPLIT_SECRETS", 40)
+    monkeypatch.setattr(search_parts, "LOW_SECRETS", 40)
+    game = Game.from_spec("p4c6n")
+    progress = Bounds()
+    solver = Solver(game, guesses=guesses, jobs=1, chain_secrets=15, progress=progress)
+    (_, first_bound), = solver.first_guess_order(NO_CAP if cap is None else cap - 1)
+    sol = solver.solve("expected", cap)
+    bounds = [v for kind, v in progress.events if kind == "bound"]
+    # (Before, the bound stayed at the first, 1330, until the end: with no rival
+    # first guess, nothing raised it.)
+    assert bounds[0] == first_bound
+    assert bounds == sorted(set(bounds)) and bounds[-1] == sol.value and len(bounds) > 5
