@@ -167,7 +167,8 @@ class PartSolving:
         meanwhile.
 
         ``proven``, a :class:`PartsFloor` over the parts, is raised as they are
-        learnt: each small part to its exact value after the batch; each split part
+        learnt: each part to be split to its own bound (:meth:`_part_low`) before the
+        batch; each small part to its exact value after it; each split part
         to the least of its first guess's bound (raised by that guess's parts, each
         solved or at its own bound, :meth:`_part_low`) and its rivals' bounds; as its
         race answers a rival, to the least of the race's best so far and the bounds
@@ -187,6 +188,13 @@ class PartSolving:
                 self.progress.message(line)
                 if notes is not None:
                     notes.append(line)
+        if proven is not None:  # the parts to be split, at their bound before the
+            # batch, which may take hours (p5c8nb's first guess, with any guesses:
+            # its four chained parts' first guesses solved in it, a run of 120 s
+            # ended inside)
+            for i, (_, part) in enumerate(parts):
+                if i not in settled and (len(part) >= SPLIT_SECRETS or self._splits(part, d)):
+                    proven.rise(i, self._part_low((g,), part, d, weight))
         values, trees, plans, incumbents, pending = self._first_batch(
             g, parts, d, label, weight, settled,
             {i: f.guess for i, f in enumerate(part_floors) if f is not None})

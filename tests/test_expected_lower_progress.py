@@ -169,3 +169,21 @@ def test_a_single_first_guess_s_bound_rises_to_the_optimum(monkeypatch, guesses,
     # first guess, nothing raised it.)
     assert bounds[0] == first_bound
     assert bounds == sorted(set(bounds)) and bounds[-1] == sol.value and len(bounds) > 5
+
+    # Stopped as the first batch begins (it may take hours: p5c8nb's with any
+    # guesses), a run has raised its big parts to their own bounds already
+    stopped = StopAtBatch()
+    with pytest.raises(KeyboardInterrupt):
+        Solver(game, guesses=guesses, jobs=1, chain_secrets=15,
+               progress=stopped).solve("expected", cap)
+    kept = [v for kind, v in stopped.events if kind == "bound"]
+    assert kept[0] == first_bound < kept[-1] < sol.value
+
+
+class StopAtBatch(Bounds):
+    """Stops the search (KeyboardInterrupt) as the first guess's batch begins."""
+
+    def phase(self, label, total, done=0):
+        super().phase(label, total, done)
+        if "exact" in label:
+            raise KeyboardInterrupt
