@@ -46,11 +46,12 @@ SPLIT_SECRETS = 400
 #: How many guesses deep :meth:`PartSolving._part_low` bounds a split part of
 #: :data:`LOW_SECRETS` secrets or more whose race has not ended, for the proven bound
 #: of a run stopped there (:class:`PartsFloor`); a smaller one is bounded one guess
-#: deep. Two guesses deep costs 0.1 s for p5c8nb's three big parts with consistent
-#: guesses (0.2 to 0.8 s each with any), and raises each by 150 to 650 over one
-#: guess deep; such parts race for hours. Below that size a part is solved in
-#: seconds, and the deeper bound would be much of the cost: mastermind's tests with
-#: parts of 60 secrets and more split took 74 s instead of 14.
+#: deep. Two guesses deep costs at most 0.05 s for each of p5c8nb's three big parts
+#: with consistent guesses (0.1 to 0.5 s with any, beside two table runs), and raises
+#: each by 150 to 650 over one guess deep; such parts race for hours. Below that size
+#: a part is solved in seconds, and the deeper bound would be much of the cost:
+#: mastermind's tests with parts of 60 secrets and more split took 25 s instead of
+#: 12 with every split part bounded two deep.
 LOW_DEPTH = 2
 LOW_SECRETS = 400
 
@@ -188,13 +189,15 @@ class PartSolving:
                 self.progress.message(line)
                 if notes is not None:
                     notes.append(line)
+        lows = {}  # for ``proven``: each split part's guesses' own bounds, found once
         if proven is not None:  # the parts to be split, at their bound before the
             # batch, which may take hours (p5c8nb's first guess, with any guesses:
             # its four chained parts' first guesses solved in it, a run of 120 s
             # ended inside)
             for i, (_, part) in enumerate(parts):
                 if i not in settled and (len(part) >= SPLIT_SECRETS or self._splits(part, d)):
-                    proven.rise(i, self._part_low((g,), part, d, weight))
+                    proven.rise(i, self._part_low((g,), part, d, weight,
+                                                  memo=lows.setdefault(i, {})))
         values, trees, plans, incumbents, pending = self._first_batch(
             g, parts, d, label, weight, settled,
             {i: f.guess for i, f in enumerate(part_floors) if f is not None})
@@ -238,15 +241,14 @@ class PartSolving:
             (i, a): self._part_low(history, sub, d2, weight)
             for i, a, history, sub in pending if a is not None}
 
-        # ... and its other second guesses at their least bound (each found once:
-        # ``lows``), less those its race has answered, which cost at least its best
-        lows = {i: {} for i in plans}
+        # ... and its other second guesses at their least bound (``lows``), less
+        # those its race has answered, which cost at least its best so far
         answered = {i: set() for i in plans}
 
         def rivals_low(i):
             rivals = [(h, b) for h, b in plans[i][1:] if h not in answered[i]]
-            return (self._part_low((g,), parts[i][1], d, weight, plan=rivals, memo=lows[i])
-                    if rivals else INF)
+            return (self._part_low((g,), parts[i][1], d, weight, plan=rivals,
+                                   memo=lows.setdefault(i, {})) if rivals else INF)
 
         def big_low(i):  # big part i, at least: its first second guess's bound raised
             # by its parts (pending ones at their least bound), or a rival's
@@ -279,7 +281,8 @@ class PartSolving:
                 if i in plans:
                     proven.rise(i, big_low(i))
                 elif i in chained:  # under its first guess until its race has run
-                    proven.rise(i, self._part_low((g,), part, d, weight))
+                    proven.rise(i, self._part_low((g,), part, d, weight,
+                                                  memo=lows.setdefault(i, {})))
                 else:
                     proven.rise(i, values[i])
         self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead,
@@ -458,6 +461,9 @@ class PartSolving:
             depth = LOW_DEPTH if len(part) >= LOW_SECRETS else 1
         if depth <= 0 or len(part) <= 2 or d <= 1 or own >= INF:
             return own
+        if plan is None and depth == 1:  # the least bound alone: no order needed
+            _, bounds, useful = self._guess_bounds(history, part, d, weight)
+            return max(own, int(bounds[useful].min())) if useful.any() else own
         if plan is None:
             plan = self.exp_second_guesses(history, part, d, weight)
         best = INF

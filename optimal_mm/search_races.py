@@ -312,6 +312,16 @@ class RivalRaces:
         ``history``, ``d`` guesses left) as ``(guess, bound)``, in the order the
         compiled search tries them: balanced-tree bound on the total, then guesses
         that may be the secret, then index; wasted and infeasible guesses left out."""
+        top, bound, useful = self._guess_bounds(history, part, d, weight)
+        may_win = np.isin(top, part)
+        order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
+        return [(int(top[k]), int(bound[k])) for k in order]
+
+    def _guess_bounds(self, history, part, d, weight):
+        """The guesses at the node of ``part`` (after the guesses ``history``, ``d``
+        guesses left), one per symmetry class, as ``(guesses, bounds, useful)``
+        arrays: each guess's balanced-tree bound on the total, and whether it splits
+        the part and may fit (:meth:`exp_second_guesses` orders the useful ones)."""
         game, ctx = self.game, self._ctx
         d2 = d if d >= NO_CAP else d - 1
         top = _part_guesses(game, tuple(history), part, self.consistent, self.symmetry)
@@ -319,10 +329,7 @@ class RivalRaces:
         counts = partition_counts(game, top, part).astype(np.int64)
         counts[:, game.win] = 0
         bound = len(part) + ctx.bounds(weight)[d2][counts].sum(axis=1)
-        useful = (counts.max(axis=1) < len(part)) & (bound < INF)
-        may_win = np.isin(top, part)
-        order = sorted(np.flatnonzero(useful), key=lambda k: (bound[k], not may_win[k], k))
-        return [(int(top[k]), int(bound[k])) for k in order]
+        return top, bound, (counts.max(axis=1) < len(part)) & (bound < INF)
 
     def _split_part(self, history, part, plan, incumbent, d, weight, enough=None,
                     on_better=None):
