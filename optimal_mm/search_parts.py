@@ -276,14 +276,13 @@ class PartSolving:
             under_first(i)  # one is known
         tell()  # a complete tree, the split parts pending under their first guess
         if proven is not None:
+            # (a chained part keeps the bound it had before the batch until its race
+            # has run: the batch only put it under its first guess)
             chained = {i for i, a, _, _ in pending if a is None}
-            for i, (_, part) in enumerate(parts):
+            for i in range(len(parts)):
                 if i in plans:
                     proven.rise(i, big_low(i))
-                elif i in chained:  # under its first guess until its race has run
-                    proven.rise(i, self._part_low((g,), part, d, weight,
-                                                  memo=lows.setdefault(i, {})))
-                else:
+                elif i not in chained:
                     proven.rise(i, values[i])
         self._finish_pending(pending, d, weight, values, trees, incumbents, finished, lead,
                              sub_better)
