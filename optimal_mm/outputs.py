@@ -10,11 +10,17 @@ Every file the package writes for a user (``solve -o``, ``strategy -o``,
   is replaced keeps its permission bits;
 * **a symbolic link**: it is followed (through every link of a chain) and the
   file it points to is replaced as above; the link itself stays a link;
-* **a character device or a FIFO** (``/dev/null``, ``/dev/stdout``, a named pipe
-  read by another program): the data is written through it, since renaming a
-  regular file over it would destroy the device node (as root) or the pipe;
-  ``special="replace"`` renames over it instead (checkpoint entries, which are
-  never meant to be anything but files), ``special="refuse"`` refuses it;
+* **a character device or a FIFO** (``/dev/null``, a named pipe read by another
+  program): the data is written through it, since renaming a regular file over it
+  would destroy the device node (as root) or the pipe; ``special="replace"``
+  renames over it instead (checkpoint entries, which are never meant to be
+  anything but files), ``special="refuse"`` refuses it;
+* **one of this process's open descriptors** (``/dev/stdout``, ``/dev/stderr``,
+  ``/dev/fd/N``, ``/proc/self/fd/N``): the data is written to that descriptor,
+  whatever it is open on: a pipe (``-o /dev/stdout | less``, whose link leads to
+  no path at all), a terminal, or a file the shell opened (``> out.txt``; opening
+  the file again would cut what the command already wrote there, and renaming
+  over it would leave the shell's descriptor on a deleted file);
 * **a directory, a socket or a block device**: refused with
   :class:`~optimal_mm.errors.OutputError` naming the path as the user gave it;
 * **"-"** (:data:`STDOUT`): the data goes to standard output.
@@ -69,8 +75,49 @@ def _mkstemp(folder: str, prefix: str, suffix: str = "") -> tuple[int, str]:
 
 
 def is_stdout(path) -> bool:
-    """Whether ``path`` is ``"-"``, which every ``-o`` option reads as standard output."""
-    return isinstance(path, str) and path == STDOUT
+    """Whether ``path`` is standard output: ``"-"``, as every ``-o`` option reads it,
+    or a path naming descriptor 1 (``/dev/stdout``, ``/dev/fd/1``). A command that
+    writes its result there sends its report to standard error instead."""
+    if not isinstance(path, str):
+        return False
+    return path == STDOUT or (path.startswith("/") and _descriptor(path) == 1)
+
+
+def _descriptor(text: str) -> int | None:
+    """The number of this process's open descriptor that ``text`` names, or None.
+
+    Follows the chain of links (``/dev/stdout`` -> ``/proc/self/fd/1``) and answers
+    at the first step that lies in ``/dev/fd`` or ``/proc/self/fd`` (or
+    ``/proc/PID/fd`` with this process's PID). A path reached through the chain is
+    never resolved further: the last link of a descriptor that is open on a pipe
+    reads ``pipe:[N]``, which is no path.
+
+    >>> _descriptor("/dev/stdout") if os.path.islink("/dev/stdout") else 1
+    1
+    >>> _descriptor("/proc/self/fd/7"), _descriptor("tree.json")
+    (7, None)
+    """
+    own = ("/dev/fd", "/proc/self/fd", f"/proc/{os.getpid()}/fd")
+    step = os.path.abspath(text)
+    for _ in range(40):  # the kernel's own limit on a chain of links
+        folder, name = os.path.split(step)
+        if folder in own and name.isdigit():
+            return int(name)
+        if not os.path.islink(step):
+            return None
+        step = os.path.normpath(os.path.join(folder, os.readlink(step)))
+    return None
+
+
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the open descriptor ``fd`` (after Python's own
+    buffers for standard output and error, so that the order is kept)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _resolve(path) -> tuple[str, os.stat_result | None]:
@@ -126,6 +173,9 @@ def check_output_path(path, special: str = "write") -> None:
     if is_stdout(path):
         return
     _check_special(special)
+    fd = _open_descriptor(path, special)
+    if fd is not None:
+        return
     target, info = _resolve(path)
     text = os.fsdecode(os.fspath(path))
     if info is not None:
@@ -146,6 +196,24 @@ def check_output_path(path, special: str = "write") -> None:
                           f"{folder!r}") from None
     os.close(fd)
     os.unlink(probe)
+
+
+def _open_descriptor(path, special: str) -> int | None:
+    """The descriptor that ``path`` names (:func:`_descriptor`) where the data is to
+    be written through it (``special="write"``), checked to be open; else None."""
+    if special != "write" or not isinstance(path, (str, bytes, os.PathLike)):
+        return None
+    text = os.fsdecode(os.fspath(path))
+    if not text:
+        return None
+    fd = _descriptor(text)
+    if fd is not None:
+        try:
+            os.fstat(fd)
+        except OSError:
+            raise OutputError(f"output {text!r} names descriptor {fd}, which is not "
+                              "open") from None
+    return fd
 
 
 def _no_folder(text: str, folder: str) -> str:
@@ -185,6 +253,10 @@ def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
         out.buffer.flush()
         return
     _check_special(special)
+    fd = _open_descriptor(path, special)
+    if fd is not None:
+        _write_descriptor(fd, data)
+        return
     target, info = _resolve(path)
     text = os.fsdecode(os.fspath(path))
     mode = None

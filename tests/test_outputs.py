@@ -7,13 +7,16 @@ in CI: a test that needs permissions to bite is skipped for root.
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 
 import pytest
 
 from optimal_mm.cli import main
 from optimal_mm.errors import OutputError
-from optimal_mm.outputs import atomic_write_bytes, atomic_write_text, check_output_path
+from optimal_mm.outputs import (atomic_write_bytes, atomic_write_text, check_output_path,
+                                 is_stdout)
 from optimal_mm.tree import Strategy, atomic_write_bytes as tree_writer
 
 from processes import fresh_python
@@ -192,6 +195,65 @@ def test_an_unwritable_folder_is_refused_up_front(tmp_path):
 def test_dash_is_standard_output(capsysbinary):
     atomic_write_bytes("-", b"to stdout")
     assert capsysbinary.readouterr().out == b"to stdout"
+
+
+
+# ------------------------------------------------------------ descriptors
+needs_dev_fd = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+
+
+@needs_dev_fd
+def test_a_descriptor_path_is_written_to_the_open_descriptor():
+    """/dev/fd/N of a pipe leads to ``pipe:[inode]``, no path to resolve: the data
+    goes down the descriptor itself, and /dev/stdout counts as standard output."""
+    read_end, write_end = os.pipe()
+    try:
+        check_output_path(f"/dev/fd/{write_end}")
+        atomic_write_bytes(f"/dev/fd/{write_end}", b"down the pipe")
+        atomic_write_text(f"/proc/self/fd/{write_end}", " twice")
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as fh:
+            assert fh.read() == b"down the pipe twice"
+    finally:
+        for fd in (read_end, write_end):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    assert is_stdout("/dev/stdout") and is_stdout("/dev/fd/1") and is_stdout("-")
+    assert not is_stdout("/dev/stderr") and not is_stdout("stdout")
+
+
+@needs_dev_fd
+def test_a_closed_descriptor_is_refused_in_one_line():
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    os.close(write_end)
+    for call in (lambda: check_output_path(f"/dev/fd/{write_end}"),
+                 lambda: atomic_write_bytes(f"/dev/fd/{write_end}", b"x")):
+        with pytest.raises(OutputError, match=f"descriptor {write_end}, which is not open"):
+            call()
+
+
+@needs_dev_fd
+@pytest.mark.parametrize("into", ["pipe", "file"])
+def test_solve_writes_dev_stdout_through_a_pipe_or_a_file(tmp_path, into):
+    """``-o /dev/stdout`` behaves as ``-o -``: the tree alone on standard output,
+    whether the shell gave it a pipe (where the link leads to no file) or a file
+    (which must not be cut or replaced), and the report on standard error."""
+    command = [sys.executable, "-m", "optimal_mm", "solve", "p2c3", "--jobs", "1",
+               "--quiet", "-o", "/dev/stdout"]
+    if into == "pipe":
+        done = subprocess.run(command, capture_output=True, cwd=tmp_path)
+        out = done.stdout
+    else:
+        target = tmp_path / "out.json"
+        with open(target, "wb") as fh:
+            done = subprocess.run(command, stdout=fh, stderr=subprocess.PIPE, cwd=tmp_path)
+        out = target.read_bytes()
+    assert done.returncode == 0, done.stderr
+    assert Strategy.from_dict(json.loads(out), strict=True).validate().secrets == 9
+    assert b"wrote the tree to standard output" in done.stderr
 
 
 # ------------------------------------------------------------ the commands
