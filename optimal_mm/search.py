@@ -115,19 +115,34 @@ DEFAULT_TABLE_ENTRIES = 8_000_000
 TASK_FORMAT = 1
 
 
+def _capped(game: Game, worst: int) -> int:
+    """``t*`` as the cap of a search under the optimal worst case, which must be below
+    :data:`NO_CAP` (the tables' level for no cap): p1c64's 64 is not."""
+    if worst >= NO_CAP:
+        raise TooLargeError(f"{game.name}'s worst case, {worst} guesses, is beyond the "
+                            f"deepest cap the exact search takes ({NO_CAP - 1})")
+    return worst
+
+
 def check_max_guesses(max_guesses) -> int | None:
-    """The guess cap as the search uses it: ``None`` or an integer from 1 to :data:`NO_CAP`.
+    """The guess cap as the search uses it: ``None`` or an integer from 1 to 63.
 
-    A cap above :data:`NO_CAP` (64, the deepest level the search tables have) is
-    the same as 64: no game the exact search accepts needs anywhere near that many
-    guesses, so such a cap can never bind, and it is clamped rather than refused.
+    The search's tables have :data:`NO_CAP` (64) levels, and the last stands for no
+    cap at all. A cap of 64 or more is refused, not read as 64 or as none: a game of
+    one peg and 100 colours needs 100 guesses, and "impossible within 64" is no answer
+    to "within 100"; nor may a tree that needs 71 guesses pass for one within 64.
+    Leave the cap out for none.
 
-    >>> check_max_guesses(5), check_max_guesses(10**23), check_max_guesses(None)
-    (5, 64, None)
+    >>> check_max_guesses(5), check_max_guesses(63), check_max_guesses(None)
+    (5, 63, None)
     >>> check_max_guesses(True)
     Traceback (most recent call last):
     ...
     optimal_mm.errors.InvalidOptionError: --max-guesses must be a positive integer, got True
+    >>> check_max_guesses(64)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    optimal_mm.errors.InvalidOptionError: --max-guesses must be at most 63, ..., got 64 (...)
     """
     if max_guesses is None:
         return None
@@ -135,7 +150,11 @@ def check_max_guesses(max_guesses) -> int | None:
         raise InvalidOptionError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
     if max_guesses < 1:
         raise InfeasibleError(f"--max-guesses must be a positive integer, got {max_guesses!r}")
-    return min(int(max_guesses), NO_CAP)
+    if max_guesses >= NO_CAP:
+        raise InvalidOptionError(f"--max-guesses must be at most {NO_CAP - 1}, the deepest "
+                                 f"cap the exact search takes, got {max_guesses} (leave it "
+                                 "out for no cap)")
+    return int(max_guesses)
 
 
 def check_jobs(jobs) -> None:
@@ -608,7 +627,8 @@ class Solver(WorstCaseSearch, ExpectedSearch):
             wc = self.worst_case()
             if wc.value is None:
                 return wc
-            sol = self.expected(max_guesses=wc.value, floor=floor, ceiling=ceiling)
+            sol = self.expected(max_guesses=_capped(self.game, wc.value), floor=floor,
+                                ceiling=ceiling)
         sol.objective = "worst-then-expected"
         sol.proof = wc.proof + sol.proof
         if sol.strategy is not None:
@@ -642,7 +662,7 @@ class Solver(WorstCaseSearch, ExpectedSearch):
                 wc = self.worst_case()
                 if wc.value is None:
                     return wc
-                cap, proof = wc.value, wc.proof
+                cap, proof = _capped(self.game, wc.value), wc.proof
             else:
                 cap, proof = max_guesses, []
             weight = cap_weight(self.game, cap)
@@ -699,7 +719,7 @@ def solve(game: "Game | str", objective: str = "worst-case", guesses: str = "any
 
     Every argument is checked before anything is built: see :class:`Solver` for the
     options; a bad value raises an :class:`~optimal_mm.errors.OptimalMMError`
-    quoting it, and caps above 64 are clamped (:func:`check_max_guesses`).
+    quoting it, and so is a cap above 63 (:func:`check_max_guesses`).
     ``floor``, for the totals (:data:`FLOOR_OBJECTIVES`), is a lower bound proven
     elsewhere (:class:`LowerBound`) that ends the search once its tree meets it.
     ``ceiling``, for the expected-type objectives (:data:`CEILING_OBJECTIVES`), is a

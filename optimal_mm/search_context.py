@@ -22,7 +22,7 @@ import numpy as np
 from . import kernels, stopping
 from ._search_arrays import (NO_CAP, code_masks, colour_swaps, lower_bound_table,
                              new_stats, new_table, position_swaps)
-from .errors import InfeasibleError, InvalidOptionError
+from .errors import InfeasibleError, InvalidOptionError, TooLargeError
 from .game import Game
 from .symmetry import _code_lookup, orbit_representatives
 
@@ -411,6 +411,14 @@ def node_guess_classes(game: Game, history, part, consistent: bool) -> np.ndarra
 
 def _classes(n: int) -> str:
     return f"{n} first-guess class" + ("es" if n != 1 else "")
+
+
+def beyond_depth(game: Game, why: str) -> TooLargeError:
+    """The error of a game whose trees need more guesses than the search's tables
+    go deep (:data:`NO_CAP`, 64): a game of one peg and 65 colours or more, whose
+    answers only say right or wrong. ``why`` says how that is known."""
+    return TooLargeError(f"{game.name} needs more than {NO_CAP} guesses ({why}): beyond "
+                         f"the {NO_CAP} levels of the exact search")
 
 
 def first_guess_classes(game: Game, consistent: bool, symmetry: bool = True) -> np.ndarray:

@@ -43,7 +43,7 @@ import time
 
 from ._search_arrays import INF, NO_CAP
 from .errors import InfeasibleError
-from .search_context import _classes, _part_guesses
+from .search_context import _classes, _part_guesses, beyond_depth
 from .search_costs import (CappedCost, _check_ceiling, _check_tree_floor, _cost_text,
                            _tree_cost)
 from .search_parts import PartSolving, PartsFloor, _phase
@@ -173,6 +173,9 @@ class ExpectedSearch(PartSolving, RivalRaces):
         proof = []
         renamed_before = 0 if self._renamed is None else self._renamed.found
         if ctx.lb[d, n] >= INF:
+            if max_guesses is None:  # the tables' 64 levels cannot hold the tree
+                raise beyond_depth(game, f"the counting bound: {n} secrets, "
+                                         f"{len(game.possible_answers)} answers")
             return Solution(game, "expected", self.guesses, max_guesses, None, None,
                             self.stats, time.perf_counter() - start,
                             [f"{d} guesses: impossible by the counting bound"],

@@ -24,7 +24,7 @@ import numpy as np
 
 from ._search_arrays import INF, NO_CAP, new_stats
 from .game import Game, partition_counts
-from .search_context import _classes, _part_guesses
+from .search_context import _classes, _part_guesses, beyond_depth
 from .search_tasks import _wc_guess_task, _wc_part_task, _wc_subpart_task
 from .solution import Solution
 
@@ -46,7 +46,10 @@ class WorstCaseSearch:
         game, ctx = self.game, self._ctx
         secrets, reps = self._root()
         n = len(secrets)
-        counting = next(d for d in range(1, NO_CAP + 1) if ctx.lb[d, n] < INF)
+        counting = next((d for d in range(1, NO_CAP + 1) if ctx.lb[d, n] < INF), NO_CAP + 1)
+        if max_guesses is None and counting > NO_CAP:
+            raise beyond_depth(game, f"the counting bound: {n} secrets, "
+                                     f"{len(game.possible_answers)} answers")
         proof = []
         self.progress.reset()
         if max_guesses is not None:
@@ -76,6 +79,8 @@ class WorstCaseSearch:
             if max_guesses is None:
                 self.progress.update(bound=d + 1)
             self.progress.message(proof[-1])
+        if max_guesses is None:  # every depth the search has, refuted
+            raise beyond_depth(game, f"proven: {proof[-1]}")
         seconds = time.perf_counter() - start
         return Solution(game, "worst-case", self.guesses, max_guesses, None, None, self.stats,
                         seconds, proof, self._runner.resumed)

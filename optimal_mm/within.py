@@ -72,15 +72,17 @@ class WithinStats:
 
 
 def check_within_options(depth, breadth, exact) -> None:
-    """One-line errors for options out of range. A depth above
-    :data:`~optimal_mm._search_arrays.NO_CAP` (64, the deepest level of the search's
-    tables) is searched as 64, as ``solve --max-guesses`` is: no game the search takes
-    needs near that many guesses."""
+    """One-line errors for options out of range. The depth, like ``solve
+    --max-guesses`` (:func:`~optimal_mm.search.check_max_guesses`), is at most 63:
+    the search's tables have 64 levels, the last of which stands for no cap."""
     for name, value, least in (("depth", depth, 1), ("breadth", breadth, 1),
                                ("exact", exact, 0)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
             raise InvalidOptionError(f"{name} must be an integer of at least {least}, "
                                      f"got {value!r}")
+    if depth >= NO_CAP:
+        raise InvalidOptionError(f"depth must be at most {NO_CAP - 1}, the deepest the exact "
+                                 f"search takes, got {depth}")
 
 
 class _Beam:
@@ -168,7 +170,7 @@ def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXA
                  report, wc_tree)
     if stats is not None:  # filled in as the search goes: an interrupted run says how far
         beam.stats = stats
-    depth = min(int(depth), NO_CAP)
+    depth = int(depth)
     found = beam.solve((), np.arange(game.n_codes, dtype=np.int64), depth)
     if found is None:
         return None

@@ -225,14 +225,36 @@ def test_strategy_load_and_save_refuse_a_non_path():
 
 
 # ----------------------------------------------------------- caps and sizes
-@pytest.mark.parametrize("cap", ["66", str(10**23)])
-def test_caps_above_what_can_matter_are_clamped(capsys, tmp_path, cap):
-    code, out, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
-                         "--max-guesses", cap, "-o", tmp_path / "t.json")
-    assert code == 0, err
-    assert Strategy.load(tmp_path / "t.json").validate().max == 3
-    sol = solve("p2c3", "expected", max_guesses=int(cap), jobs=1)
-    assert sol.value == 21 and sol.strategy.validate().max == 3
+@pytest.mark.parametrize("cap", ["64", "66", str(10**23)])
+def test_caps_beyond_the_tables_are_refused_not_clamped(capsys, tmp_path, cap):
+    """The search's 64th level stands for no cap. Before, a cap above 64 was searched
+    as 64 and its tree said max_guesses 64 while the report said the cap given; and
+    p1c70, which needs 70 guesses, was "impossible within 64" under a cap of 100."""
+    out = tmp_path / "t.json"
+    code, text, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",
+                          "--max-guesses", cap, "-o", out)
+    assert code == 2 and text == "" and not out.exists()
+    assert_one_line(err, "solve")
+    assert f"at most 63, the deepest cap the exact search takes, got {cap}" in err
+    with pytest.raises(InvalidOptionError, match="at most 63"):
+        solve("p2c3", "expected", max_guesses=int(cap), jobs=1)
+    assert solve("p2c3", "expected", max_guesses=63, jobs=1).value == 21
+
+
+@pytest.mark.parametrize("objective", ["worst-case", "expected", "fewest-at-worst"])
+def test_a_game_that_needs_more_guesses_than_the_tables_have_is_refused(capsys, tmp_path,
+                                                                         objective):
+    """p1c70 answers only right or wrong: 70 guesses at worst. Before, the worst case
+    ended in a StopIteration traceback and the expected total in "no strategy found"."""
+    out = tmp_path / "t.json"
+    code, text, err = run(capsys, "solve", "p1c70", "--objective", objective, "--jobs", "1",
+                          "--quiet", "-o", out)
+    assert code == 2 and not out.exists()
+    assert_one_line(err, "solve")
+    assert "p1c70 needs more than 64 guesses (the counting bound: 70 secrets, 2 answers)" in err
+    code, text, err = run(capsys, "solve", "p1c70", "--jobs", "1", "--quiet",
+                          "--max-guesses", "63", "-o", out)
+    assert code == 1 and "impossible within 63 guesses" in text, err
 
 
 @pytest.mark.parametrize("argv", [
@@ -350,17 +372,36 @@ def test_the_library_keeps_the_same_time_limit_rule():
         Advisor(Game.from_spec("p2c3"), time_limit=float("inf"))
 
 
-def test_within_takes_a_depth_beyond_the_tables_as_their_deepest(capsys, tmp_path):
-    """within D for D above 64 (before, an IndexError) searches within 64, as solve's
-    cap does, and says so in D's own words."""
+def test_a_worst_case_of_64_is_solved_but_is_no_cap(capsys, tmp_path):
+    """p1c64's worst case is 64 guesses, the tables' last level: the worst case is
+    solved, while the objectives that search under it as a cap refuse in one line
+    (the 64th level would read as no cap)."""
     out = tmp_path / "t.json"
-    code, text, err = run(capsys, "within", "p2c3", "65", "--quiet", "-o", out)
-    assert code == 0, err
-    assert "a tree within 65 guesses" in text
+    code, text, err = run(capsys, "solve", "p1c64", "--jobs", "1", "--quiet", "-o", out)
+    assert code == 0 and "worst case: 64 guesses, optimal (proven)" in text, err
+    for objective in ("worst-then-expected", "fewest-at-worst"):
+        code, text, err = run(capsys, "solve", "p1c64", "--objective", objective, "--jobs",
+                              "1", "--quiet", "-o", tmp_path / f"{objective}.json")
+        assert code == 2 and not (tmp_path / f"{objective}.json").exists()
+        assert_one_line(err, "solve")
+        assert "p1c64's worst case, 64 guesses, is beyond the deepest cap" in err
+
+
+@pytest.mark.parametrize("depth", ["64", str(10**20)])
+def test_within_refuses_a_depth_beyond_the_tables(capsys, tmp_path, depth):
+    """within D for D of 64 or more (first an IndexError, then searched within 64
+    while the report said D) is refused as solve's cap is; 63 is searched."""
+    out = tmp_path / "t.json"
+    code, text, err = run(capsys, "within", "p2c3", depth, "--quiet", "-o", out)
+    assert code == 2 and not out.exists()
+    assert_one_line(err, "within")
+    assert f"depth must be at most 63, the deepest the exact search takes, got {depth}" in err
+    code, text, err = run(capsys, "within", "p2c3", "63", "--quiet", "-o", out)
+    assert code == 0 and "a tree within 63 guesses" in text, err
     assert Strategy.load(out).validate().max == 3
 
 
-@pytest.mark.parametrize("cap", ["3", "66"])
+@pytest.mark.parametrize("cap", ["3", "63"])
 def test_a_capped_worst_case_says_the_cap_suffices_not_that_it_is_the_worst_case(
         capsys, tmp_path, cap):
     code, text, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet",

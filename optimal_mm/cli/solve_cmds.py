@@ -276,7 +276,7 @@ def run_solve(args) -> int:
               f"{stats.max}; the least that suffices is proven without --max-guesses)",
               file=report)
     elif args.objective == "fewest-at-worst":
-        # Under a cap, the cap as the search used it (clamped to 64), which the tree
+        # Under a cap, the cap as the search used it, which the tree
         # may not reach: then the cap is above t*
         capped = args.max_guesses is not None
         depth = sol.max_guesses if capped else stats.max
