@@ -29,6 +29,11 @@ the smallest sum of squared part sizes (Irving's expected size) is played; ties
 go to the code found first. With ``sample_size=1`` the player plays the first
 consistent code the solver finds.
 
+When the clock runs out before the solver finds any consistent code, the move
+falls back on :func:`fallback_guess`: the random code, of a few hundred drawn
+afresh each move, that comes closest to agreeing with the answers, and never a
+code already played (a guess played again tells nothing).
+
 >>> from optimal_mm import Game
 >>> game = Game.from_spec("p12c12")
 >>> breaker = ConsistentCodebreaker(game, move_time=5, seed=1, sample_size=4)
@@ -42,6 +47,7 @@ consistent code the solver finds.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
@@ -57,6 +63,9 @@ from .history import Turn, answer_id
 NAME = "cp-sat"
 #: Consistent codes sampled per move (the best of them on the sample is played).
 SAMPLE_SIZE = 24
+#: Random codes drawn, when no consistent code was found in time, to pick the
+#: fallback guess from (see :func:`fallback_guess`).
+FALLBACK_DRAWS = 256
 
 
 class ConsistentCodebreaker:
@@ -172,7 +181,7 @@ class ConsistentCodebreaker:
     def _pairs(self) -> list[tuple[tuple[int, ...], int]]:
         return [(g, t.answer) for g, t in zip(self._colours, self.history)]
 
-    def _rng(self, salt: int) -> random.Random:
+    def _rng(self, salt: "int | str") -> random.Random:
         return random.Random(f"{self.seed}/{salt}/{self.game.spec}")
 
     def _choose(self) -> tuple[int, ...]:
@@ -183,7 +192,9 @@ class ConsistentCodebreaker:
         if sample:
             guess, note = best_on_sample(self.game, sample), ""
         else:  # out of time before any consistent code
-            guess = random_code(self.game, self._rng(-1))
+            # Seeded by the move, so that each move draws other codes and a game replays.
+            rng = self._rng(f"fallback/{len(self.history)}")
+            guess = fallback_guess(self.game, self._pairs(), rng)
             note = "no consistent code found in time: a random code is played"
         seconds = time.perf_counter() - start
         cut = not exhausted and len(sample) < self.sample_size
@@ -228,6 +239,69 @@ def best_on_sample(game: Game, sample: list[tuple[int, ...]]) -> tuple[int, ...]
     answers = answer_matrix(game, codes, codes)
     keys = [int(np.square(np.unique(row, return_counts=True)[1]).sum()) for row in answers]
     return sample[int(np.argmin(keys))]
+
+
+def fallback_guess(game: Game, pairs, rng: random.Random,
+                   draws: int = FALLBACK_DRAWS) -> tuple[int, ...]:
+    """A guess for a move whose clock ran out before any consistent code was found.
+
+    No code known to agree with every answer, the next best is one that comes
+    close: of ``draws`` random codes drawn with ``rng``, none of them a guess of
+    ``pairs`` ((guess colours, answer id) each), the one that disagrees with the
+    fewest answers; ties go to the one whose blacks and colours in common are
+    off by the least in total, then to the first drawn. A guess already played is
+    never chosen, since its answer is known; nor is it ever close, as it
+    disagrees with its own answer. ``rng`` must advance (or be seeded anew) from
+    one move to the next, or every move would draw the same codes.
+
+    Drawing and scoring a few hundred codes takes milliseconds even for big games,
+    so the move overruns its clock by little. In p2c3, after ``00`` was answered
+    1B and ``01`` 0B1W, only ``20`` gives both answers, and the draws find it:
+
+    >>> g = Game.from_spec("p2c3")
+    >>> fallback_guess(g, [((0, 0), g.encode_answer(1, 0)), ((0, 1), g.encode_answer(0, 1))],
+    ...                random.Random(1))
+    (2, 0)
+    """
+    played = {tuple(guess) for guess, _ in pairs}
+    codes = []
+    for _ in range(4 * draws):  # bounded: in a tiny game the played guesses may be most codes
+        code = random_code(game, rng)
+        if code not in played:
+            codes.append(code)
+            if len(codes) == draws:
+                break
+    if not codes:  # every draw was a played guess: take the first code not played
+        every = (itertools.product(range(game.colours), repeat=game.pegs) if game.repeats
+                 else itertools.permutations(range(game.colours), game.pegs))
+        left = next((code for code in every if code not in played), None)
+        if left is None:
+            raise InconsistentAnswersError("every code was played and none won")
+        return left
+    if not pairs:
+        return codes[0]
+    drawn = np.asarray(codes, dtype=np.int64)
+    guesses = np.asarray([guess for guess, _ in pairs], dtype=np.int64)
+    wanted = np.array([game.decode_answer(answer) for _, answer in pairs], dtype=np.int64)
+    # In slices, so that the (codes, guesses, colours) counts stay small for big games.
+    rows = max(1, 2**22 // (len(pairs) * game.colours))
+    off = np.concatenate([_answer_distance(game, drawn[i:i + rows], guesses, wanted)
+                          for i in range(0, len(drawn), rows)])
+    misses, total = (off > 0).sum(axis=1), off.sum(axis=1)
+    return codes[int(np.lexsort((total, misses))[0])]
+
+
+def _answer_distance(game: Game, codes: np.ndarray, guesses: np.ndarray,
+                     wanted: np.ndarray) -> np.ndarray:
+    """``(K, G)``: how far each code's answers to ``guesses`` are from the ``wanted``
+    (black, white) pairs, as the blacks' difference plus the colours in common's."""
+    # Scoring is symmetric: a code scored as the guess gets the guess's answer.
+    answers = answer_matrix(game, codes, guesses)
+    if game.black_only:
+        return np.abs(answers - wanted[:, 0])
+    black, white = np.divmod(answers, game.pegs + 1)
+    return (np.abs(black - wanted[:, 0])
+            + np.abs(black + white - wanted[:, 0] - wanted[:, 1]))
 
 
 def answer_matrix(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:

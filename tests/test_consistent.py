@@ -144,3 +144,51 @@ def test_ctrl_c_after_a_constraint_solve_is_still_a_keyboard_interrupt():
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "KeyboardInterrupt"
+
+
+def test_fallback_guesses_never_repeat_and_replay(monkeypatch):
+    # A solver that never finds a code in time: every move falls back on a random code.
+    # The fallback was drawn from a generator seeded the same way each move, so
+    # that from the first such move on the same code was played again and again.
+    from optimal_mm import consistent
+
+    monkeypatch.setattr(consistent, "_solve", lambda *args: (None, False))
+    game = Game.from_spec("p8c8")
+    secret = game.parse_code("12345678")
+
+    def guesses(seed):
+        breaker = ConsistentCodebreaker(game, move_time=1e-3, seed=seed)
+        played = []
+        for _ in range(12):
+            played.append(breaker.next_guess())
+            # (Before the first answer every code is consistent: no solver is needed.)
+            assert "random code" in breaker.last_move.note or not breaker.history
+            breaker.tell(game.score_colours(game.parse_code(played[-1]), secret))
+        return played
+
+    played = guesses(3)
+    assert len(set(played)) == len(played)
+    assert guesses(3) == played
+
+
+def test_fallback_guess_is_never_played_and_comes_closest():
+    from optimal_mm.consistent import fallback_guess
+
+    game = Game.from_spec("p3c3")
+    secret = (2, 1, 0)
+    rng = random.Random(7)
+    pairs = []
+    for _ in range(4):
+        guess = fallback_guess(game, pairs, rng)
+        assert guess not in [g for g, _ in pairs]
+        # 256 draws of 27 codes see every code: the one played agrees with every answer.
+        assert all(game.score_colours(g, guess) == a for g, a in pairs)
+        if guess == secret:
+            break
+        pairs.append((guess, game.score_colours(guess, secret)))
+    # Every code but one played: the one left is drawn (or found) and played.
+    every = [game.code_colours(i) for i in range(game.n_codes)]
+    left = every[5]
+    played = [(c, game.score_colours(c, left)) for c in every if c != left]
+    assert fallback_guess(game, played, random.Random(1)) == left
+    assert fallback_guess(game, played, random.Random(1), draws=1) == left
