@@ -95,6 +95,29 @@ FALLBACK_HEURISTICS = {"expected": "entropy", "worst-case": "knuth"}
 MAX_ADVICE_CODES = 12_000
 
 
+def command_beyond_advice(game: Game) -> str:
+    """The command to suggest for a game too big for exact advice.
+
+    ``strategy`` builds the whole tree of a heuristic, which lists every code: it
+    is suggested for the games whose codes can be listed, by the very check
+    ``strategy`` makes (:meth:`~optimal_mm.game.Game.check_enumerable`). A bigger
+    game is played move by move by ``play`` with the consistent-guess player
+    (:mod:`optimal_mm.consistent`), which never lists codes.
+
+    >>> command_beyond_advice(Game.from_spec("p5c8"))
+    'optimal-mm strategy p5c8 --heuristic entropy'
+    >>> command_beyond_advice(Game.from_spec("p12c12"))
+    'optimal-mm play p12c12 --heuristic cp-sat'
+    """
+    from .player import CONSISTENT_PLAYER
+
+    try:
+        game.check_enumerable("build a whole strategy tree for")
+    except TooLargeError:
+        return f"optimal-mm play {game.spec} --heuristic {CONSISTENT_PLAYER}"
+    return f"optimal-mm strategy {game.spec} --heuristic {FALLBACK_HEURISTICS['expected']}"
+
+
 @dataclass(frozen=True)
 class Advice:
     """The best next guess at a position and its value (see the module docstring).
@@ -252,7 +275,7 @@ class Advisor:
             raise TooLargeError(
                 f"{game.spec} has {game.n_codes:,} codes: exact advice is limited to "
                 f"{MAX_ADVICE_CODES:,} codes (e.g. p4c8, p4c10n, p5c6, p6c4). Use "
-                f"'optimal-mm strategy {game.spec} --heuristic entropy' instead")
+                f"'{command_beyond_advice(game)}' instead")
         check_feasible(game)
         if strategy == "shipped":
             from .player import load_shipped_strategy

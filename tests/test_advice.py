@@ -482,6 +482,33 @@ def test_hint_errors_one_line(monkeypatch, capsys, argv, needle):
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("spec", ["p5c8", "p12c12", "p9c9", "p16c2", "p3c300"])
+def test_a_game_too_big_for_advice_is_sent_to_a_command_that_takes_it(spec):
+    # p12c12 was sent to 'strategy', which refuses every game whose codes cannot be
+    # listed: the suggestion is now run through the command-line parser and the
+    # check of the command it names.
+    import re
+    import shlex
+
+    from optimal_mm.cli import build_parser
+    from optimal_mm.errors import TooLargeError
+    from optimal_mm.player import heuristic_codebreaker
+
+    game = Game.from_spec(spec)
+    with pytest.raises(TooLargeError) as refused:
+        Advisor(game)
+    argv = shlex.split(re.search(r"Use '([^']*)' instead", str(refused.value)).group(1))
+    assert argv[0] == "optimal-mm"
+    args = build_parser(argv[1]).parse_args(argv[1:])
+    assert args.command in ("strategy", "play") and args.game == spec
+    if args.command == "strategy":
+        game.check_enumerable("build a whole strategy tree for")
+    else:
+        pytest.importorskip("ortools")
+        assert not game.is_enumerable
+        heuristic_codebreaker(game, args.heuristic, seed=args.seed, move_time=args.move_time)
+
+
 def test_search_agrees_with_the_bulls_and_cows_tree(bulls):
     """Positions two guesses down the shipped Bulls and Cows tree (Tanaka's 26274):
     the search on the secrets left finds the subtree's total."""
