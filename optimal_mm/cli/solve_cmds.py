@@ -127,7 +127,9 @@ def register(sub) -> None:
                            "transposition tables of one that almost does")
     add_tuning_options(p.add_argument_group(
         "search tuning", "how the work is cut into tasks, kept and sized; what the search "
-                         "proves is the same whatever they are"))
+                         "proves is the same whatever they are. The worst case's tree "
+                         "may be another optimal one under other --split-secrets or "
+                         "--wc-tree, which its meta records where not the default"))
     p.set_defaults(func=run_solve)
 
 
