@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import InvalidAnswerError, InvalidCodeError, InvalidGameError, TooLargeError, quoted
+from .wording import plural
 
 if TYPE_CHECKING:  # a command that draws no code need not import random
     import random
@@ -384,7 +385,7 @@ class Game:
         code = text.strip()
         if len(code) != self.pegs:
             raise InvalidCodeError(
-                f"code {quoted(text)} has {len(code)} symbols; {self.spec} codes have "
+                f"code {quoted(text)} has {plural(len(code), 'symbol')}; {self.spec} codes have "
                 f"{self.pegs}")
         colours = []
         for ch in code:

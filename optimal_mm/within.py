@@ -50,6 +50,7 @@ from .game import Game
 from .search import (DEFAULT_TABLE_ENTRIES, check_feasible, check_wc_tree, node_guess_classes,
                      subtree_within, worst_case_order)
 from .tree import Node, Strategy
+from .wording import plural
 
 #: Nodes of at most this many secrets are decided by the exact search by default.
 EXACT_SECRETS = 150
@@ -67,7 +68,8 @@ class WithinStats:
     tried: int = 0
 
     def __str__(self) -> str:
-        return (f"{self.beam} nodes by the beam ({self.tried} guesses tried), "
+        return (f"{plural(self.beam, 'node')} by the beam "
+                f"({plural(self.tried, 'guess')} tried), "
                 f"{self.exact} decided exactly ({self.exact_failed} without a subtree)")
 
 
@@ -134,14 +136,16 @@ class _Beam:
                     break
                 children[a] = child
             else:
-                if len(history) <= 1 and self.report is not None:
-                    self.report(f"{'  ' * len(history)}{n} secrets, {d} guesses left: "
-                                f"{self.game.code_str(g)} (choice {rank + 1}) works")
+                self._tell(history, n, d, g, rank, "works")
                 return g, children
-            if len(history) <= 1 and self.report is not None:
-                self.report(f"{'  ' * len(history)}{n} secrets, {d} guesses left: "
-                            f"{self.game.code_str(g)} (choice {rank + 1}) fails")
+            self._tell(history, n, d, g, rank, "fails")
         return None
+
+    def _tell(self, history: tuple, n: int, d: int, g: int, rank: int, verdict: str) -> None:
+        """Report a guess of the first two levels as it works or fails."""
+        if len(history) <= 1 and self.report is not None:
+            self.report(f"{'  ' * len(history)}{plural(n, 'secret')}, {plural(d, 'guess')} "
+                        f"left: {self.game.code_str(g)} (choice {rank + 1}) {verdict}")
 
 
 def find_within(game: Game, depth: int, breadth: int = BREADTH, exact: int = EXACT_SECRETS,

@@ -86,6 +86,28 @@ def test_cli_none_found_exits_1_and_writes_nothing(tmp_path, capsys):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("depth, proof", [
+    ("1", "no tree within 1 guess exists (the counting bound: 1296 secrets, 14 answers)"),
+    ("3", "no tree within 3 guesses exists (the counting bound: 1296 secrets, 14 answers)"),
+    ("4", "no tree within 4 guesses exists (the counting bound cuts every first guess)"),
+])
+def test_cli_says_which_proof_rules_out_a_depth(tmp_path, capsys, depth, proof):
+    """Mastermind (1296 secrets, over --exact) within 3 is out by the counting bound
+    at the root (before, this said the exact search had decided the game); within 4
+    every first guess leaves a part too big for 3 more guesses (before, "this proves
+    nothing; 0 guesses tried")."""
+    out = tmp_path / "t.json"
+    assert main(["within", "mastermind", depth, "--quiet", "-o", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert proof in text and "proves nothing" not in text and not out.exists()
+    # The counting bound agrees: no first guess of mastermind leaves parts of at most
+    # 3-guess size when 4 are allowed (every largest part is 256 or more).
+    if depth == "4":
+        from optimal_mm.analysis import best_guesses
+        game = Game.from_spec("mastermind")
+        assert min(g.largest for g in best_guesses(game, np.arange(1296), 1296)) >= 256
+
+
 @pytest.mark.parametrize("argv, words", [
     (["within", "p3c5b", "0"], "depth must be"),
     (["within", "p3c5b", "5", "--breadth", "0"], "breadth must be"),

@@ -20,6 +20,7 @@ from ..errors import InvalidOptionError, check_time_limit
 from . import at_least
 from ..game import Game
 from ..history import check_history, parse_history, turn_text
+from ..wording import remains
 
 
 def register(sub) -> None:
@@ -150,7 +151,7 @@ def cmd_hint(args) -> int:
 def _position_line(game: Game, turns, remaining: int) -> str:
     if not turns:
         return f"{game.name}: {game.n_codes} secrets"
-    return (f"{remaining} of {game.n_codes} secrets remain after "
+    return (f"{remaining} of {game.n_codes} secrets {remains(remaining)} after "
             + " ".join(turn_text(game, t) for t in turns))
 
 

@@ -21,6 +21,7 @@ from ..heuristics import (HEURISTICS, build_strategy, check_heuristic, check_mov
                           make_chooser)
 from ..history import check_history, parse_history, turn_text
 from ..outputs import check_output_path, is_stdout
+from ..wording import remain, remains
 
 
 def register(sub) -> None:
@@ -109,14 +110,14 @@ def run_analyze(args) -> int:
     guess = None if args.guess is None else game.code_index(args.guess)
     secrets = check_history(game, history)
     if history:
-        print(f"{len(secrets)} of {game.n_codes} secrets remain after "
+        print(f"{len(secrets)} of {game.n_codes} secrets {remains(len(secrets))} after "
               + ", ".join(turn_text(game, t) for t in history))
     if guess is not None:
         print(partition_table(game, guess, secrets))
     if args.best:
         if guess is not None:
             print()
-        print(f"most informative guesses ({len(secrets)} secrets remain):")
+        print(f"most informative guesses ({remain(len(secrets), 'secret')}):")
         print(f"{'guess':>{max(5, game.pegs)}} {'entropy':>8} {'parts':>5} {'largest':>7} "
               f"may win")
         for info in best_guesses(game, secrets, args.best):
@@ -132,7 +133,7 @@ def run_analyze(args) -> int:
 def print_information_groups(game: Game, groups, remaining: int) -> None:
     """The table of ``--all``: one line per information value, then the total."""
     width = max(5, game.pegs)
-    print(f"information of every next guess ({remaining} secrets remain):")
+    print(f"information of every next guess ({remain(remaining, 'secret')}):")
     print(f"{'bits':>7} {'guesses':>8} {'may win':>8} {'e.g.':>{width}}")
     for group in groups:
         print(f"{group.bits:>7.3f} {group.guesses:>8} {group.may_win:>8} "

@@ -62,6 +62,7 @@ from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemak
                       load_shipped_strategy)
 from ..render import escape_control
 from ..tree import Strategy
+from ..wording import plural
 
 QUIT_WORDS = ("quit", "q", "exit")
 #: Seconds the coach searches one position before it gives up grading that guess.
@@ -215,10 +216,6 @@ def _ask_game() -> Game | None:
             print(f"  {exc}; try again.")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('ss') else 's'}"
-
-
 def _tree_summary(strategy: Strategy) -> str:
     stats = strategy.validate()
     rule = " with consistent guesses only" if strategy.guesses == "consistent" else ""
@@ -299,7 +296,7 @@ def _play_secret(breaker, secret: str, source: str, order: str, coach=None) -> i
               f"{notation.format_answer(game, answer, order)}{note}", flush=True)
         if grade:
             print(grade)
-    print(f"Found {secret} in {_plural(breaker.guesses, 'guess')}.")
+    print(f"Found {secret} in {plural(breaker.guesses, 'guess')}.")
     return 0
 
 
@@ -336,8 +333,8 @@ def _play_theory(args, game: Game, name: str) -> int:
         record = largen.play(strategy, ask, on_answer=show if args.secret is not None else None)
     except _Stopped as stop:
         return stop.status
-    print(f"Found {game.format_code(record.secret)} in {_plural(record.guesses, 'guess')} "
-          f"(known after {_plural(record.known_after, 'question')}).")
+    print(f"Found {game.format_code(record.secret)} in {plural(record.guesses, 'guess')} "
+          f"(known after {plural(record.known_after, 'question')}).")
     return 0
 
 
@@ -354,7 +351,7 @@ def _theory_answers(game: Game):
                 _input_ended(count[0] - 1)
                 raise _Stopped(1)
             if line.lower() in QUIT_WORDS:
-                print(f"Stopped after {_plural(count[0] - 1, 'guess')}.")
+                print(f"Stopped after {plural(count[0] - 1, 'guess')}.")
                 raise _Stopped(0)
             try:
                 return game.parse_answer(line)
@@ -366,7 +363,7 @@ def _theory_answers(game: Game):
 
 def _input_ended(answered: int) -> None:
     print(f"optimal-mm play: end of input before the secret was found "
-          f"({_plural(answered, 'guess')} answered)", file=sys.stderr)
+          f"({plural(answered, 'guess')} answered)", file=sys.stderr)
 
 
 def _play_interactive(breaker, source: str, order: str, coach=None) -> int:
@@ -390,8 +387,8 @@ def _play_interactive(breaker, source: str, order: str, coach=None) -> int:
             word = line.lower()
             if word in QUIT_WORDS:
                 left = ("" if breaker.remaining is None
-                        else f"; {_plural(breaker.remaining, 'code')} still possible")
-                print(f"Stopped after {_plural(breaker.guesses, 'guess')}{left}.")
+                        else f"; {plural(breaker.remaining, 'code')} still possible")
+                print(f"Stopped after {plural(breaker.guesses, 'guess')}{left}.")
                 return 0
             if word == "undo":
                 if not breaker.history:
@@ -421,10 +418,10 @@ def _play_interactive(breaker, source: str, order: str, coach=None) -> int:
                       f"the last one.")
                 continue
             if not breaker.solved and breaker.remaining is not None:
-                print(f"  {_plural(breaker.remaining, 'code')} still possible.")
+                print(f"  {plural(breaker.remaining, 'code')} still possible.")
             break
     print(f"Solved: your secret is {breaker.secret}, found in "
-          f"{_plural(breaker.guesses, 'guess')}.")
+          f"{plural(breaker.guesses, 'guess')}.")
     return 0
 
 
@@ -443,7 +440,7 @@ def _fix(breaker: Codebreaker, line: str) -> bool:
         return False
     turn = breaker.history[int(number) - 1]
     print(f"  Corrected: {turn.guess} {game.answer_str(turn.answer)}; "
-          f"{_plural(breaker.remaining, 'code')} still possible.")
+          f"{plural(breaker.remaining, 'code')} still possible.")
     return True
 
 
@@ -460,12 +457,12 @@ def cmd_challenge(args) -> int:
         line = _read(f"Guess {maker.guesses + 1}> ")
         if line is None:
             print(f"optimal-mm challenge: end of input after "
-                  f"{_plural(maker.guesses, 'guess')}; the secret was {maker.reveal()}",
+                  f"{plural(maker.guesses, 'guess')}; the secret was {maker.reveal()}",
                   file=sys.stderr)
             return 1
         if line.lower() in QUIT_WORDS:
             print(f"The secret was {maker.reveal()} "
-                  f"(you made {_plural(maker.guesses, 'guess')}).")
+                  f"(you made {plural(maker.guesses, 'guess')}).")
             return 0
         if not line:
             continue
@@ -479,7 +476,7 @@ def cmd_challenge(args) -> int:
         if coach is not None:
             print(_coach_line(coach, before, maker.history[-1].guess))
         if maker.solved:
-            print(f"Solved in {_plural(maker.guesses, 'guess')}: the secret was "
+            print(f"Solved in {plural(maker.guesses, 'guess')}: the secret was "
                   f"{maker.reveal()}.")
             return 0
 
@@ -512,7 +509,7 @@ def cmd_match(args) -> int:
                 continue
             print(f"  {game.answer_str(answer)}  ({describe_answer(game, answer)})")
             if match.maker.solved:
-                print(f"  You found my secret in {_plural(match.person_guesses, 'guess')}.")
+                print(f"  You found my secret in {plural(match.person_guesses, 'guess')}.")
             continue
         guess = match.computer_guess()
         print(f"Round {match.round}, my guess: {guess}")
@@ -536,18 +533,18 @@ def cmd_match(args) -> int:
         else:
             if breaker.solved:
                 print(f"  I found your secret {breaker.secret} in "
-                      f"{_plural(breaker.guesses, 'guess')}.")
+                      f"{plural(breaker.guesses, 'guess')}.")
             else:
-                print(f"  {_plural(breaker.remaining, 'code')} still possible for your secret.")
+                print(f"  {plural(breaker.remaining, 'code')} still possible for your secret.")
     person, computer = match.person_guesses, match.computer_guesses
     if match.result == "draw":
-        print(f"Draw: we both needed {_plural(person, 'guess')}.")
+        print(f"Draw: we both needed {plural(person, 'guess')}.")
     elif match.result == "person":
-        print(f"You win: you found {match.maker.reveal()} in {_plural(person, 'guess')}; "
-              f"I had not found yours after {_plural(computer, 'guess')}.")
+        print(f"You win: you found {match.maker.reveal()} in {plural(person, 'guess')}; "
+              f"I had not found yours after {plural(computer, 'guess')}.")
     else:
-        print(f"I win: I found {breaker.secret} in {_plural(computer, 'guess')}; you had not "
-              f"found my secret {match.maker.reveal()} after {_plural(person, 'guess')}.")
+        print(f"I win: I found {breaker.secret} in {plural(computer, 'guess')}; you had not "
+              f"found my secret {match.maker.reveal()} after {plural(person, 'guess')}.")
     return 0
 
 

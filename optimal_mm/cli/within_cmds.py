@@ -19,6 +19,7 @@ from ..outputs import check_output_path, is_stdout
 from .analysis_cmds import write_tree
 from ..search import WC_TREE_RULES
 from ..within import BREADTH, EXACT_SECRETS, WithinStats, check_within_options, find_within
+from ..wording import plural
 from . import add_time_limit, interrupted_status, interruption, time_limited
 
 
@@ -73,23 +74,32 @@ def run_within(args) -> int:
                                guesses=args.guesses, report=lines, stats=stats,
                                wc_tree=args.wc_tree)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, --time-limit
-        print(f"optimal-mm within: {interruption(exc)}; no tree within {args.depth} "
-              f"guesses found so far (this proves nothing); {stats}; "
+        print(f"optimal-mm within: {interruption(exc)}; no tree within "
+              f"{plural(args.depth, 'guess')} found so far (this proves nothing); {stats}; "
               f"{time.perf_counter() - start:.2f} s", file=sys.stderr)
         return interrupted_status(exc)
     seconds = time.perf_counter() - start
-    if tree is None and stats.beam == 0:  # the exact search decided the whole game
-        print(f"{game.name}{rule}: no tree within {args.depth} guesses exists (the exact "
-              f"search decided the whole game: {game.n_codes} secrets, at most --exact "
-              f"{args.exact}); {seconds:.2f} s", file=report)
+    proof = None  # why no tree exists, where the run proves it
+    if stats.beam == 0 and stats.exact == 0:
+        proof = (f"the counting bound: {game.n_codes} secrets, "
+                 f"{len(game.possible_answers)} answers")
+    elif stats.beam == 0:
+        proof = (f"the exact search decided the whole game: {game.n_codes} secrets, at "
+                 f"most --exact {args.exact}")
+    elif stats.beam == 1 and stats.tried == 0:  # the beam ranks every first guess
+        # and keeps those the counting bound allows: none is
+        proof = "the counting bound cuts every first guess"
+    if tree is None and proof is not None:
+        print(f"{game.name}{rule}: no tree within {plural(args.depth, 'guess')} exists "
+              f"({proof}); {seconds:.2f} s", file=report)
         return 1
     if tree is None:
-        print(f"{game.name}{rule}: no tree within {args.depth} guesses found (breadth "
+        print(f"{game.name}{rule}: no tree within {plural(args.depth, 'guess')} found (breadth "
               f"{args.breadth}, exact below {args.exact + 1} secrets; this proves nothing); "
               f"{stats}; {seconds:.2f} s", file=report)
         return 1
     tree.meta["command"] = "optimal-mm " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    print(f"{game.name}{rule}: a tree within {args.depth} guesses: first guess "
+    print(f"{game.name}{rule}: a tree within {plural(args.depth, 'guess')}: first guess "
           f"{tree.root.guess}; {tree.declared}", file=report)
     print(f"{stats}; found and validated in {seconds:.2f} s", file=report)
     write_tree(tree, args.output, report)
