@@ -253,6 +253,17 @@ def atomic_write_bytes(path, data: bytes, *, special: str = "write") -> None:
         out.buffer.flush()
         return
     _check_special(special)
+    try:
+        _write(path, data, special)
+    except OSError as exc:  # a full disk, /dev/full: told with the path as given
+        if exc.filename is not None or isinstance(exc, BrokenPipeError):
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fsdecode(os.fspath(path))) \
+            from None
+
+
+def _write(path, data: bytes, special: str) -> None:
+    """:func:`atomic_write_bytes` for a path other than ``"-"``, ``special`` checked."""
     fd = _open_descriptor(path, special)
     if fd is not None:
         _write_descriptor(fd, data)

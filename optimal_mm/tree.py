@@ -532,7 +532,7 @@ class Strategy:
     # ---------------------------------------------------------------- files
     def save(self, path: "str | os.PathLike", indent: int | None = None,
              stats: Stats | None = None) -> Stats:
-        """Validate, then write atomically (gzip when the name ends in ``.gz``).
+        """Validate, then write atomically (gzip when the name ends in ``.gz``, in any case).
 
         ``path`` may be ``"-"`` (standard output, plain JSON) or a device such as
         ``/dev/null``, which is written through, never replaced
@@ -547,7 +547,7 @@ class Strategy:
         except (TypeError, ValueError) as exc:  # meta holding what JSON cannot
             raise InvalidTreeError(f"the tree cannot be written as JSON: {exc}") from None
         data = text.encode("utf-8")
-        if str(path).endswith(".gz") and not is_stdout(path):
+        if str(path).lower().endswith(".gz") and not is_stdout(path):
             # zlib's default level: p5c4's expected tree (36 KB of JSON) in 0.5 ms
             # to 4,635 bytes, against 2.1 ms to 4,408 at gzip's default of 9.
             import gzip  # here, not at import: a solve written to a stream never needs it

@@ -132,11 +132,23 @@ def test_dev_null_is_written_through_not_replaced(null):
     assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
 
 
-def test_dev_full_fails_with_an_error_and_stays_a_device(tmp_path):
+def test_dev_full_fails_with_an_error_and_stays_a_device(tmp_path, capsys):
     full = device(tmp_path, "full", 7)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError) as info:
         atomic_write_bytes(full, b"x" * 100_000)
+    assert info.value.filename == str(full)  # the message names the output
     assert stat.S_ISCHR(os.stat(full).st_mode)
+    code, out, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet", "-o", full)
+    assert code == 2 and f"No space left on device {str(full)!r}" in err
+    one_line_error(err, "solve")
+
+
+def test_a_gz_name_in_capitals_is_compressed_too(tmp_path, capsys):
+    out = tmp_path / "T.JSON.GZ"
+    code, _, err = run(capsys, "solve", "p2c3", "--jobs", "1", "--quiet", "-o", str(out))
+    assert code == 0, err
+    assert out.read_bytes()[:2] == b"\x1f\x8b"  # gzip's magic number
+    assert Strategy.load(out).validate().secrets == 9
 
 
 def _read_fifo(path, into):
