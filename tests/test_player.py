@@ -1,6 +1,8 @@
 """Playing against a person: Codebreaker, Codemaker, and the play/challenge commands."""
 
+import gzip
 import io
+import json
 import random
 import sys
 from pathlib import Path
@@ -436,6 +438,32 @@ def test_bad_input_one_line(monkeypatch, capsys, argv):
     code, out, err = run(monkeypatch, capsys, argv)
     assert code == 2
     assert_one_line_error(code, err)
+
+
+def test_play_takes_the_game_from_the_tree(monkeypatch, capsys, p3c3_tree):
+    """``play --tree FILE`` without a game plays the tree's game (before, it asked
+    for the number of positions as if no tree were given)."""
+    strategy, path = p3c3_tree
+    code, out, err = run(monkeypatch, capsys, ["play", "--tree", path, "--secret", "231"])
+    assert code == 0 and err == ""
+    assert out.strip().splitlines()[-1] == f"Found 231 in {len(strategy.path_for('231'))} guesses."
+
+
+@pytest.mark.parametrize("command", [["play"], ["play", "p3c3"], ["match", "p3c3"]])
+def test_a_broken_tree_is_refused_before_the_game_naming_its_file(monkeypatch, capsys,
+                                                                   p3c3_tree, tmp_path,
+                                                                   command):
+    """The tree is replayed first: one whose declared stats lie, or which loses a
+    secret, is refused in one line that names the file (as ``verify`` does), before
+    a guess is made."""
+    doc = json.loads(gzip.open(p3c3_tree[1]).read())
+    doc["stats"]["total"] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    code, out, err = run(monkeypatch, capsys, [*command, "--tree", str(bad)], stdin="quit\n")
+    assert code == 2 and "Guess" not in out
+    assert_one_line_error(code, err)
+    assert str(bad) in err and "total" in err
 
 
 def test_tree_for_another_game_cli(monkeypatch, capsys, p3c3_tree):

@@ -63,6 +63,7 @@ from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemak
 from ..render import escape_control
 from ..tree import Strategy
 from ..wording import plural
+from .tree_cmds import load_verified
 
 QUIT_WORDS = ("quit", "q", "exit")
 #: Seconds the coach searches one position before it gives up grading that guess.
@@ -224,10 +225,11 @@ def _tree_summary(strategy: Strategy) -> str:
             f"at most {stats.max} guesses")
 
 
-def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
-    """The codebreaker the arguments ask for, and a line saying what it follows."""
+def _codebreaker(args, game: Game, tree: Strategy | None = None) -> tuple[Codebreaker, str]:
+    """The codebreaker the arguments ask for, and a line saying what it follows;
+    ``tree``: the ``--tree`` file if already loaded; it is loaded and replayed else."""
     if args.tree:
-        strategy = Strategy.load(args.tree)
+        strategy = tree if tree is not None else load_verified(args.tree)[0]
         check_strategy_game(strategy, game, where=f"tree {args.tree!r}")
         return Codebreaker(game, strategy), f"tree {args.tree} ({_tree_summary(strategy)})"
     if not args.heuristic and game.is_enumerable:
@@ -249,7 +251,12 @@ def _codebreaker(args, game: Game) -> tuple[Codebreaker, str]:
 
 # -------------------------------------------------------------------- play
 def cmd_play(args) -> int:
-    if args.game is None:
+    # A tree is replayed before the game starts (one that loses a secret would
+    # fail mid-game), and names its game when none is given.
+    tree = load_verified(args.tree)[0] if args.tree else None
+    if args.game is None and tree is not None:
+        game = tree.game
+    elif args.game is None:
         game = _ask_game()
         if game is None:
             print("optimal-mm play: end of input before the game was chosen", file=sys.stderr)
@@ -265,7 +272,7 @@ def cmd_play(args) -> int:
     secret = None
     if args.secret is not None:
         secret = game.format_code(game.parse_code(args.secret))
-    breaker, source = _codebreaker(args, game)
+    breaker, source = _codebreaker(args, game, tree)
     coach = _coach(args, game)
     if secret is not None:
         return _play_secret(breaker, secret, source, args.answers, coach)
