@@ -66,6 +66,38 @@ def test_solve_text_and_options(monkeypatch, capsys):
     assert json.loads(out)["position"] == "29.2"
 
 
+# A position with no move ends the game: the text says so rather than describing
+# moves that do not exist, and agrees with the JSON (no winning move; in misère
+# play the player to move has won, since the last mover loses).
+@pytest.mark.parametrize("argv,who,rest,wins", [
+    (["subtraction", "0", "--misere"], "misère value 1; the player to move wins",
+     "no move is left: the player to move wins, having no move (the last mover loses)",
+     True),
+    (["subtraction", "0"], "Sprague-Grundy value 0; the player to move loses",
+     "no move is left: the player to move loses", False),
+    (["nim", "0,0"], "Sprague-Grundy value 0; the player to move loses",
+     "no move is left: the player to move loses", False),
+    (["date", "31.12"], "Sprague-Grundy value 0; the player to move loses",
+     "no move is left: the player to move loses", False),
+])
+def test_solve_position_without_moves(monkeypatch, capsys, argv, who, rest, wins):
+    code, out, _ = run(monkeypatch, capsys, ["impartial", "solve"] + argv)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == f"{argv[0]} {argv[1]}: {who}"
+    assert lines[2] == rest
+    assert "every move" not in out
+    code, out, _ = run(monkeypatch, capsys, ["impartial", "solve"] + argv + ["--json"])
+    doc = json.loads(out)
+    assert doc["wins"] is wins and doc["winning_moves"] == []
+
+
+def test_solve_losing_position_with_moves(monkeypatch, capsys):
+    code, out, _ = run(monkeypatch, capsys, ["impartial", "solve", "nim", "1,1"])
+    assert out.splitlines()[2] == ("no winning move: every move leaves a position "
+                                   "of non-zero value")
+
+
 def test_solve_writes_graph(monkeypatch, capsys, tmp_path):
     path = tmp_path / "moves.graphml"
     code, out, _ = run(monkeypatch, capsys,

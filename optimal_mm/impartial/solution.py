@@ -9,6 +9,16 @@ the keys ``game``, ``position``, ``value``, ``wins`` and ``winning_moves``.
 >>> from optimal_mm.impartial import find_game
 >>> solve_position(find_game("subtraction"), "37").to_dict()
 {'game': 'subtraction', 'position': '37', 'value': 2, 'wins': True, 'winning_moves': ['35']}
+
+A position with no move at all ends the game, and who has won then depends on
+the rule of play: in normal play the player to move, having no move, loses; in
+misère play the last mover loses, so the player to move has already won. Such a
+position has no winning move to list either way, so its JSON reads ``"wins":
+false`` or ``"wins": true`` with ``"winning_moves": []``, and the text says that
+no move is left rather than describing moves that do not exist.
+
+>>> solve_position(find_game("subtraction"), "0", misere=True).lines()[1]
+'no move is left: the player to move wins, having no move (the last mover loses)'
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ class PositionSolution:
     wins: bool
     winning_moves: tuple[str, ...]
     misere: bool = False
+    #: No move is left: the game is over, and ``wins`` follows from the rule alone.
+    terminal: bool = False
 
     def to_dict(self) -> dict:
         """The JSON object of ``impartial solve --json``."""
@@ -42,6 +54,10 @@ class PositionSolution:
         if self.winning_moves:
             out.append(f"winning moves ({len(self.winning_moves)}): to "
                        + ", ".join(self.winning_moves))
+        elif self.terminal:
+            out.append("no move is left: the player to move wins, having no move "
+                       "(the last mover loses)" if self.wins
+                       else "no move is left: the player to move loses")
         else:
             out.append("no winning move: every move leaves a position of non-zero value")
         return out
@@ -70,6 +86,9 @@ def solve_position(game, position=None, misere: bool = False, solver=None) -> Po
         position = game.parse(position)
     solver = solver or solver_for(game, misere=misere)
     value = solver.value(position)
+    winning = tuple(game.format(p) for p in solver.winning_moves(position))
+    # Only a position without a winning move can be one without any move; asking
+    # for the first move alone keeps this cheap where moves are generated.
+    terminal = not winning and next(iter(game.moves(position)), None) is None
     return PositionSolution(game.name, game.format(position), value, value != 0,
-                            tuple(game.format(p) for p in solver.winning_moves(position)),
-                            misere)
+                            winning, misere, terminal)
