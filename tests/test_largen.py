@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 
 from optimal_mm.cli import main
-from optimal_mm.errors import InconsistentAnswersError, InvalidGameError, UnknownHeuristicError
+from optimal_mm.errors import (InconsistentAnswersError, InvalidAnswerError, InvalidGameError,
+                               UnknownHeuristicError)
 from optimal_mm.game import Game
-from optimal_mm.largen import (STRATEGIES, BlackPegOracle, Blocks, CoinWeighing, play,
-                               strategy_for)
+from optimal_mm.largen import (STRATEGIES, BlackPegOracle, Blocks, CoinWeighing,
+                               LargeCodebreaker, play, strategy_for)
 from optimal_mm import largen
 from optimal_mm.largen import blocks as blocks_mod
 from optimal_mm.largen import coin_weighing, oracle, weighing
+from optimal_mm.largen import strategy as strategy_mod
 from optimal_mm.largen.weighing import (SEED_WEIGHINGS, DetectingMatrix, cover,
                                         lindstrom_family, seed_family, total_family,
                                         weighings_needed)
@@ -222,11 +224,76 @@ def test_cli_interactive_quit_and_end_of_input(monkeypatch, capsys):
     assert "end of input" in capsys.readouterr().err
 
 
+# ------------------------------------------------------------ answers that contradict
+def test_a_refused_answer_leaves_the_game_as_it_was():
+    game = LargeCodebreaker(CoinWeighing(4, 2))
+    game.tell(2)
+    with pytest.raises(InconsistentAnswersError, match="guesses 1 and 2 contradict") as caught:
+        game.tell(0)                   # one peg changed: the answer moves by exactly 1
+    assert caught.value.conflict == (0, 1)
+    assert game.answers == [2] and game.next_guess().tolist() == [1, 0, 0, 0]
+    with pytest.raises(InvalidAnswerError):
+        game.tell(5)
+    game.tell(1)
+    assert game.answers == [2, 1]
+
+
+def test_undo_and_correct_replay_the_answers():
+    game = LargeCodebreaker(Blocks(4, 4))          # secret 4133: [3, 0, 2, 2]
+    for answer in [1, 1, 0, 1, 1, 2, 1, 0]:
+        game.tell(answer)
+    assert game.secret.tolist() == [3, 0, 2, 2]
+    assert game.undo() == 0 and game.secret is None and game.guesses == 7
+    # position 3 of colour 2 instead: the blocks after it are asked anew
+    assert game.correct(3, 2) == 2
+    assert game.answers == [1, 1, 0, 2, 1] and game.next_guess().tolist() == [2, 1, 0, 2]
+    with pytest.raises(InvalidAnswerError, match="ended the game"):
+        game.correct(0, 4)
+    with pytest.raises(InconsistentAnswersError):
+        game.correct(2, 1)                         # then no peg has colour 1: nothing changes
+    assert game.answers == [1, 1, 0, 2, 1]
+
+
+def test_an_all_black_answer_must_agree_with_the_earlier_ones():
+    game = LargeCodebreaker(CoinWeighing(4, 2))
+    game.tell(1)
+    with pytest.raises(InconsistentAnswersError, match="if guess 2 is the secret") as caught:
+        game.tell(4)                               # 2111 scores 3 against 1111, not 1
+    assert caught.value.conflict == (0, 1) and not game.solved
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_wrong_answer_is_always_found_and_mended(seed):
+    # a person who errs once, then mends the answer when told of a contradiction,
+    # always ends with the true secret
+    rng = np.random.default_rng(seed)
+    for strategy in (CoinWeighing(6, 2), Blocks(5, 5)):
+        secret = rng.integers(0, strategy.colours, strategy.pegs)
+        oracle = BlackPegOracle(secret)
+        game = LargeCodebreaker(strategy)
+        lie_at = int(rng.integers(0, 6))
+        wrong = None
+        while not game.solved:
+            truth = oracle.ask(game.next_guess())
+            answer = truth
+            if game.guesses == lie_at and wrong is None:
+                wrong = int(rng.choice([a for a in range(strategy.pegs) if a != truth]))
+                answer = wrong
+            try:
+                game.tell(answer)
+            except InconsistentAnswersError:
+                if answer == truth:                 # the lie was kept: mend it
+                    game.correct(lie_at, oracle.ask(game.questions[lie_at]))
+                continue
+        assert game.secret.tolist() == secret.tolist()
+
+
 # ------------------------------------------------------------ doctests, results, benchmark
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", [largen, weighing, oracle, coin_weighing, blocks_mod])
+@pytest.mark.parametrize("module", [largen, weighing, oracle, coin_weighing, blocks_mod,
+                                    strategy_mod])
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.attempted and not result.failed

@@ -6,7 +6,9 @@ explains two: two-colour black-peg Mastermind is coin weighing (about
 :mod:`.weighing`), and ``n`` pegs with ``n`` colours is solved block by block in
 ``O(n log log n)`` questions (:mod:`.blocks`). Codes are numpy arrays of colour
 numbers; answers are counted by :mod:`.oracle`; :func:`.strategy.play` drives a
-strategy against any answer source. Nothing here enumerates codes.
+strategy against any answer source, and :class:`.strategy.LargeCodebreaker`
+holds a game against a person, refusing answers that contradict the others.
+Nothing here enumerates codes.
 
 >>> sorted(STRATEGIES)
 ['blocks', 'coin-weighing']
@@ -18,13 +20,14 @@ from ..errors import UnknownHeuristicError
 from .blocks import Blocks
 from .coin_weighing import CoinWeighing
 from .oracle import BlackPegOracle, black_pegs
-from .strategy import LargeStrategy, Playthrough, play
+from .strategy import LargeCodebreaker, LargeStrategy, Playthrough, play
 
 #: The large-n strategies by name (the names ``--heuristic`` takes).
 STRATEGIES: dict[str, type[LargeStrategy]] = {s.name: s for s in (CoinWeighing, Blocks)}
 
-__all__ = ["STRATEGIES", "BlackPegOracle", "Blocks", "CoinWeighing", "LargeStrategy",
-           "Playthrough", "black_pegs", "default_strategy", "play", "strategy_for"]
+__all__ = ["STRATEGIES", "BlackPegOracle", "Blocks", "CoinWeighing", "LargeCodebreaker",
+           "LargeStrategy", "Playthrough", "black_pegs", "default_strategy", "play",
+           "strategy_for"]
 
 
 def strategy_for(name: str, pegs: int, colours: int, repeats: bool = True,

@@ -45,7 +45,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import InconsistentAnswersError
-from .strategy import LargeStrategy, Questions
+from .strategy import LargeStrategy, Questions, contradiction, describe_guesses
 from .weighing import cover
 
 
@@ -87,17 +87,36 @@ class Blocks(LargeStrategy):
         zero = np.zeros(n, dtype=np.int32)
         # 1. a colour missing at each position
         base0 = yield np.zeros(n, dtype=np.int32)
+        ones: list[int] = []            # the questions that found a peg of colour 1
         for i in range(n):
             question = np.zeros(n, dtype=np.int32)
             question[i] = 1
-            change = (yield question) - base0
+            answer = yield question
+            change = answer - base0
+            allowed = [a for a, possible in ((base0 - 1, base0 > 0), (base0, colours > 2),
+                                             (base0 + 1, base0 < n)) if possible]
+            if answer not in allowed:
+                words = [str(a) for a in allowed]
+                either = words[0] if len(words) == 1 else \
+                    f"{', '.join(words[:-1])} or {words[-1]}"
+                raise contradiction(
+                    (0, i + 1), f"guess {i + 2} changes 1 peg of guess 1, so its answer must "
+                                f"be {either}, not {answer}")
             if change == 1:
                 secret[i] = 1
             elif change == -1:
                 secret[i], zero[i] = 0, 1
-            elif change != 0 or colours == 2:
-                raise InconsistentAnswersError(
-                    f"answer {base0 + change} cannot follow {base0} to the all-colour-1 question")
+                ones.append(i + 1)
+            # guess 1 counted the pegs of its colour; the walk finds each of them
+            counted = (f"guess 1 scored {base0}, so {base0} peg{'s' * (base0 != 1)} of the "
+                       f"secret {'has' if base0 == 1 else 'have'} the colour of guess 1")
+            if len(ones) > base0:
+                raise contradiction(
+                    [0] + ones, f"{counted}, but {describe_guesses(ones)} find one each")
+            if len(ones) + n - 1 - i < base0:
+                raise contradiction(
+                    range(i + 2), f"{counted}, but {describe_guesses(range(1, i + 2))} "
+                                  f"leave room for only {len(ones) + n - 1 - i}")
         unknown = np.flatnonzero(secret < 0)
         if not len(unknown):
             return secret

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InconsistentAnswersError
-from .strategy import LargeStrategy, Questions
+from .strategy import LargeStrategy, Questions, contradiction
 from .weighing import cover, weighings_needed
 
 
@@ -38,6 +38,32 @@ def guess_bound(pegs: int) -> int:
     """Most guesses the strategy ever asks: the all-colour-1 question, the
     weighings of :func:`~optimal_mm.largen.weighing.cover`, and the secret."""
     return weighings_needed(pegs, total_known=True) + 2
+
+
+def answers_after(first: int, pegs: int, changed: int) -> range:
+    """The answers a question may get that puts colour 2 on ``changed`` of ``pegs``
+    places, after the all-colour-1 question got ``first``.
+
+    Each changed peg adds a black where the secret has colour 2 and takes one
+    away where it has colour 1: the answer moves from ``first`` by an amount of
+    the parity of ``changed`` and at most ``changed``, and no more pegs of
+    either colour can turn than the secret has (``first`` of colour 1).
+
+    >>> list(answers_after(2, 4, 1)), list(answers_after(0, 4, 2)), list(answers_after(3, 4, 2))
+    ([1, 3], [2], [1, 3])
+    """
+    least = max(0, changed - first)              # pegs of colour 2 among the changed
+    most = min(changed, pegs - first)
+    return range(first + 2 * least - changed, first + 2 * most - changed + 1, 2)
+
+
+def _one_of(values: range) -> str:
+    """``1 or 3``; ``an even number from 0 to 40`` for a long range."""
+    if len(values) > 4:
+        parity = "an even" if values.start % 2 == 0 else "an odd"
+        return f"{parity} number from {values.start} to {values[-1]}"
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def non_adaptive_questions(pegs: int) -> list[np.ndarray]:
@@ -69,6 +95,7 @@ class CoinWeighing(LargeStrategy):
         bits = np.zeros(n, dtype=np.int32)
         a0 = yield np.zeros(n, dtype=np.int32)
         total = n - a0
+        asked = 1                       # questions asked so far
         found = 0                       # ones among the coins decoded so far
         decoded = 0                     # coins decoded so far (a prefix)
         for block in cover(n, total_known=True):
@@ -79,11 +106,15 @@ class CoinWeighing(LargeStrategy):
                 question = np.zeros(n, dtype=np.int32)
                 question[coins] = 1
                 answer = yield question
-                twice = answer - a0 + len(coins)
-                if twice % 2:
-                    raise InconsistentAnswersError(
-                        f"answer {answer} cannot follow {a0} to the all-colour-1 question")
-                sums.append(twice // 2)
+                asked += 1
+                allowed = answers_after(a0, n, len(coins))
+                if answer not in allowed:
+                    raise contradiction(
+                        (0, asked - 1),
+                        f"guess {asked} changes {len(coins)} "
+                        f"peg{'s' * (len(coins) != 1)} of guess 1, so its answer must be "
+                        f"{_one_of(allowed)}, not {answer}")
+                sums.append((answer - a0 + len(coins)) // 2)
             # only the last block may lack its total, which is then the rest of |b|
             weights = block.decode(sums, total - found)
             bits[block.start:block.start + block.width] = weights
