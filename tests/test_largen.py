@@ -288,6 +288,60 @@ def test_a_wrong_answer_is_always_found_and_mended(seed):
         assert game.secret.tolist() == secret.tolist()
 
 
+# The ordinary players refuse contradictory answers and ask again (docs/COMMANDS.md,
+# "answers that no secret satisfies together are reported with the chance to re-enter
+# the last one"); so do the large-game strategies.
+def _play_large(monkeypatch, capsys, spec, name, lines):
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    code = main(["play", spec, "--heuristic", name])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_coin_weighing_reports_a_contradiction_and_asks_again(monkeypatch, capsys):
+    code, out, err = _play_large(monkeypatch, capsys, "p4c2b", "coin-weighing",
+                                 ["2", "0", "1", "3", "1", "4"])
+    assert code == 0, err
+    assert ("  The answers to guesses 1 and 2 contradict each other: guess 2 changes 1 peg "
+            "of guess 1, so its answer must be 1 or 3, not 0.\n") in out
+    assert ("  Enter your answer to 2111 again, 'fix 1 ANSWER' to correct your answer to "
+            "guess 1, or 'undo' to take back the last one.\nYour answer> 1\n") in out
+    assert "Found 1212 in 5 guesses" in out
+    code, out, err = _play_large(monkeypatch, capsys, "p4c2b", "coin-weighing", ["2", "0"])
+    assert code == 1 and "contradict each other" in out and "error" not in err
+
+
+def test_cli_coin_weighing_contradiction_found_late_offers_undo(monkeypatch, capsys):
+    code, out, err = _play_large(monkeypatch, capsys, "p4c2b", "coin-weighing",
+                                 ["2", "1", "3", "3", "2", "undo", "1", "4"])
+    assert code == 0, err
+    assert ("  The answers so far contradict each other: those to guesses 1 to 4 leave only "
+            "one secret, guess 5, so its answer must be 4, not 2.\n") in out
+    assert "or 'undo' to take back the last one." in out
+    assert "  Took back 3B to 1121.\nGuess 4: 1121\n" in out
+    assert "Found 1212 in 5 guesses" in out
+
+
+def test_cli_blocks_reports_a_contradiction_and_asks_again(monkeypatch, capsys):
+    code, out, err = _play_large(monkeypatch, capsys, "p4c4b", "blocks", ["2"] * 8)
+    assert code == 1 and "error" not in err and "end of input" in err
+    message = ("  The answers to guesses 1 to 4 contradict each other: guess 1 scored 2, so 2 "
+               "pegs of the secret have the colour of guess 1, but guesses 2 to 4 leave room "
+               "for only 1.\n")
+    assert out.count(message) == 5                 # each answer to guess 4 again is refused
+    assert "Guess 5" not in out and "or 'undo' to take back the last one." in out
+
+
+def test_cli_blocks_fix_mends_an_earlier_answer(monkeypatch, capsys):
+    code, out, err = _play_large(monkeypatch, capsys, "p4c4b", "blocks",
+                                 ["2", "1", "0", "fix 1 1", "0", "1", "1", "2", "1", "0", "4"])
+    assert code == 0, err
+    assert ("  The answers to guesses 1 and 3 contradict each other: guess 3 changes 1 peg "
+            "of guess 1, so its answer must be 1, 2 or 3, not 0.\n") in out
+    assert "  Corrected: 1111 1B.\nGuess 3: 1211\n" in out
+    assert "Found 4133 in 9 guesses" in out
+
+
 # ------------------------------------------------------------ doctests, results, benchmark
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -41,7 +41,9 @@ stderr, no traceback); 2 for bad arguments (unknown game, bad code, unreadable
 tree or a tree for another game).
 
 ``--heuristic coin-weighing`` (pNc2b) and ``--heuristic blocks`` (pNcNb) play the
-large-game strategies of :mod:`optimal_mm.largen`, for games of any size.
+large-game strategies of :mod:`optimal_mm.largen`, for games of any size, through
+:class:`~optimal_mm.largen.LargeCodebreaker`: answers that contradict each other
+are refused and asked again, and ``undo`` and ``fix N ANSWER`` work, as above.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from ..game import Game
 from ..heuristics import check_move_time
 from ..largen import STRATEGIES as THEORY_STRATEGIES
 from ..largen import default_strategy
+from ..largen.strategy import describe_guesses
 from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemaker, Match,
                       check_strategy_game, describe_answer, heuristic_codebreaker,
                       load_shipped_strategy)
@@ -307,13 +310,6 @@ def _play_secret(breaker, secret: str, source: str, order: str, coach=None) -> i
     return 0
 
 
-class _Stopped(Exception):
-    """The person ended a game of a large-game strategy (``quit`` or end of input)."""
-
-    def __init__(self, status: int):
-        self.status = status
-
-
 def _play_theory(args, game: Game, name: str) -> int:
     """Play the strategy ``name`` of :mod:`optimal_mm.largen` against ``--secret`` or a
     person."""
@@ -323,49 +319,101 @@ def _play_theory(args, game: Game, name: str) -> int:
                                    game.black_only)
     why = "" if args.heuristic else f"; {game.spec} is too big to list its codes"
     print(f"Strategy: the {name} strategy ({strategy.summary}){why}")
-    if args.secret is not None:
-        oracle = largen.BlackPegOracle(game.parse_code(args.secret))
-        ask = oracle.ask
-    else:
-        print(f"Playing {_game_line(game)}.")
-        print("Think of a secret code; I will guess it. "
-              + notation.answer_hint(game, "black-white"))
-        print("Type 'quit' to stop.")
-        ask = _theory_answers(game)
+    if args.secret is None:
+        return _play_theory_interactive(game, largen.LargeCodebreaker(strategy))
+    oracle = largen.BlackPegOracle(game.parse_code(args.secret))
 
     def show(number, question, answer):
         print(f"Guess {number}: {game.format_code(question)}  {game.answer_str(answer)}")
 
-    try:
-        record = largen.play(strategy, ask, on_answer=show if args.secret is not None else None)
-    except _Stopped as stop:
-        return stop.status
+    record = largen.play(strategy, oracle.ask, on_answer=show)
     print(f"Found {game.format_code(record.secret)} in {plural(record.guesses, 'guess')} "
           f"(known after {plural(record.known_after, 'question')}).")
     return 0
 
 
-def _theory_answers(game: Game):
-    """An answer source that shows each guess and reads the person's black pegs."""
-    count = [0]
-
-    def ask(question) -> int:
-        count[0] += 1
-        print(f"Guess {count[0]}: {game.format_code(question)}")
+def _play_theory_interactive(game: Game, breaker) -> int:
+    """The person answers the questions of a :class:`~optimal_mm.largen.LargeCodebreaker`
+    with black pegs, as :func:`_play_interactive` reads answers (``undo``, ``fix``)."""
+    print(f"Playing {_game_line(game)}.")
+    print("Think of a secret code; I will guess it. "
+          + notation.answer_hint(game, "black-white"))
+    print("Type 'undo' to take back your last answer, 'fix N ANSWER' to correct answer N, "
+          "'quit' to stop.")
+    while not breaker.solved:
+        guess = game.format_code(breaker.next_guess())
+        note = ("  (the only code left: it must be your secret)"
+                if breaker.secret is not None else "")
+        print(f"Guess {breaker.guesses + 1}: {guess}{note}")
         while True:
             line = _read("Your answer> ")
             if line is None:
-                _input_ended(count[0] - 1)
-                raise _Stopped(1)
-            if line.lower() in QUIT_WORDS:
-                print(f"Stopped after {plural(count[0] - 1, 'guess')}.")
-                raise _Stopped(0)
+                _input_ended(breaker.guesses)
+                return 1
+            word = line.lower()
+            if word in QUIT_WORDS:
+                print(f"Stopped after {plural(breaker.guesses, 'guess')}.")
+                return 0
+            if word == "undo":
+                if not breaker.answers:
+                    print("  Nothing to take back yet.")
+                    continue
+                question = game.format_code(breaker.questions[-1])
+                print(f"  Took back {game.answer_str(breaker.undo())} to {question}.")
+                break
+            if not line:
+                continue
+            if word.startswith("fix"):
+                if _fix_theory(game, breaker, line):
+                    break
+                continue
             try:
-                return game.parse_answer(line)
+                breaker.tell(game.parse_answer(line))
             except InvalidAnswerError as exc:
                 print(f"  {exc}; try again.")
+                continue
+            except InconsistentAnswersError as exc:
+                _say_contradiction(exc, guess, breaker.guesses)
+                continue
+            break
+    print(f"Found {game.format_code(breaker.secret)} in {plural(breaker.guesses, 'guess')} "
+          f"(known after {plural(breaker.known_after, 'question')}).")
+    return 0
 
-    return ask
+
+def _say_contradiction(exc: InconsistentAnswersError, guess: str, answered: int) -> None:
+    """Report answers that contradict each other in one line, then say how to go on."""
+    message = str(exc)
+    print(f"  {message[:1].upper()}{message[1:]}.")
+    earlier = [i for i in getattr(exc, "conflict", ()) if i < answered]
+    if len(earlier) == 1:
+        fix = f", 'fix {earlier[0] + 1} ANSWER' to correct your answer to guess {earlier[0] + 1}"
+    elif earlier:
+        fix = f", 'fix N ANSWER' to correct your answer to one of {describe_guesses(earlier)}"
+    else:
+        fix = ", 'fix N ANSWER' to correct an earlier answer" if answered else ""
+    undo = ", or 'undo' to take back the last one" if answered else ""
+    print(f"  Enter your answer to {guess} again{fix}{undo}.")
+
+
+def _fix_theory(game: Game, breaker, line: str) -> bool:
+    """Apply ``fix N ANSWER`` to a large-game codebreaker; True when it was corrected."""
+    _, _, rest = line.partition(" ")
+    number, _, answer = rest.strip().partition(" ")
+    if not number.isdigit() or not answer.strip():
+        print("  Write 'fix N ANSWER', e.g. 'fix 1 2', to correct your answer to guess N.")
+        return False
+    try:
+        dropped = breaker.correct(int(number) - 1, game.parse_answer(answer.strip()))
+    except (IndexError, InvalidAnswerError, InconsistentAnswersError) as exc:
+        print(f"  {str(exc).rstrip('.')}; nothing changed.")
+        return False
+    index = int(number) - 1
+    changed = (f"; the guesses after it change, so your {plural(dropped, 'answer')} to "
+               f"them {'was' if dropped == 1 else 'were'} taken back" if dropped else "")
+    print(f"  Corrected: {game.format_code(breaker.questions[index])} "
+          f"{game.answer_str(breaker.answers[index])}{changed}.")
+    return True
 
 
 def _input_ended(answered: int) -> None:
