@@ -231,18 +231,45 @@ def _code_ids(game: Game) -> "dict[str, int] | None":
     return ids
 
 
+def _colour_counts(game: Game) -> np.ndarray:
+    """``(N, C)`` int8: how many pegs of each colour every code has, made once per game
+    (the white count of a pair is ``sum(min(guess's, secret's))`` over the colours)."""
+    counts = game.__dict__.get("_tree_colour_counts")
+    if counts is None:
+        codes = game.codes
+        counts = np.zeros((len(codes), game.colours), dtype=np.int8)
+        rows = np.arange(len(codes))
+        for peg in range(game.pegs):
+            np.add.at(counts, (rows, codes[:, peg]), 1)
+        game.__dict__["_tree_colour_counts"] = counts
+    return counts
+
+
+#: Pairs scored in one go by :func:`_answers_of`: a few MiB of temporaries at most.
+_PAIRS_AT_ONCE = 1 << 16
+
+
 def _answers_of(game: Game, table, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
     """Answer of each ``guesses[i]`` against ``secrets[i]``: from the answer table when
-    it is built, else scored a guess at a time."""
+    it is built, else scored as whole arrays, by the rule of :meth:`Game.score`
+    (black: the pegs that agree; white: the colours in common, less the black), a
+    slice of pairs at a time. A tree's level has as many distinct guesses as nodes,
+    so scoring a guess at a time (:meth:`Game.answers`) would cost one call per node.
+    """
     if table is not None:
         return table[guesses, secrets]
+    codes = game.codes
+    counts = None if game.black_only else _colour_counts(game)
     out = np.empty(len(secrets), dtype=np.int64)
-    order = np.argsort(guesses, kind="stable")
-    ranked = guesses[order]
-    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-    for start, stop in zip(starts, np.r_[starts[1:], len(ranked)]):
-        rows = order[start:stop]
-        out[rows] = game.answers(int(ranked[start]), secrets[rows])
+    for start in range(0, len(secrets), _PAIRS_AT_ONCE):
+        part = slice(start, start + _PAIRS_AT_ONCE)
+        g, s = guesses[part], secrets[part]
+        black = np.count_nonzero(codes[g] == codes[s], axis=1)
+        if counts is None:
+            out[part] = black
+        else:
+            common = np.minimum(counts[g], counts[s]).sum(axis=1, dtype=np.int64)
+            out[part] = black * (game.pegs + 1) + common - black
     return out
 
 

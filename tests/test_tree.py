@@ -102,8 +102,8 @@ def _both_replays(strategy):
 @pytest.mark.parametrize("spec", SPECS + ["p2c4n"])
 @pytest.mark.parametrize("table", [False, True], ids=["scored", "table"])
 def test_replay_by_depth_agrees_with_the_walk(spec, table):
-    # Without the answer table the depth replay scores a guess at a time; with it,
-    # it looks answers up: the same stats as the node-by-node walk either way.
+    # Without the answer table the depth replay scores its pairs as whole arrays;
+    # with it, it looks answers up: the same stats as the node-by-node walk either way.
     game = Game.from_spec(spec)
     if table:
         game.answer_table()
@@ -112,6 +112,20 @@ def test_replay_by_depth_agrees_with_the_walk(spec, table):
         levels, walk = _both_replays(strategy)
         assert isinstance(walk, Stats) and levels == walk == strategy.validate()
         assert walk.secrets == game.n_codes
+
+
+@pytest.mark.parametrize("spec", ["p3c3", "p2c4n", "p3c4b", "p4c10nb", "p5c8", "p4c6"])
+def test_replay_scores_pairs_as_the_game_does(spec):
+    # The depth replay scores (guess, secret) pairs as whole arrays, a slice at a time:
+    # the answers of Game.answers, one guess at a time, whatever the scoring.
+    from optimal_mm.tree import _answers_of
+
+    game = Game.from_spec(spec)
+    rng = np.random.default_rng(3)
+    guesses = rng.integers(0, game.n_codes, 70_000)  # more than one slice
+    secrets = rng.integers(0, game.n_codes, len(guesses))
+    expected = np.array([game.answers(g, [s])[0] for g, s in zip(guesses, secrets)])
+    assert np.array_equal(_answers_of(game, None, guesses, secrets), expected)
 
 
 def _mutations(strategy, rng, count):
