@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import strictjson
-from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError
+from .errors import InvalidCodeError, InvalidGameError, InvalidTreeError, OptimalMMError
 from .game import Game
 from .outputs import atomic_write_bytes, atomic_write_text, is_stdout  # noqa: F401
 
@@ -650,6 +650,35 @@ def read_json(path: "str | os.PathLike"):
         ) from None
     except ValueError as exc:  # strictjson.JSONError, or a number Python cannot convert
         raise InvalidTreeError(f"{name} is not strict JSON: {exc}") from None
+
+
+def verify_document(doc) -> "tuple[Strategy, Stats]":
+    """The checks of ``optimal-mm verify`` on a parsed tree file: the strategy and the
+    stats its replay finds, or :class:`InvalidTreeError` naming the first defect.
+
+    The document is read as strictly as the schema (:meth:`Strategy.from_dict` with
+    ``strict``), every secret is replayed (:meth:`Strategy.validate`, which also
+    checks the guess cap and the declared stats), and, unlike ``validate``, the stats
+    must be declared: a file that passes makes no claim that was not checked. Whoever
+    publishes trees (``optimal-mm site``, ``serve``) calls this, so that they offer
+    only what ``verify`` accepts.
+    """
+    strategy = Strategy.from_dict(doc, strict=True)
+    stats = strategy.validate()
+    if strategy.declared is None:
+        raise InvalidTreeError(f"the file declares no 'stats' (replay finds {stats.to_dict()})")
+    return strategy, stats
+
+
+def load_verified(path: "str | os.PathLike") -> "tuple[Strategy, Stats]":
+    """Read the tree file ``path`` (:func:`read_json`) and check it as
+    :func:`verify_document` does; a defect is raised as one
+    :class:`InvalidTreeError` that names the file first."""
+    doc = read_json(path)
+    try:
+        return verify_document(doc)
+    except OptimalMMError as exc:
+        raise InvalidTreeError(f"{os.fsdecode(os.fspath(path))!r}: {exc}") from None
 
 
 def grow(game: Game, choose, secrets=None) -> Node:

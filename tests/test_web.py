@@ -9,6 +9,7 @@ and the site is written whole or refused.
 from __future__ import annotations
 
 import doctest
+import gzip
 import json
 import os
 import signal
@@ -22,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from optimal_mm.cli import main
-from optimal_mm.tree import Strategy
+from optimal_mm import Game
+from optimal_mm.tree import Strategy, grow
 from optimal_mm.web import make_server, page_url, site_files, tree_catalogue, write_site
 from optimal_mm.web.site import SOURCE_TREES, static_files
 
@@ -97,6 +99,56 @@ def test_catalogue_leaves_out_foreign_files_and_repeated_names(tmp_path):
         (f"{tmp_path}/{SHIPPED[0]}", f"a tree named {SHIPPED[0]!r} is already in the catalogue"),
         (f"{tmp_path}/notes.json", "wrong format 'chess-pgn': expected 'optimal-mm-strategy'"),
     ]
+
+
+def _small_tree_doc() -> dict:
+    game = Game.from_spec("p3c3")
+    return Strategy(game, grow(game, lambda secrets, depth: int(secrets[0])),
+                    objective="first").to_dict()
+
+
+def _bad_stats(doc):
+    doc["stats"]["total"] = 1
+
+
+def _missing_branch(doc):
+    del doc["root"]["next"][sorted(doc["root"]["next"])[0]]
+
+
+def _wrong_game(doc):
+    doc["game"] = {**doc["game"], "colours": 4, "alphabet": "1234"}
+
+
+#: (file, damage, the defect its skip names): what ``verify`` refuses beyond the shape.
+REFUSED_BY_REPLAY = [
+    ("bad-stats.json", _bad_stats, "stats mismatch: file declares {'secrets': 27, 'total': 1"),
+    ("missing-branch.json", _missing_branch, "root: missing branch 0B0W after guess 111"),
+    ("wrong-game.json.gz", _wrong_game, "root > 111 0B0W > 222 0B0W: missing branch 0B0W "
+                                        "after guess 333 (secret 444 reaches it)"),
+]
+
+
+def test_site_publishes_only_trees_that_verify_accepts(tmp_path, capsys):
+    """A tree whose replay refutes it (stats, a missing branch, another game's codes)
+    stays out of the site and its catalogue, with one line saying why, as verify would."""
+    trees = tmp_path / "trees"
+    trees.mkdir()
+    (trees / "good.json").write_text(json.dumps(_small_tree_doc()))
+    for name, damage, _ in REFUSED_BY_REPLAY:
+        doc = _small_tree_doc()
+        damage(doc)
+        data = json.dumps(doc).encode("utf-8")
+        (trees / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    out = tmp_path / "site"
+    assert main(["site", "-o", str(out), "--trees", str(trees)]) == 0
+    index = json.loads((out / "trees" / "index.json").read_text())
+    listed = [entry["file"] for entry in index["trees"]]
+    assert listed == SHIPPED + RESULTS + ["good.json"]
+    assert {p.name for p in (out / "trees").iterdir()} == set(listed) | {"index.json"}
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == len(REFUSED_BY_REPLAY)
+    for line, (name, _, defect) in zip(sorted(err), sorted(REFUSED_BY_REPLAY)):
+        assert line.startswith(f"skipped {trees}/{name}: {defect}"), line
 
 
 def test_server_answers_the_page_and_the_trees_over_loopback(server, files):

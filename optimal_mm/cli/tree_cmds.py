@@ -11,10 +11,10 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import InvalidTreeError, OptimalMMError
+from ..errors import OptimalMMError
 from ..outputs import check_output_path, is_stdout
 from ..render import escape_control
-from ..tree import Stats, Strategy, read_json
+from ..tree import Strategy, load_verified
 from . import at_least
 
 EXPORT_FORMATS = {"dot": (".dot", ".gv"), "graphml": (".graphml",)}
@@ -68,24 +68,6 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="chart to write (.png, .svg or .pdf)")
     p.set_defaults(func=cmd_plot)
-
-
-def load_verified(path: str) -> tuple[Strategy, Stats]:
-    """Load ``path`` and replay it; raise :class:`InvalidTreeError` on any defect.
-
-    Unlike :meth:`Strategy.validate`, a file must declare its stats: ``verify``
-    promises that they were checked.
-    """
-    doc = read_json(path)
-    try:
-        strategy = Strategy.from_dict(doc, strict=True)
-        stats = strategy.validate()
-        if strategy.declared is None:
-            raise InvalidTreeError(
-                f"the file declares no 'stats' (replay finds {stats.to_dict()})")
-    except OptimalMMError as exc:
-        raise InvalidTreeError(f"{path!r}: {exc}") from None
-    return strategy, stats
 
 
 def _describe(strategy: Strategy) -> list[str]:
