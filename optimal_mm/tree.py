@@ -550,8 +550,10 @@ class Strategy:
         declared = None
         if doc.get("stats") is not None:
             declared = _stats_from_doc(doc["stats"])
-        meta = doc.get("meta") or {}
-        if not isinstance(meta, dict):
+        meta = doc.get("meta", {})
+        if meta is None and not strict:  # as "next": null, the lenient reader's "none"
+            meta = {}
+        if not isinstance(meta, dict):  # [], "", 0 and false too: not only what is true
             raise InvalidTreeError(f"'meta' must be an object, got {_short(meta)}")
         return cls(game, Node.from_dict(doc["root"], strict=strict), guesses, objective, cap,
                    optimal, declared, meta)

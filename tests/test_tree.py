@@ -54,6 +54,20 @@ def test_dict_round_trip(trees, spec):
     assert back.to_dict() == doc
 
 
+@pytest.mark.parametrize("meta", [[], "", 0, False, 5, [1]])
+def test_meta_must_be_an_object(trees, meta):
+    # Refused whether Python reads it as true or false; null is no meta to the
+    # lenient reader (as "next": null is no branches) but not to verify's strict one.
+    doc = {**trees["p3c3"].to_dict(), "meta": meta}
+    for strict in (False, True):
+        with pytest.raises(InvalidTreeError, match="^'meta' must be an object, got "):
+            Strategy.from_dict(doc, strict=strict)
+    doc["meta"] = None
+    assert Strategy.from_dict(doc).meta == {}
+    with pytest.raises(InvalidTreeError, match="^'meta' must be an object, got null$"):
+        Strategy.from_dict(doc, strict=True)
+
+
 def test_known_stats_p2c3():
     # Worked out by hand: play 11; on 0B0W play 22, then 33 or 23 (then 32);
     # on 1B0W play 12, then 31, 21 or 13. One secret at guess 1, two at 2, five at 3, one at 4.

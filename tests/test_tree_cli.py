@@ -155,6 +155,14 @@ CORRUPTIONS = {
     "bad alphabet type": ("p3c3", _set(["game", "alphabet"], 123), "alphabet must"),
     "pegs as boolean": ("p3c3", _set(["game", "pegs"], True), "pegs must be"),
     "not an object": ("p3c3", lambda d: [d], "must be a JSON object"),
+    # Every meta that is not an object, those that Python reads as false included.
+    "meta a number": ("p3c3", _set(["meta"], 5), "'meta' must be an object, got 5"),
+    "meta a list": ("p3c3", _set(["meta"], [1]), "'meta' must be an object, got [1]"),
+    "meta an empty list": ("p3c3", _set(["meta"], []), "'meta' must be an object, got []"),
+    "meta an empty string": ("p3c3", _set(["meta"], ""), "'meta' must be an object, got ''"),
+    "meta zero": ("p3c3", _set(["meta"], 0), "'meta' must be an object, got 0"),
+    "meta false": ("p3c3", _set(["meta"], False), "'meta' must be an object, got false"),
+    "meta null": ("p3c3", _set(["meta"], None), "'meta' must be an object, got null"),
 }
 
 
