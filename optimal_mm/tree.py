@@ -78,7 +78,9 @@ class Node:
         """The tree below ``data``, read without recursion (any depth).
 
         With ``strict`` (``verify``), ``"next": null`` is refused as the schema does;
-        otherwise it counts as no branches. A dict that holds itself is refused.
+        otherwise it counts as no branches. A dict that holds itself is refused. An
+        error names its node as replay does, by the guesses played and the answers
+        received on the way from ``path``: ``root > 123 0B0W > 456 1B2W``.
         """
         if not isinstance(data, dict):
             raise InvalidTreeError(f"{path}: a node must be an object, got {_short(data)}")
@@ -93,7 +95,7 @@ class Node:
             if not isinstance(nxt, dict):
                 raise InvalidTreeError(f"{p}: 'next' must be an object, got {_short(nxt)}")
             for key, cd in nxt.items():
-                cp = f"{p} > {key}"
+                cp = f"{p} > {node.guess} {key}"  # the path of the docs: guesses and answers
                 if not isinstance(cd, dict):
                     raise InvalidTreeError(f"{cp}: a node must be an object, got {_short(cd)}")
                 if id(cd) in seen:

@@ -182,6 +182,30 @@ def test_verify_rejects_corrupted(tmp_path, capsys, docs, case):
     assert "tree.json" in err
 
 
+#: (corruption, the whole message after the file name): a node's shape is named by its
+#: path as replay names it, ``root > GUESS ANSWER > ...`` (docs/FORMAT.md).
+NODE_SHAPE_PATHS = {
+    "extra field": (_set(["root", "next", "0B0W", "next", "1B0W", "colour"], "red"),
+                    "root > 111 0B0W > 222 1B0W: unknown node field(s) ['colour']"),
+    "next not an object": (_set(["root", "next", "0B0W", "next"], [1]),
+                           "root > 111 0B0W: 'next' must be an object, got [1]"),
+    "node not an object": (_set(["root", "next", "0B0W", "next", "1B0W"], "x"),
+                           "root > 111 0B0W > 222 1B0W: a node must be an object, got 'x'"),
+    "extra field at the root": (_set(["root", "colour"], "red"),
+                                "root: unknown node field(s) ['colour']"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NODE_SHAPE_PATHS))
+def test_verify_names_a_node_by_its_guesses_and_answers(tmp_path, capsys, docs, case):
+    corrupt, message = NODE_SHAPE_PATHS[case]
+    doc = copy.deepcopy(docs["p3c3"])
+    corrupt(doc)
+    path = write(tmp_path, doc)
+    code, out, err = run(capsys, "verify", path)
+    assert (code, out, err) == (2, "", f"optimal-mm verify: error: {path!r}: {message}\n")
+
+
 def _good_bytes(doc):
     return json.dumps(doc).encode("utf-8")
 

@@ -283,8 +283,11 @@ def test_damaged_and_foreign_files_refused(browser, url, shots, tmp_path):
 
     bad_key = json.loads(json.dumps(good))
     bad_key["root"]["next"]["00B0W"] = bad_key["root"]["next"].pop("0B0W")
+    extra_field = json.loads(json.dumps(good))  # named by its path: root > 1122 0B1W
+    extra_field["root"]["next"]["0B1W"]["colour"] = "red"
     files = {"missing-branch.json": json.dumps(broken), "foreign.json": json.dumps(foreign),
              "illegal-guess.json": json.dumps(wrong_guess), "answer-key.json": json.dumps(bad_key),
+             "extra-field.json": json.dumps(extra_field),
              "version-2.json": changed(version=2),
              "no-pegs.json": changed(game={**good["game"], "pegs": 0}),
              "stats.json": changed(stats={**good["stats"], "total": 5624}),

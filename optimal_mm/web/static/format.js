@@ -142,7 +142,7 @@ function nodesFromDocument(data) {
   while (stack.length) {
     const node = stack.pop();
     for (const [key, child] of Object.entries(node.raw)) {
-      const made = make(child, `${node.path} > ${key}`, key, node);
+      const made = make(child, `${node.path} > ${node.guess} ${key}`, key, node);
       node.next.set(key, made);
       stack.push(made);
     }
