@@ -64,9 +64,8 @@ from ..player import (CONSISTENT_PLAYER, DEFAULT_HEURISTIC, Codebreaker, Codemak
                       check_strategy_game, describe_answer, heuristic_codebreaker,
                       load_shipped_strategy)
 from ..render import escape_control
-from ..tree import Strategy
+from ..tree import Strategy, load_verified
 from ..wording import plural
-from .tree_cmds import load_verified
 
 QUIT_WORDS = ("quit", "q", "exit")
 #: Seconds the coach searches one position before it gives up grading that guess.
