@@ -152,6 +152,9 @@ class Grade:
     ``expected_value``/``best_expected`` are totals over the ``remaining`` secrets;
     ``worst_value``/``best_worst`` worst cases, all counting from that guess on.
     Values are ``None`` where the time limit ran out before they were proven.
+    ``allowed`` is False for a guess that the guess rule forbids: with consistent
+    guesses only (hard mode), one that cannot be the secret. It is graded all the
+    same (played, then the best consistent play), and the line says it broke the rule.
     """
 
     turn: int
@@ -162,6 +165,7 @@ class Grade:
     best_expected: int | None
     worst_value: int | None
     best_worst: int | None
+    allowed: bool = True
 
     @property
     def expected_lost(self) -> float | None:
@@ -188,13 +192,14 @@ class Grade:
         best = "" if self.expected_lost == 0 or self.best_guess is None \
             else f"; best {self.best_guess}"
         unproven = "" if "?" not in (exp, worst) else " (?: the time limit ran out)"
-        return f"{head}: lost {exp} expected, {worst} worst case{best}{unproven}"
+        rule = "" if self.allowed else "; not a consistent guess, which the rule forbids"
+        return f"{head}: lost {exp} expected, {worst} worst case{best}{unproven}{rule}"
 
     def to_dict(self) -> dict:
         """The JSON form of the grade (losses ``null`` where not proven)."""
         return {"turn": self.turn, "guess": self.guess, "remaining": self.remaining,
                 "best": self.best_guess, "expected_lost": self.expected_lost,
-                "worst_lost": self.worst_lost}
+                "worst_lost": self.worst_lost, "allowed": self.allowed}
 
 
 @dataclass(frozen=True)
@@ -386,8 +391,9 @@ class Advisor:
         worst = self._limited(_worst_grade, (self.game, self.guesses, played, secrets, g))
         best_guess, best_exp, value_exp = expected or (tree[1], tree[0], None)
         best_wc, value_wc = worst or (None, None)
+        allowed = self.guesses != "consistent" or bool(np.any(secrets == g))
         return Grade(len(turns) + 1, self.game.code_str(g), len(secrets), best_guess,
-                     value_exp, best_exp, value_wc, best_wc)
+                     value_exp, best_exp, value_wc, best_wc, allowed)
 
     def tree_position(self, turns) -> "TreePosition | None":
         """Where the optimal tree answers the position after ``turns``, or None.

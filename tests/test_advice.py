@@ -407,6 +407,28 @@ def test_hint_text_and_grade(monkeypatch, capsys):
     assert doc["grades"][0]["expected_lost"] == 0 and doc["hint"]["guess"] == "1415"
 
 
+def test_grading_in_hard_mode_says_which_guesses_broke_the_rule(monkeypatch, capsys):
+    """With --guesses consistent, 1111 after 1123=1B1W cannot be the secret (it
+    scores 2B0W against 1123): it is graded, and said to break the rule; 1123 and a
+    consistent second guess are not."""
+    game = Game.from_spec("mastermind")
+    assert game.score("1111", "1123") != game.parse_answer("1B1W")
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--guesses", "consistent",
+                                               "--history", "1123=1B1W 1111=0B0W", "--grade",
+                                               "--json"])
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [g["allowed"] for g in doc["grades"]] == [True, False]
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--guesses", "consistent",
+                                               "--history", "1123=1B1W 1111=0B0W", "--grade"])
+    lines = out.splitlines()
+    assert "rule forbids" not in lines[1] and lines[2].endswith(
+        "; not a consistent guess, which the rule forbids")
+    code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--guesses", "consistent",
+                                               "--history", "1123=1B1W 1415=0B0W", "--grade"])
+    assert code == 0 and "rule forbids" not in out, err
+
+
 def test_hint_after_a_win_advises_no_guess(monkeypatch, capsys):
     # It had named the won code as the best next guess.
     code, out, err = run(monkeypatch, capsys, ["hint", "mastermind", "--history",
@@ -453,11 +475,17 @@ def test_hint_rank_text_and_json(monkeypatch, capsys):
     assert doc["ranking"][0]["value"] == min(r["value"] for r in doc["ranking"])
 
 
-def test_hint_rank_refuses_no_processes(monkeypatch, capsys):
+@pytest.mark.parametrize("jobs", ["-1", "0"])
+def test_hint_rank_reads_jobs_as_solve_does(monkeypatch, capsys, jobs):
+    """-1 and 0 mean one process per core, as for solve (before, hint refused them);
+    the ranking is the one of a single process."""
+    code, out, _ = run(monkeypatch, capsys, ["hint", "p3c3", "--rank", "--jobs", jobs])
+    code1, out1, _ = run(monkeypatch, capsys, ["hint", "p3c3", "--rank", "--jobs", "1"])
+    assert code == code1 == 0 and out == out1
     with pytest.raises(SystemExit) as exit_:
-        main(["hint", "mastermind", "--rank", "--jobs", "0"])
+        main(["hint", "mastermind", "--rank", "--jobs", "-2"])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and "--jobs: must be 1..1024, got 0" in err
+    assert exit_.value.code == 2 and "--jobs: must be -1..1024, got -2" in err
 
 
 def test_hint_rank_cut_by_the_time_limit_says_so(monkeypatch, capsys):

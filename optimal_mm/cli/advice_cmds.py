@@ -55,9 +55,9 @@ def register(sub) -> None:
                         "positions that keep the history), with the codes it holds, each "
                         "valued exactly, best first; the time limit is for the whole "
                         "ranking, the classes it leaves are listed as not valued")
-    p.add_argument("--jobs", type=at_least(1, 1024), metavar="N",
+    p.add_argument("--jobs", type=at_least(-1, 1024), metavar="N",
                    help="with --rank: processes that value the classes at once "
-                        "(default: one per core)")
+                        "(default, and -1 or 0 as for solve: one per core)")
     p.add_argument("--json", action="store_true",
                    help='print JSON: {"remaining", "guess", "objective", "value", "proven"} '
                         '(after a winning answer {"remaining": 1, "won": true, "secret", '
@@ -156,7 +156,8 @@ def _position_line(game: Game, turns, remaining: int) -> str:
 
 
 def _rank(game: Game, turns, advisor: Advisor, args) -> int:
-    ranking = advisor.rank(turns, args.objective, jobs=args.jobs)
+    jobs = None if args.jobs in (-1, 0) else args.jobs  # all cores, as solve reads them
+    ranking = advisor.rank(turns, args.objective, jobs=jobs)
     if args.json:
         print(json.dumps(ranking.to_dict()))
         return 0
