@@ -196,16 +196,24 @@ def test_the_command_line_takes_an_upper_bound_tree(tmp_path, capsys):
     (("--objective", "expected", "--max-guesses", 2, "--upper-bound-tree", "KNOWN"),
      "over this search's cap of 2"),
     (("--objective", "expected", "--upper-bound-tree", "MISSING"), "cannot read"),
+    (("--objective", "expected", "--upper-bound-tree", "LYING"), "stats mismatch"),
+    (("--objective", "expected", "--lower-bound-tree", "LYING"), "stats mismatch"),
 ])
 def test_a_bad_upper_bound_tree_is_one_line(tmp_path, capsys, argv, message):
     known = tmp_path / "known.json"
     assert _cli(capsys, "solve", "p3c4", "--quiet", "-o", known)[0] == 0
-    paths = {"KNOWN": known, "MISSING": tmp_path / "missing.json"}
+    lying = tmp_path / "lying.json"  # a tree whose declared stats its replay denies
+    doc = json.loads(known.read_text())
+    doc["stats"]["total"] -= 1
+    lying.write_text(json.dumps(doc))
+    paths = {"KNOWN": known, "MISSING": tmp_path / "missing.json", "LYING": lying}
     out = tmp_path / "t.json"
     code, _, err = _cli(capsys, "solve", "p3c4", "--quiet", "-o", out,
                         *[paths.get(a, a) for a in argv])
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert err.startswith("optimal-mm solve: error: ") and not out.exists()
+    if "LYING" in argv:  # named as verify names it
+        assert f"{str(lying)!r}: " in err
 
 
 def test_a_known_tree_must_replay(tmp_path):

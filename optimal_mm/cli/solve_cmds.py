@@ -19,7 +19,7 @@ from ..outputs import check_output_path, is_stdout
 from ..progress import make_progress
 from ..search import (BACKENDS, OBJECTIVES, LowerBound, Solver, UpperBound, check_ceiling,
                       check_floor, check_max_guesses, physical_memory)
-from ..tree import Strategy
+from ..tree import load_verified
 from . import add_time_limit, interrupted_status, interruption, time_limited
 from .search_options import add_tuning_options, check_tuning, given_tuning
 
@@ -112,9 +112,9 @@ def register(sub) -> None:
                            "such as the worst case's for fewest-at-worst and "
                            "worst-then-expected): the best so far from the start, shown "
                            "and written by --best-so-far until the search builds a better "
-                           "one (it changes no task: the checkpoint is the same). Replayed "
-                           "first under the search's guess rule and cap; one that breaks "
-                           "them is refused (exit 2)")
+                           "one (it changes no task: the checkpoint is the same). Checked "
+                           "first as verify checks a file, then replayed under the "
+                           "search's guess rule and cap; one that fails is refused (exit 2)")
     long.add_argument("--backend", choices=BACKENDS, default="loky",
                       help="how tasks run in parallel: loky (local processes, default), "
                            "threading (no speed-up: for debugging), dask (a dask cluster: "
@@ -166,7 +166,7 @@ def _floor(args, game: Game) -> "LowerBound | None":
     if args.lower_bound_tree is None:
         return None
     check_floor(args.objective, 0)  # the objective takes one, before the file is read
-    tree = Strategy.load(args.lower_bound_tree)
+    tree = load_verified(args.lower_bound_tree)[0]  # its stats checked, as verify does
     return LowerBound.from_tree(tree, f"the optimal tree {args.lower_bound_tree}", game,
                                 args.guesses, checkpoint=below)
 
@@ -178,7 +178,7 @@ def _ceiling(args) -> "UpperBound | None":
         return None
     check_ceiling(args.objective, UpperBound(None))  # the objective takes one, before
     # the file is read
-    return UpperBound(Strategy.load(args.upper_bound_tree), args.upper_bound_tree)
+    return UpperBound(load_verified(args.upper_bound_tree)[0], args.upper_bound_tree)
 
 
 def _default_output(game: Game, args) -> str:
