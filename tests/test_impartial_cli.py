@@ -61,6 +61,9 @@ def test_solve_text_and_options(monkeypatch, capsys):
     assert "subtraction 10: Sprague-Grundy value" in out and "1, 3 or 4" in out
     code, out, _ = run(monkeypatch, capsys, ["impartial", "solve", "nim", "1,1,1", "--misere"])
     assert "misère value 0; the player to move loses" in out
+    # The header states the rule, then that misère play turns it round
+    assert out.splitlines()[0].endswith(
+        "taking the last match wins; played misère instead: the last mover loses")
     code, out, _ = run(monkeypatch, capsys,
                        ["impartial", "solve", "date", "29.2", "--leap", "--json"])
     assert json.loads(out)["position"] == "29.2"

@@ -123,7 +123,8 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(solution.to_dict(), ensure_ascii=False))
     else:
-        print(game.describe() + (" (misère: the last mover loses)" if args.misere else ""))
+        misere = "; played misère instead: the last mover loses" if args.misere else ""
+        print(game.describe() + misere)
         for line in solution.lines():
             print(line)
     if args.graph:
