@@ -504,6 +504,8 @@ def test_play_asks_for_positions_and_colours(monkeypatch, capsys):
                          stdin="x\n\n3 1\n3\n3\n")
     assert code == 0, err
     assert "not 'x'" in out and "colours must be 2..1024" in out
+    # 'x' is refused at once, before the number of colours is asked for
+    assert out.index("not 'x'") < out.index("Number of colours>")
     assert out.strip().splitlines()[-1].startswith("Found 231 in ")
     code, out, err = run(monkeypatch, capsys, ["play"], stdin="4\n")
     assert code == 1 and "before the game was chosen" in err

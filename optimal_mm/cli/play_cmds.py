@@ -205,6 +205,9 @@ def _ask_game() -> Game | None:
         if line is None:
             return None
         numbers = line.replace(",", " ").split()
+        if len(numbers) == 1 and not numbers[0].isdigit():  # asked again at once
+            print(f"  Give the number of positions as a whole number, not {line!r}.")
+            continue
         if len(numbers) == 1:
             more = _read("Number of colours> ")
             if more is None:
