@@ -40,8 +40,10 @@ value less the best value at ``S``: expected guesses lost (per secret, the total
 divided by ``|S|``) and worst case lost.
 
 *Ranking* values every guess so: one per class of guesses that the symmetries
-fixing the position map onto each other (:func:`optimal_mm.symmetry.orbit_sizes`),
-each class with the number of codes it holds, best first (:meth:`Advisor.rank`).
+fixing the position map onto each other (:func:`optimal_mm.symmetry.orbit_sizes`;
+with black-only scoring and repeats, each position's colours renamed on its own where
+that leaves fewer classes: :func:`guess_classes`), each class with the number of codes
+it holds, best first (:meth:`Advisor.rank`).
 From the start of Mastermind: 1123 5625, 1234 5673, 1122 5702, 1112 5791, 1111 6318
 (a test checks two of them against a search without symmetry). The classes are
 valued in a child process, the likeliest first (the smallest largest part), and
@@ -78,7 +80,7 @@ from .game import Game
 from .history import Turn, check_history, consistent_secrets
 from .search import check_feasible
 from .search_context import _context, node_guess_classes
-from .symmetry import orbit_sizes
+from .symmetry import orbit_sizes, position_colour_sizes
 from .tree import Node, Strategy
 
 OBJECTIVES = ("expected", "worst-case")
@@ -251,6 +253,23 @@ class Ranking:
                 "complete": self.complete, "ranking": [r.to_dict() for r in self.guesses]}
 
 
+def guess_classes(game: Game, played, secrets, consistent: bool) -> tuple:
+    """``(representatives, sizes)``: the classes of guesses :meth:`Advisor.rank` values,
+    those of the renamings of colours and positions that fix the position
+    (:func:`~optimal_mm.symmetry.orbit_sizes`), or, with black-only scoring and
+    repeats, those of each position's colours renamed on its own
+    (:func:`~optimal_mm.symmetry.position_colour_sizes`) where they are fewer, as the
+    search itself chooses (p3c4b's 64 first guesses are one class, not three).
+    With ``consistent``, only the secrets are guesses."""
+    candidates = secrets if consistent else None
+    found = orbit_sizes(game, played, secrets, candidates)
+    if game.black_only and game.repeats:
+        other = position_colour_sizes(game, played, secrets, candidates)
+        if len(other[0]) < len(found[0]):
+            return other
+    return found
+
+
 class Advisor:
     """Exact advice for one game and guess rule.
 
@@ -345,8 +364,7 @@ class Advisor:
         turns = list(turns)
         secrets = check_history(self.game, turns)
         played = self._played(turns)
-        reps, sizes = orbit_sizes(self.game, played, secrets,
-                                  secrets if self.guesses == "consistent" else None)
+        reps, sizes = guess_classes(self.game, played, secrets, self.guesses == "consistent")
         ctx = _ctx(self.game, self.guesses)  # built here: a forked child inherits it
 
         def promise(i):  # the smallest largest part, then the least sum of squares

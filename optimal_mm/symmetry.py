@@ -406,6 +406,57 @@ def orbit_sizes(game: Game, history, secrets=None, candidates=None) -> tuple:
     return reps.astype(np.int64), sizes.astype(np.int64)
 
 
+def position_colour_sizes(game: Game, history, secrets, candidates=None) -> tuple:
+    """``(representatives, sizes)`` as :func:`orbit_sizes` gives them, under the
+    renamings of each position's colours on its own that map the secrets onto
+    themselves: symmetries of a game with black-only scoring and repeats only.
+
+    A black is an agreement at one position, so renaming the colours of position
+    ``p`` alone, in guesses and secrets alike, keeps every answer. At ``p`` two
+    colours are interchangeable when no secret has either there ("dead"), or when
+    no guess of ``history`` has either there (the secrets are those that give the
+    history's answers, which such a swap keeps). A code's class is therefore its
+    colour at each position, with the dead colours and the colours free of the
+    history each read as one. Every code of a class splits the secrets as its
+    representative (the least code) does.
+
+    >>> game = Game.from_spec("p3c4b")
+    >>> reps, sizes = position_colour_sizes(game, (), np.arange(64))
+    >>> [(game.code_str(int(r)), int(n)) for r, n in zip(reps, sizes)]
+    [('111', 64)]
+    >>> reps, sizes = position_colour_sizes(game, (game.code_index("112"),),
+    ...                                     np.arange(64))  # no answer yet: all secrets
+    >>> [(game.code_str(int(r)), int(n)) for r, n in zip(reps, sizes)]
+    [('111', 3), ('112', 1), ('121', 9), ('122', 3), ('211', 9), ('212', 3), ('221', 27), ('222', 9)]
+    """  # noqa: E501 (a doctest's output line)
+    if not (game.black_only and game.repeats):
+        raise ValueError("per-position renamings keep answers with black-only scoring "
+                         "and repeats only")
+    codes = game.codes
+    secrets = np.asarray(secrets, dtype=np.int64)
+    played = np.zeros((game.pegs, game.colours), dtype=bool)
+    seen = np.zeros((game.pegs, game.colours), dtype=bool)
+    for h in history:
+        played[np.arange(game.pegs), codes[int(h)]] = True
+    for p in range(game.pegs):
+        seen[p, np.unique(codes[secrets, p])] = True
+    base = game.colours + 2
+    labels = np.zeros(game.n_codes, dtype=np.int64)
+    for p in range(game.pegs):
+        column = codes[:, p].astype(np.int64)
+        key = np.where(~seen[p, column], game.colours + 1,          # dead at p
+                       np.where(played[p, column], column, game.colours))  # else free
+        labels = labels * base + key
+    if candidates is not None:
+        candidates = np.asarray(candidates, dtype=np.int64)
+        _, first, sizes = np.unique(labels[candidates], return_index=True,
+                                    return_counts=True)
+        return candidates[first].astype(np.int64), sizes.astype(np.int64)
+    _, first, sizes = np.unique(labels, return_index=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    return first[order].astype(np.int64), sizes[order].astype(np.int64)
+
+
 def _state_labels(game: Game, history: tuple, dead: tuple) -> np.ndarray:
     """:func:`orbit_labels` of the state's group, cached on the game: the group
     depends only on the history and the dead colours, which the many parts below

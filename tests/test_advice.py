@@ -7,6 +7,7 @@ import sys
 import time
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from optimal_mm import Game
@@ -89,7 +90,8 @@ def test_advice_matches_brute_force_off_the_tree(spec, guesses):
 
 
 @pytest.mark.parametrize("spec,guesses", [("p2c3", "any"), ("p3c3", "any"),
-                                          ("p2c4", "consistent"), ("p3c3n", "any")])
+                                          ("p2c4", "consistent"), ("p3c3n", "any"),
+                                          ("p3c3b", "any"), ("p2c4b", "consistent")])
 def test_a_ranking_values_every_guess_as_brute_force_does(spec, guesses):
     """Every allowed guess, valued one by one with no symmetry, bound or table, gives
     the multiset of values that the ranking's classes give, each counted as often as
@@ -473,6 +475,17 @@ def test_hint_rank_text_and_json(monkeypatch, capsys):
     assert code == 0 and doc["complete"] and doc["objective"] == "worst-case"
     assert doc["remaining"] == 8 and sum(r["codes"] for r in doc["ranking"]) == 27
     assert doc["ranking"][0]["value"] == min(r["value"] for r in doc["ranking"])
+
+
+def test_black_only_classes_are_the_searchs_fewer_ones():
+    """p3c4b's first guesses are one class under each position's colours renamed on
+    its own (three under colours and positions: 111, 112, 123)."""
+    from optimal_mm.symmetry import orbit_sizes
+
+    game = Game.from_spec("p3c4b")
+    ranking = Advisor(game, "any", time_limit=None, strategy=None).rank([])
+    assert [(r.guess, r.codes) for r in ranking.guesses] == [("111", 64)]
+    assert len(orbit_sizes(game, (), np.arange(64))[0]) == 3
 
 
 @pytest.mark.parametrize("jobs", ["-1", "0"])
