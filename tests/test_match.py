@@ -115,3 +115,26 @@ def test_play_coach_grades_the_computer(monkeypatch, capsys):
     guesses = [line for line in out.splitlines() if line.startswith("Guess ")]
     assert len(coach) == len(guesses)
     assert all("lost +0.0000 expected" in line for line in coach)  # the optimal tree
+
+
+NO_COACH = "--time-limit is for --coach"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "mastermind", "--secret", "4321", "--time-limit", "2"], NO_COACH),
+    (["challenge", "mastermind", "--time-limit", "2"], NO_COACH),
+    (["play", "p30c2b", "--secret", "1" * 30, "--time-limit", "2"], NO_COACH),
+    (["play", "p30c2b", "--secret", "1" * 30, "--coach"], "which the coin-weighing strategy"),
+])
+def test_coach_options_without_a_coach_are_refused(monkeypatch, capsys, argv, words):
+    """--time-limit only sets the coach's search, and the large-game strategies have no
+    coach: each is refused in one line rather than ignored (before, both were)."""
+    code, out, err = run(monkeypatch, capsys, argv, "")
+    assert code == 2 and "Guess" not in out and "Found" not in out
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+def test_the_coach_takes_its_time_limit(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys, ["play", "mastermind", "--secret", "4321",
+                                               "--coach", "--time-limit", "5"], "")
+    assert code == 0 and "  coach: guess 1 " in out, err

@@ -54,7 +54,7 @@ import sys
 
 from .. import notation
 from ..errors import (InconsistentAnswersError, InvalidAnswerError, InvalidCodeError,
-                      InvalidGameError, check_time_limit)
+                      InvalidGameError, InvalidOptionError, check_time_limit)
 from ..game import Game
 from ..heuristics import check_move_time
 from ..largen import STRATEGIES as THEORY_STRATEGIES
@@ -157,19 +157,24 @@ def _coach_options(parser) -> None:
     parser.add_argument("--coach", action="store_true",
                         help="grade each guess: expected and worst-case guesses lost against "
                              "the best guess there, proven by exact search")
-    parser.add_argument("--time-limit", type=float, default=COACH_TIME_LIMIT, metavar="S",
-                        help=f"seconds the coach may search per guess (default "
-                             f"{COACH_TIME_LIMIT:g})")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help=f"with --coach: seconds the coach may search per guess "
+                             f"(default {COACH_TIME_LIMIT:g})")
 
 
 def _coach(args, game: Game):
-    """The coach's :class:`Advisor`, or None without ``--coach``."""
+    """The coach's :class:`Advisor`, or None without ``--coach`` (where a
+    ``--time-limit``, which only the coach uses, is refused rather than ignored)."""
     if not args.coach:
+        if args.time_limit is not None:
+            raise InvalidOptionError("--time-limit is for --coach: the seconds the coach "
+                                     "may search per guess")
         return None
     from ..advice import Advisor
 
-    check_time_limit(args.time_limit)
-    return Advisor(game, time_limit=args.time_limit)
+    limit = COACH_TIME_LIMIT if args.time_limit is None else args.time_limit
+    check_time_limit(limit)
+    return Advisor(game, time_limit=limit)
 
 
 # ----------------------------------------------------------------- helpers
@@ -273,6 +278,10 @@ def cmd_play(args) -> int:
     if args.heuristic is None and args.tree is None and not game.is_enumerable:
         theory = default_strategy(game.pegs, game.colours, game.repeats, game.black_only)
     if theory is not None:
+        if args.coach:  # the coach grades by exact search, over every code
+            raise InvalidOptionError(f"--coach grades by exact search, which the "
+                                     f"{theory} strategy's games are beyond")
+        _coach(args, game)  # refuses a --time-limit without --coach
         return _play_theory(args, game, theory)
     secret = None
     if args.secret is not None:
