@@ -629,7 +629,9 @@ def main(argv=None) -> int:
         if args.note is not None or "note" not in meta:
             meta["note"] = args.note
 
-    entries, meta = update_table(add_run)
+    # What to run, from the table as it stands: a run with nothing to do leaves no
+    # record (its paragraph would say a run was made)
+    entries = read_entries()
     todo = []
     for spec in args.only or games(args.max_codes):
         for guesses in args.guesses:
@@ -642,6 +644,12 @@ def main(argv=None) -> int:
                     continue
                 if not old or args.redo or retry:
                     todo.append((key, spec, guesses, objective))
+    if not todo:
+        print(f"{PROG}: nothing to run: every entry asked for is in the table already "
+              f"(--redo solves them again, --retry-timeouts those that timed out) or does "
+              f"not belong there yet; the table is unchanged")
+        return 0
+    update_table(add_run)
     running = []
     try:
         _run_entries(args, todo, running, run["command"])

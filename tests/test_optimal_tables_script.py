@@ -121,6 +121,24 @@ def test_a_bad_checkpoint_is_refused_before_any_entry(tmp_path, capsys, monkeypa
     assert not (tmp_path / "optimal_table.md").exists()
 
 
+def test_a_run_with_nothing_to_do_leaves_no_record(tmp_path, capsys, monkeypatch):
+    """Every entry asked for is in the table already: the run says so and writes
+    nothing (before, it added a paragraph for a run that solved nothing)."""
+    script = _script()
+    store = _module("table_store")
+    table = tmp_path / "optimal_table.json"
+    text = ('{"meta": {"time_limit": 5}, "entries": {"p2c3/any/worst-case": '
+            '{"spec": "p2c3", "guesses": "any", "objective": "worst-case", '
+            '"status": "solved", "value": 3}}}\n')
+    table.write_text(text)
+    monkeypatch.setattr(store, "JSON_PATH", table)
+    monkeypatch.setattr(store, "MD_PATH", tmp_path / "optimal_table.md")
+    assert script.main(["--only", "p2c3", "--guesses", "any", "--objectives", "worst-case",
+                        "--time-limit", "5"]) == 0
+    assert "nothing to run" in capsys.readouterr().out
+    assert table.read_text() == text and not (tmp_path / "optimal_table.md").exists()
+
+
 def test_an_unknown_game_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     script = _script()
     store = _module("table_store")
@@ -668,12 +686,12 @@ def test_two_runs_sharing_the_table_keep_each_others_entries(tmp_path, monkeypat
     assert doc["entries"]["p2c2/any/worst-case"] == other
     assert [r["note"] for r in doc["meta"]["runs"]] == ["mine", None]
     assert doc["meta"]["runs"][0]["started"].endswith("Z")  # when it began, UTC
-    # The same command again: a paragraph of its own, the first one's note kept
+    # The same entries again (--redo): a paragraph of its own, the first one's note kept
     assert script.main(["--only", "p2c3", "--guesses", "any", "--objectives",
-                        "worst-case", "--run-note", "again"]) == 0
+                        "worst-case", "--run-note", "again", "--redo"]) == 0
     runs = json.loads(table.read_text())["meta"]["runs"]
-    assert [r["note"] for r in runs] == ["mine", None, "again"]
-    assert runs[0]["command"] == runs[2]["command"]
+    assert [r["note"] for r in runs] == ["mine", None, "again", None]  # theirs again too
+    assert runs[2]["command"] == runs[0]["command"] + " --redo"
     assert "| p2c2 |" in (tmp_path / "optimal_table.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "optimal_table.json", "optimal_table.lock", "optimal_table.md"]  # no temp left
