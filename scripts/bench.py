@@ -353,6 +353,10 @@ def main(argv=None) -> int:
         parser.error(f"--long must be a finite number of seconds of 0 or more, got {args.long}")
     if args.side_by_side_only and args.cpp_solver is None:
         parser.error("--side-by-side-only needs --cpp-solver DIR")
+    if args.cpp_solver is not None and not args.cpp_solver.is_dir():  # before the
+        # benchmarks of our own, which take minutes, not after them
+        parser.error(f"--cpp-solver {args.cpp_solver}: no such folder (a checkout of the "
+                     f"C++ solver)")
     if args.cpp_solver and any(args.cpp_build.resolve().is_relative_to(d.resolve())
                                for d in (ROOT, args.cpp_solver)):
         parser.error(f"--cpp-build {args.cpp_build} must be outside this project and the "

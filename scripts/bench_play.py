@@ -150,6 +150,13 @@ def main(argv=None) -> int:
     if args.one:
         print(json.dumps(play_one(*args.one, args.secrets, args.move_time, args.seed)))
         return 0
+    results = Path(args.results)
+    if results.exists() and not results.is_dir():
+        parser.error(f"--results {args.results} is not a folder")
+    try:  # before the games, which take minutes, not after them
+        results.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--results {args.results}: {exc.strerror or exc}")
     command = "python scripts/bench_play.py" + "".join(
         f" {flag} {value}" for flag, value, default in [
             ("--suite", args.suite, "all"), ("--secrets", args.secrets, 2),
@@ -168,8 +175,6 @@ def main(argv=None) -> int:
               f"peak {row['peak_mib']} MiB", flush=True)
     seconds = time.perf_counter() - start
     load = (load_start, os.getloadavg()[0])
-    results = Path(args.results)
-    results.mkdir(parents=True, exist_ok=True)
     doc = {"command": command, "machine": MACHINE, "solver": f"optimal_mm {__version__}",
            "python": platform.python_version(), "total_seconds": round(seconds, 1),
            "load_average": [round(x, 1) for x in load], "rows": rows}

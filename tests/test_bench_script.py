@@ -178,3 +178,18 @@ def test_the_machine_module_doctests():
     from optimal_mm import machine
     result = doctest.testmod(machine)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_paths_that_cannot_serve_are_refused_before_any_benchmark(tmp_path, capsys):
+    """A C++ checkout that is not there, a results folder that is a file: refused in
+    argparse's one line before the minutes of benchmarks (before, after them)."""
+    with pytest.raises(SystemExit) as exit_:
+        load_script("bench").main(["--cpp-solver", str(tmp_path / "none"), "--quick"])
+    assert exit_.value.code == 2
+    assert "--cpp-solver" in capsys.readouterr().err.splitlines()[-1]
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(SystemExit) as exit_:
+        load_script("bench_play").main(["--results", str(afile)])
+    assert exit_.value.code == 2
+    assert f"--results {afile} is not a folder" in capsys.readouterr().err
