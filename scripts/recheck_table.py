@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from optimal_mm.errors import OptimalMMError  # noqa: E402
-from optimal_mm.search import solve  # noqa: E402
+from optimal_mm.search import OBJECTIVES, solve  # noqa: E402
 
 
 #: What a solved entry must hold to be re-solved and compared.
@@ -58,7 +58,9 @@ def main(argv=None) -> int:
     ap.add_argument("--specs", default=r".*", help="regular expression a spec must match")
     ap.add_argument("--min-codes", type=int, default=0)
     ap.add_argument("--max-codes", type=int, default=2000)
-    ap.add_argument("--objectives", nargs="*", default=[])
+    ap.add_argument("--objectives", nargs="*", default=[], choices=OBJECTIVES,
+                    metavar="OBJECTIVE", help=f"only these ({', '.join(OBJECTIVES)}; "
+                                              f"default all)")
     args = ap.parse_args(argv)
     if not 0 <= args.min_codes <= args.max_codes:
         ap.error(f"--min-codes and --max-codes must be 0 <= min <= max, got "

@@ -233,6 +233,11 @@ def main(argv=None) -> int:
     secrets = np.arange(game.n_codes, dtype=np.int64)
     parts = sorted(ctx.split(first, secrets), key=lambda ap: (len(ap[1]), ap[0]))
     chosen = parts if args.all else [ap for ap in parts if len(ap[1]) in set(args.sizes)]
+    if not chosen:  # an empty sample would be written as if it were one
+        sizes = ", ".join(str(len(p)) for _, p in parts)
+        asked = (f"no part of {' or '.join(map(str, args.sizes))} secrets"
+                 if args.sizes else "no --sizes and no --all")
+        parser.error(f"{asked} after {args.first}: give --sizes of these: {sizes}, or --all")
     load_before = os.getloadavg()
     rows = []
     for answer, part in chosen:

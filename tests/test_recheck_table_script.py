@@ -57,3 +57,21 @@ def test_an_entry_without_its_value_is_refused_before_any_search(tmp_path, capsy
     assert captured.out == ""
     assert captured.err.strip() == (f"recheck_table: cannot read {table}: entry "
                                     "p3c2b/any/expected has no value")
+
+
+def test_an_unknown_objective_is_refused_not_matched_by_nothing(tmp_path, capsys):
+    """Before, --objectives bogus matched no entry and passed: "0 entries re-solved"."""
+    with pytest.raises(SystemExit) as exit_:
+        recheck.main(["--objectives", "bogus"])
+    assert exit_.value.code == 2 and "invalid choice: 'bogus'" in capsys.readouterr().err
+
+
+def test_an_empty_sample_of_tasks_is_refused(tmp_path, capsys):
+    """sample_wc_tasks with no part of the sizes asked for wrote a sample of 0 tasks."""
+    out = tmp_path / "x.json"
+    with pytest.raises(SystemExit) as exit_:
+        load_script("sample_wc_tasks").main(["p3c3", "--first", "112", "--depth", "3",
+                                             "--sizes", "999", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "no part of 999 secrets after 112" in err
+    assert not out.exists()
