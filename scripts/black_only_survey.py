@@ -47,6 +47,7 @@ from pathlib import Path
 from optimal_mm.heuristics import CONSISTENT_HEURISTICS
 # The lower bounds of an open worst case and the trees that close one: shared with
 # the script that looks for those trees (scripts/within_trees.py).
+from table_store import load_table
 from within_trees import least_tree, wc_low
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -240,7 +241,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from optimal_mm.outputs import atomic_write_text
 
-    entries = json.loads(TABLE.read_text())["entries"]
+    entries = load_table(TABLE)["entries"]
     for key in args.compare:  # all refused before the first is solved again
         if entries.get(key, {}).get("status") != "solved":
             parser.error(f"--compare {key}: not a solved entry of the table "

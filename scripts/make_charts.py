@@ -19,7 +19,6 @@ matplotlib (``pip install -e '.[plot]'``). Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from optimal_mm.heuristics import HEURISTICS
 from optimal_mm.player import load_shipped_strategy
 from optimal_mm.plot import depth_figure, save_figure, table_figure
 from optimal_mm.tree import Strategy
+from table_store import load_table
 
 GAMES = ("mastermind", "bulls-and-cows")
 
@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     results = Path(args.results)
     if not results.is_dir():  # refused before any chart is drawn
         raise OutputError(f"--results {args.results!r} is not a folder")
-    table = json.loads((results / "optimal_table.json").read_text())
+    table = load_table(results / "optimal_table.json")  # before any chart is drawn
     written = [depth_chart(spec, results / "trees", results) for spec in GAMES]
     target = results / "optimal-table.png"
     save_figure(table_figure(table["entries"]), target)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import json
 import signal
+from pathlib import Path
 
 from optimal_mm.outputs import atomic_write_text
 
@@ -40,6 +41,35 @@ def save(entries, meta):
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+class TableFileError(ValueError):
+    """A table file that is not an optimal table (told in one line by the scripts)."""
+
+
+def load_table(path) -> dict:
+    """The table at ``path`` (``{"meta": {...}, "entries": {key: {...}}}``; a table of
+    entries alone is one too), its shape checked, so that a damaged file is one line
+    naming it, not a KeyError later.
+
+    >>> import tempfile, pathlib
+    >>> bad = pathlib.Path(tempfile.mkdtemp()) / "optimal_table.json"
+    >>> _ = bad.write_text("{}")
+    >>> load_table(bad)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    table_store.TableFileError: .../optimal_table.json is not an optimal table: ...
+    """
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise TableFileError(f"{path} is not JSON: {exc}") from None
+    shape = "an object with an 'entries' object of objects (and a 'meta' object)"
+    if not (isinstance(doc, dict) and isinstance(doc.get("meta", {}), dict)
+            and isinstance(doc.get("entries"), dict)
+            and all(isinstance(e, dict) for e in doc["entries"].values())):
+        raise TableFileError(f"{path} is not an optimal table: it must be {shape}")
+    return doc
+
+
 def update_table(change) -> tuple[dict, dict]:
     """Read the table, apply ``change(entries, meta)`` to it in place and write it
     back (JSON and markdown), under an exclusive lock on a file beside the JSON.
@@ -51,7 +81,7 @@ def update_table(change) -> tuple[dict, dict]:
     JSON_PATH.parent.mkdir(exist_ok=True)
     with open(JSON_PATH.with_suffix(".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        doc = json.loads(JSON_PATH.read_text()) if JSON_PATH.exists() else {}
+        doc = load_table(JSON_PATH) if JSON_PATH.exists() else {}
         entries, meta = doc.get("entries", {}), doc.get("meta", {})
         change(entries, meta)
         save(entries, meta)
@@ -64,4 +94,4 @@ def read_entries() -> dict:
         return {}
     with open(JSON_PATH.with_suffix(".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_SH)
-        return json.loads(JSON_PATH.read_text()).get("entries", {})
+        return load_table(JSON_PATH)["entries"]

@@ -310,9 +310,11 @@ def main(argv=None) -> int:
         check_within_options(1, args.breadth, args.exact)
     except OptimalMMError as exc:
         parser.error(str(exc))
+    from table_store import load_table  # here: the workers need none of it
+
     results = load_results()
     if not args.render:
-        table = json.loads(TABLE.read_text())
+        table = load_table(TABLE)
         todo = open_worst_cases(table)
         if args.only:
             unknown = set(args.only) - {f"{s}/{g}" for s, g, _ in todo}
@@ -341,7 +343,7 @@ def main(argv=None) -> int:
                     and not record["found"]):
                 results["entries"][key] = record
             write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
-    write_atomic(OUT_MD, render(results, json.loads(TABLE.read_text())))
+    write_atomic(OUT_MD, render(results, load_table(TABLE)))
     return 0
 
 

@@ -125,3 +125,19 @@ def test_plot_without_matplotlib_says_what_to_install(monkeypatch, tmp_path):
     assert done.returncode == 2
     assert "pip install 'optimal_mm[plot]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("script, argv", [
+    ("make_charts.py", ["--results", "RESULTS"]),
+])
+def test_a_damaged_table_is_one_line_and_no_chart(tmp_path, script, argv):
+    """An optimal table that parses but is not one ({}): one line naming the file,
+    status 2, before any chart is drawn (before, a KeyError after two charts)."""
+    (tmp_path / "optimal_table.json").write_text("{}")
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script),
+                           *[str(tmp_path) if a == "RESULTS" else a for a in argv]],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "optimal_table.json is not an optimal table" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["optimal_table.json"]
