@@ -104,6 +104,26 @@ def _worker(spec, guesses, depth, breadth, exact, path, queue, wc_tree="small-to
                "tree_stats": None if tree is None else tree.declared.to_dict()})
 
 
+def _covers(kept: dict, record: dict) -> bool:
+    """Whether the search of ``kept`` (which found no tree) went at least as far as
+    that of ``record`` (which found none either): as wide a beam, as many secrets
+    searched exactly, the same tree rule, and ended unless ``record`` did not end
+    either. Then ``record`` tells nothing new and ``kept`` stays.
+
+    >>> old = {"breadth": 6, "exact": 300, "status": "done"}
+    >>> _covers(old, {"breadth": 3, "exact": 150, "status": "done"})
+    True
+    >>> _covers(old, {"breadth": 8, "exact": 150, "status": "done"})
+    False
+    >>> _covers(dict(old, status="timeout"), {"breadth": 3, "exact": 150, "status": "done"})
+    False
+    """
+    return (kept.get("breadth", 0) >= record.get("breadth", 0)
+            and kept.get("exact", 0) >= record.get("exact", 0)
+            and kept.get("wc_tree") == record.get("wc_tree")
+            and (kept.get("status") == "done" or record.get("status") != "done"))
+
+
 def run_entry(spec, guesses, depth, breadth, exact, limit, wc_tree="small-total") -> dict:
     """One entry in its own process; its record (``found``, ``seconds``, ...).
 
@@ -336,11 +356,12 @@ def main(argv=None) -> int:
             print(f"{key} within {depth}: {'found' if record['found'] else record['status']} "
                   f"({record.get('seconds', '?')} s)", flush=True)
             # Read again before the merge: another run may have written meanwhile; and
-            # a tree found there at this depth is kept over a search that found none.
+            # a tree found there at this depth is kept over a search that found none,
+            # as is a search that found none and was at least as wide as this one.
             results = load_results()
             kept = results["entries"].get(key)
-            if not (kept and kept.get("found") and kept["depth"] == depth
-                    and not record["found"]):
+            if not (kept and kept["depth"] == depth and not record["found"]
+                    and (kept.get("found") or _covers(kept, record))):
                 results["entries"][key] = record
             write_atomic(OUT_JSON, json.dumps(results, indent=1, sort_keys=True) + "\n")
     write_atomic(OUT_MD, render(results, load_table(TABLE)))

@@ -128,11 +128,17 @@ def test_a_tree_found_is_not_replaced_by_a_later_search_that_found_none(scratch,
     monkeypatch.setattr(within_trees, "run_entry", lambda *args: dict(none))
     assert within_trees.main(["--only", "p3c6b/any", "--redo"]) == 0
     assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"] == found
-    # A search that found none replaces one that found none before.
+    # A search that found none replaces a narrower one that found none before...
     within_trees.OUT_JSON.write_text(json.dumps({"entries": {"p3c6b/any": none}}))
     monkeypatch.setattr(within_trees, "run_entry", lambda *args: dict(none, breadth=2))
     assert within_trees.main(["--only", "p3c6b/any"]) == 0
     assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"]["breadth"] == 2
+    # ... but not a wider one (before, a rerun at the defaults replaced p5c8nb's
+    # breadth 6, exact 300 with breadth 3, exact 150)
+    wide = dict(none, breadth=6, exact=300)
+    within_trees.OUT_JSON.write_text(json.dumps({"entries": {"p3c6b/any": wide}}))
+    assert within_trees.main(["--only", "p3c6b/any", "--redo"]) == 0
+    assert json.loads(within_trees.OUT_JSON.read_text())["entries"]["p3c6b/any"] == wide
 
 
 def test_the_report_says_where_the_table_has_moved_on():
