@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from optimal_mm import Game, __version__
+from optimal_mm.game import MAX_PEGS
 from optimal_mm.cli import at_least
 from optimal_mm.heuristics import check_move_time
 from optimal_mm.largen import BlackPegOracle, Blocks, CoinWeighing, blocks, coin_weighing, play
@@ -266,7 +267,10 @@ def main(argv=None) -> int:
     parser.add_argument("--secrets", type=at_least(1), default=10,
                         help="secrets per n (default 10)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--sizes", type=at_least(3, MAX_PEGS), nargs="+", default=list(SIZES),
+                        metavar="N", help=f"numbers of pegs to play, 3..{MAX_PEGS} (the table "
+                                          f"divides by n log2 log2 n, 0 at n = 2; default "
+                                          f"{' '.join(map(str, SIZES))})")
     parser.add_argument("--exhaustive", action="store_true",
                         help="also play every secret of p4c2b .. p12c2b and p4c4b, p5c5b")
     parser.add_argument("--static", action="store_true",
@@ -276,8 +280,6 @@ def main(argv=None) -> int:
     parser.add_argument("--move-time", type=float, default=10.0,
                         help="seconds per move for the consistent-guess player (default 10)")
     args = parser.parse_args(argv)
-    if min(args.sizes) < 3:  # the table divides by n log2 log2 n, 0 at n = 2
-        parser.error(f"--sizes must be 3 or more each, got {min(args.sizes)}")
     if args.consistent_max_pegs < 0:
         parser.error(f"--consistent-max-pegs must be 0 or more, got {args.consistent_max_pegs}")
     try:

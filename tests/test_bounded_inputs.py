@@ -463,7 +463,9 @@ def test_options_that_mean_nothing_are_refused(capsys, tmp_path, monkeypatch, ar
     # zero in the page, results written over), refused since 2026-12-04
     ("bench_play", ["--move-time", "nan", "--results", "{tmp}"], "--move-time must be a finite"),
     ("bench_play", ["--secrets", "0", "--results", "{tmp}"], "--secrets: must be at least 1"),
-    ("bench_largen", ["--sizes", "2", "--results", "{tmp}"], "--sizes must be 3 or more"),
+    ("bench_largen", ["--sizes", "2", "--results", "{tmp}"], "--sizes: must be 3..1024, got 2"),
+    ("bench_largen", ["--sizes", "2048", "--results", "{tmp}"],
+     "--sizes: must be 3..1024, got 2048"),
     ("bench_largen", ["--move-time", "0", "--results", "{tmp}"], "--move-time must be"),
     ("bench_dask", ["--repeat", "0", "--out", "{tmp}/b"], "--repeat: must be at least 1"),
     ("recheck_table", ["--min-codes", "10", "--max-codes", "5"], "0 <= min <= max"),
