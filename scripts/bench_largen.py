@@ -177,9 +177,13 @@ def markdown(doc: dict) -> str:
                  f"{bl['known_mean'] / r['n*log2log2n']:.2f}"]
         cells += [f"{r[k]['mean']} / {r[k]['max']}" if k in r else "-" for k in extra]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
-    if not extra:
+    if not extra and consistent_player(1.0) is None:
         lines += ["", "The consistent-guess player (`optimal_mm.consistent`) was not installed "
                       "when this ran; its columns appear when it is."]
+    elif not extra:
+        most = doc.get("consistent_max_pegs")
+        lines += ["", f"The consistent-guess player played none of these sizes (it plays "
+                      f"those of at most {most} pegs, `--consistent-max-pegs`)."]
     lines += [
         "",
         "coin-weighing asks the all-colour-1 question, then the rows of explicit detecting",
@@ -295,7 +299,8 @@ def main(argv=None) -> int:
            "python": platform.python_version(), "secrets": args.secrets, "seed": args.seed,
            "rows": measure(args.sizes, args.secrets, args.seed, args.consistent_max_pegs,
                            args.move_time),
-           "exhaustive": exhaustive_rows() if args.exhaustive else None}
+           "exhaustive": exhaustive_rows() if args.exhaustive else None,
+           "consistent_max_pegs": args.consistent_max_pegs}
     if args.static:
         doc["static"] = static_values(STATIC_GAMES)
     doc["total_seconds"] = round(time.perf_counter() - start, 1)

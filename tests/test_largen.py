@@ -374,6 +374,8 @@ def test_benchmark_script_writes_table_and_json(tmp_path):
     assert [r["n"] for r in doc["rows"]] == [8, 32]
     table = (tmp_path / "largen.md").read_text()
     assert "| 32 | 12.8 | 74.3 |" in table
+    # Installed, but asked to play no size here: said so (before, "was not installed")
+    assert "played none of these sizes" in table and "not installed" not in table
 
 
 @pytest.mark.parametrize("seed", range(20))
