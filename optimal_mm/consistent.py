@@ -299,7 +299,7 @@ def _answer_distance(game: Game, codes: np.ndarray, guesses: np.ndarray,
     answers = answer_matrix(game, codes, guesses)
     if game.black_only:
         return np.abs(answers - wanted[:, 0])
-    black, white = np.divmod(answers, game.pegs + 1)
+    black, white = game.decode_answers(answers)
     return (np.abs(black - wanted[:, 0])
             + np.abs(black + white - wanted[:, 0] - wanted[:, 1]))
 
@@ -319,7 +319,7 @@ def answer_matrix(game: Game, guesses: np.ndarray, secrets: np.ndarray) -> np.nd
     guess_counts = (guesses[:, :, None] == colours).sum(axis=1)
     secret_counts = (secrets[:, :, None] == colours).sum(axis=1)
     common = np.minimum(guess_counts[:, None, :], secret_counts[None, :, :]).sum(axis=2)
-    return black * (game.pegs + 1) + (common - black)
+    return game.encode_answer(black, common - black)
 
 
 # ---------------------------------------------------------------- the model

@@ -481,7 +481,9 @@ class Game:
         return self.encode_answer(self.pegs, 0)
 
     def encode_answer(self, black: int, white: int = 0) -> int:
-        """Answer id of (black, white); white is ignored for black-only games."""
+        """Answer id of (black, white); white is ignored for black-only games. Numpy
+        arrays of counts give an array of ids, element by element: the one place the
+        ids' layout is written (:meth:`decode_answers` reads it back)."""
         return black if self.black_only else black * (self.pegs + 1) + white
 
     def decode_answer(self, answer: int) -> tuple[int, int]:
@@ -489,6 +491,19 @@ class Game:
         if self.black_only:
             return int(answer), 0
         return divmod(int(answer), self.pegs + 1)
+
+    def decode_answers(self, answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`decode_answer` of an array of ids: arrays of blacks and whites.
+
+        >>> g = Game.from_spec("mastermind")
+        >>> black, white = g.decode_answers(np.array([g.parse_answer("1B2W"), g.win]))
+        >>> black.tolist(), white.tolist()
+        ([1, 4], [2, 0])
+        """
+        answers = np.asarray(answers)
+        if self.black_only:
+            return answers, np.zeros_like(answers)
+        return np.divmod(answers, self.pegs + 1)
 
     @property
     def _answers_exact(self) -> bool:

@@ -271,7 +271,7 @@ def _answers_of(game: Game, table, guesses: np.ndarray, secrets: np.ndarray) -> 
             out[part] = black
         else:
             common = np.minimum(counts[g], counts[s]).sum(axis=1, dtype=np.int64)
-            out[part] = black * (game.pegs + 1) + common - black
+            out[part] = game.encode_answer(black, common - black)
     return out
 
 
