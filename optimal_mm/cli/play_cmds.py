@@ -162,13 +162,21 @@ def _coach_options(parser) -> None:
                              f"(default {COACH_TIME_LIMIT:g})")
 
 
+def _check_coach(args, theory: str | None = None) -> None:
+    """Refuse the coach's options where no coach runs, rather than ignore them: a
+    ``--time-limit`` (only the coach uses it) without ``--coach``, and ``--coach``
+    beside a large-game strategy ``theory`` (it grades by exact search)."""
+    if args.time_limit is not None and not args.coach:
+        raise InvalidOptionError("--time-limit is for --coach: the seconds the coach may "
+                                 "search per guess")
+    if args.coach and theory is not None:
+        raise InvalidOptionError(f"--coach grades by exact search, which the {theory} "
+                                 f"strategy's games are beyond")
+
+
 def _coach(args, game: Game):
-    """The coach's :class:`Advisor`, or None without ``--coach`` (where a
-    ``--time-limit``, which only the coach uses, is refused rather than ignored)."""
+    """The coach's :class:`Advisor`, or None without ``--coach``."""
     if not args.coach:
-        if args.time_limit is not None:
-            raise InvalidOptionError("--time-limit is for --coach: the seconds the coach "
-                                     "may search per guess")
         return None
     from ..advice import Advisor
 
@@ -277,11 +285,8 @@ def cmd_play(args) -> int:
     theory = args.heuristic if args.heuristic in THEORY_STRATEGIES else None
     if args.heuristic is None and args.tree is None and not game.is_enumerable:
         theory = default_strategy(game.pegs, game.colours, game.repeats, game.black_only)
+    _check_coach(args, theory)
     if theory is not None:
-        if args.coach:  # the coach grades by exact search, over every code
-            raise InvalidOptionError(f"--coach grades by exact search, which the "
-                                     f"{theory} strategy's games are beyond")
-        _coach(args, game)  # refuses a --time-limit without --coach
         return _play_theory(args, game, theory)
     secret = None
     if args.secret is not None:
@@ -514,6 +519,7 @@ def _fix(breaker: Codebreaker, line: str) -> bool:
 def cmd_challenge(args) -> int:
     game = Game.from_spec(args.game)
     maker = Codemaker(game, random.Random(args.seed))
+    _check_coach(args)
     coach = _coach(args, game)
     rule = "colours may repeat" if game.repeats else "all different"
     print(f"Playing {_game_line(game)}.")
