@@ -67,6 +67,21 @@ class WithinStats:
     beam: int = 0
     tried: int = 0
 
+    def proof(self, game: Game, exact: int) -> str | None:
+        """Why no tree exists, where a run that found none proved it, else None (the
+        beam left guesses out: that proves nothing). The root was cut by the counting
+        bound (nothing searched), or decided by the exact search (no beam node), or
+        the beam ranked every first guess and the counting bound kept none."""
+        if self.beam == 0 and self.exact == 0:
+            return (f"the counting bound: {game.n_codes} secrets, "
+                    f"{len(game.possible_answers)} answers")
+        if self.beam == 0:
+            return (f"the exact search decided the whole game: {game.n_codes} secrets, at "
+                    f"most --exact {exact}")
+        if self.beam == 1 and self.tried == 0:
+            return "the counting bound cuts every first guess"
+        return None
+
     def __str__(self) -> str:
         return (f"{plural(self.beam, 'node')} by the beam "
                 f"({plural(self.tried, 'guess')} tried), "

@@ -79,16 +79,7 @@ def run_within(args) -> int:
               f"{time.perf_counter() - start:.2f} s", file=sys.stderr)
         return interrupted_status(exc)
     seconds = time.perf_counter() - start
-    proof = None  # why no tree exists, where the run proves it
-    if stats.beam == 0 and stats.exact == 0:
-        proof = (f"the counting bound: {game.n_codes} secrets, "
-                 f"{len(game.possible_answers)} answers")
-    elif stats.beam == 0:
-        proof = (f"the exact search decided the whole game: {game.n_codes} secrets, at "
-                 f"most --exact {args.exact}")
-    elif stats.beam == 1 and stats.tried == 0:  # the beam ranks every first guess
-        # and keeps those the counting bound allows: none is
-        proof = "the counting bound cuts every first guess"
+    proof = stats.proof(game, args.exact)
     if tree is None and proof is not None:
         print(f"{game.name}{rule}: no tree within {plural(args.depth, 'guess')} exists "
               f"({proof}); {seconds:.2f} s", file=report)
